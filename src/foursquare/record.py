@@ -1,0 +1,144 @@
+"""Game records: the JSON format of ``docs/records.md``.
+
+>>> from foursquare.engine import Game
+>>> game = Game(deal=17)
+>>> _ = game.place(0, 0); _ = game.place(0, 1)
+>>> to_json(game)["moves"], to_json(game)["deal"]
+([[0, 0], [0, 1]], 17)
+>>> load(to_json(game)).turn
+2
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from foursquare.cards import CardError
+from foursquare.engine import Game, Variant, VariantError
+
+FORMAT = "foursquare-game"
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A game record is malformed or describes an impossible game."""
+
+
+def to_json(game: Game) -> dict[str, Any]:
+    """The record of ``game`` as a JSON-ready dict (moves undone and not redone are not part of it)."""
+    data: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    if game.deal is not None:
+        data["deal"] = game.deal
+    else:
+        data["stock"] = [card.name for card in game.stock]
+    data["variant"] = game.variant.to_json()
+    data["moves"] = [[m.row, m.col] for m in game.moves]
+    return data
+
+
+def dumps(game: Game) -> str:
+    return json.dumps(to_json(game), indent=None) + "\n"
+
+
+def load(data: object) -> Game:
+    """Check a record (a parsed JSON value) and replay it; raise :class:`RecordError` saying what is wrong."""
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"unknown format {data.get('format')!r}: expected {FORMAT!r}")
+    version = data.get("version")
+    if version != VERSION or isinstance(version, bool):
+        raise RecordError(f"unsupported version {version!r}: this program reads version {VERSION}")
+    unknown = sorted(set(data) - {"format", "version", "deal", "stock", "variant", "moves"})
+    if unknown:
+        raise RecordError(f"unknown field(s): {', '.join(map(str, unknown))}")
+    try:
+        variant = Variant.from_json(data.get("variant"))
+    except VariantError as exc:
+        raise RecordError(f"bad variant: {exc}") from None
+    has_deal, has_stock = "deal" in data, "stock" in data
+    if has_deal == has_stock:
+        raise RecordError("a record needs exactly one of \"deal\" and \"stock\"")
+    try:
+        if has_deal:
+            game = Game(deal=data["deal"], variant=variant)
+        else:
+            game = Game(stock=data["stock"], variant=variant)
+    except CardError as exc:
+        raise RecordError(f"bad {'deal' if has_deal else 'stock'}: {exc}") from None
+    moves = data.get("moves", [])
+    if not isinstance(moves, list):
+        raise RecordError("moves must be a list of [row, col] pairs")
+    for index, move in enumerate(moves):
+        if (
+            not isinstance(move, list)
+            or len(move) != 2
+            or any(isinstance(x, bool) or not isinstance(x, int) for x in move)
+        ):
+            raise RecordError(f"move {index}: expected [row, col] with two integers, got {json.dumps(move)}")
+        if game.is_over():
+            raise RecordError(f"move {index}: the game was already over after {index} moves")
+        error = game.illegality(move[0], move[1])
+        if error is not None:
+            raise RecordError(f"move {index}: illegal: {error}")
+        game.place(move[0], move[1])
+    return game
+
+
+def loads(text: str) -> Game:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON: {exc}") from None
+    return load(data)
+
+
+def read(path: str | os.PathLike[str]) -> Game:
+    """Load a record file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"{os.fspath(path)}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{os.fspath(path)}: cannot read: {exc}") from None
+    try:
+        return loads(text)
+    except RecordError as exc:
+        raise RecordError(f"{os.fspath(path)}: {exc}") from None
+
+
+def write(game: Game, path: str | os.PathLike[str]) -> None:
+    """Save the record of ``game`` atomically: the file is either the old one or the new one, whole."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(to_json(game), indent=1) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def replay_json(game: Game) -> dict[str, Any]:
+    """The summary printed by ``foursquare replay --json`` (see ``docs/records.md``)."""
+    outcome = game.outcome()
+    return {
+        "outcome": outcome.status,
+        "reason": outcome.reason,
+        "score": outcome.score if outcome.status != "playing" else None,
+        "played": game.turn,
+        "stock_left": game.stock_left,
+        "face_down": game.face_down,
+        "cells": [
+            {"row": c.row, "col": c.col, "height": c.height, "card": c.top.name, "face_up": c.top_face_up}
+            for c in game.cells()
+        ],
+    }
