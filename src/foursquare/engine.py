@@ -98,7 +98,7 @@ class Variant:
         if data is None:
             return cls()
         if not isinstance(data, dict):
-            raise VariantError("variant must be an object like {\"adjacency\": \"orthogonal\", \"count_buried\": false}")
+            raise VariantError('variant must be an object like {"adjacency": "orthogonal", "count_buried": false}')
         unknown = sorted(set(data) - {"adjacency", "count_buried"})
         if unknown:
             raise VariantError(f"unknown variant field(s): {', '.join(map(str, unknown))}")
