@@ -1,0 +1,881 @@
+"""The terminal game: ``foursquare play``.
+
+Two ways to play, chosen by what stdin and stdout are:
+
+**Interactive** (both are terminals): a full-screen board drawn with rich. Every cell the card may
+go to carries a one-key label (letters, then digits, never a command key); pressing it places the
+card. Commands: ``u`` undo, ``r`` redo, ``s`` start over (undo everything; ``r`` replays), ``n`` a
+new random deal, ``?``/``h`` the rules, ``q`` quit. At the end: ``n`` new random deal, ``s`` same
+deal again, ``u`` take back the last card, ``q`` quit. The terminal is restored on every exit path.
+
+**Lines** (stdin is not a terminal), for scripts and tests. One command per line, blank lines
+ignored, case-insensitive:
+
+* ``ROW COL``  two integers (``0 1``, ``-1 2``): place the card there;
+* ``u``        undo;   ``r`` redo;   ``q`` quit.
+
+Output is plain text, one fact per line, each starting with a fixed word. At the start::
+
+    deal 5                    (a random deal: "deal: random (its number is shown when the game ends)")
+    variant: orthogonal adjacency                    (", covered face-down cards count" with --count-buried)
+    card to place: 3S (40 cards left in the stock)
+    legal: 0 0
+
+After every accepted command::
+
+    placed 3S at 0 0          ("undone: 3S from 0 0" / "redone: 3S at 0 0")
+    turned over: 3S at 0 0 face down (row), 5C at 1 0 face up (column)     ("turned over: nothing";
+                              after an undo the line reads "turned back: ...")
+    <render.grid_text(game)>
+    face down: 1 of 4
+    card to place: AH (39 cards left in the stock)
+    legal: -1 0, 0 -1, 0 1, 1 0
+
+When a placement ends the game the last two lines are replaced by the outcome, and the program
+exits with status 0::
+
+    won: score 7              ("lost: more than 4 cards face down" / "lost: the stock ran out")
+    deal 1234                 (only for a random deal, whose number was hidden until now)
+
+``q`` or the end of input before the end prints ``stopped: game not finished, N cards placed``
+(plus the ``deal`` line for a random deal) and exits 0. An illegal move, a malformed line, or an
+undo/redo with nothing to undo/redo prints one line to stderr (``illegal: cannot place a card at
+(5, 5): ...``, ``bad command ...``, ``cannot undo: ...``) and play continues, the game unchanged.
+
+``--save FILE`` writes the record (``foursquare.record.write``, atomic) at the start and after every
+move, undo and redo; an unwritable path is reported before play starts (exit status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import select
+import sys
+import termios
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Literal, TextIO
+
+from rich.align import Align
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from foursquare import record
+from foursquare.cards import Card
+from foursquare.engine import MAX_FACE_DOWN, Flip, Game, Move, Outcome, Placement, Variant
+from foursquare.render import grid_text
+
+
+class PlayError(ValueError):
+    """``foursquare play`` cannot start as asked (bad option combination, unwritable --save path)."""
+
+
+# --- every user-visible string of the terminal game, in one place (for translation) -----------------
+
+TEXT: dict[str, str] = {
+    # option errors
+    "deal_and_winnable": "give --deal N or --winnable, not both",
+    "cannot_save": "cannot save the game to {path}: {error}",
+    "no_solver": "--winnable needs the solver (foursquare.solver), which is not available: {error}",
+    # line mode
+    "deal": "deal {deal}",
+    "deal_hidden": "deal: random (its number is shown when the game ends)",
+    "variant": "variant: {adjacency} adjacency{buried}",
+    "variant_buried": ", covered face-down cards count",
+    "card_to_place": "card to place: {card} ({left} cards left in the stock)",
+    "legal": "legal: {cells}",
+    "placed": "placed {card} at {row} {col}",
+    "redone": "redone: {card} at {row} {col}",
+    "undone": "undone: {card} from {row} {col}",
+    "turned_over": "turned over: {flips}",
+    "turned_back": "turned back: {flips}",
+    "nothing": "nothing",
+    "flip": "{card} at {row} {col} face {way} ({line})",
+    "face_down_count": "face down: {count} of {limit}",
+    "won": "won: score {score}",
+    "lost_face_down": "lost: more than 4 cards face down",
+    "lost_stock": "lost: the stock ran out",
+    "stopped": "stopped: game not finished, {placed} cards placed",
+    "illegal": "illegal: {error}",
+    "bad_command": (
+        'bad command {line!r}: expected "ROW COL" (two integers), u (undo), r (redo) or q (quit)'
+    ),
+    "cannot_undo": "cannot undo: no card has been placed",
+    "cannot_redo": "cannot redo: there is no undone move to play again",
+    "save_failed": "warning: cannot save the game to {path}: {error}",
+    # interactive mode
+    "title": "Foursquare",
+    "deal_number": "Deal {deal}",
+    "deal_random": "Random deal (number shown at the end)",
+    "deal_winnable": "Winnable deal (number shown at the end)",
+    "variant_short": "Variant: {text}",
+    "variant_diagonal": "diagonal adjacency",
+    "variant_count_buried": "covered face-down cards count",
+    "move": "Move {turn} of 40",
+    "to_place": "Card to place",
+    "stock_left": "Stock: {left} cards left",
+    "face_down_label": "Face down: ",
+    "face_down_value": "{count} of {limit}",
+    "face_down_warn_3": "  careful",
+    "face_down_warn_4": "  one more loses",
+    "last_placed": "{card} went to row {row}, column {col}.",
+    "last_redone": "Redone: {card} went to row {row}, column {col}.",
+    "last_undone": "Took back {card}.",
+    "last_restart": "Started over: press r to replay your moves.",
+    "why_highest": "{line}: {card} is the highest of the face-up cards there,",
+    "why_lowest": "{line}: {card} is the lowest of the face-up cards there,",
+    "why_none_up": "{line}: no other card there was face up,",
+    "why_turned": "  so {cards} turned over.",
+    "turned_back_line": "Turned back: {cards}.",
+    "nothing_turned": "Nothing turned over.",
+    "row": "Row",
+    "column": "Column",
+    "flip_down": "{card} face down",
+    "flip_up": "{card} face up",
+    "key_hint": "Press a highlighted key to place the {card}.",
+    "no_such_cell": "No cell is labelled {key!r}: press a highlighted key, or ? for the rules.",
+    "nothing_to_undo": "Nothing to undo.",
+    "nothing_to_redo": "Nothing to redo.",
+    "footer_play": "[b]u[/b] undo   [b]r[/b] redo   [b]s[/b] start over   [b]n[/b] new deal   "
+    "[b]?[/b] rules   [b]q[/b] quit",
+    "footer_end": "[b]n[/b] new random deal   [b]s[/b] same deal again   [b]u[/b] take back the last card   "
+    "[b]q[/b] quit",
+    "play_another": "Play another? (n)ew random deal / (s)ame deal again / (q)uit",
+    "won_title": "You won!",
+    "won_score": "Score {score}: {score} cards were left in the stock.",
+    "lost_title": "Lost",
+    "lost_face_down_long": "More than 4 cards are face down.",
+    "lost_stock_long": "The stock ran out before all 16 cells were face up.",
+    "end_deal": "This was deal {deal}.",
+    "confirm_new": "Abandon this game and deal a new random one? (y/n)",
+    "finding_deal": "Looking for a winnable deal...",
+    "help_title": "How to play Foursquare",
+    "help_close": "Press any key to go back to the game.",
+    "goodbye_finished": "Foursquare: deal {deal}, {outcome}.",
+    "goodbye_unfinished": "Foursquare: deal {deal} not finished after {placed} cards. "
+    "Play it again with: foursquare play --deal {deal}",
+    "goodbye_saved": "The game is saved in {path}.",
+    "outcome_won": "won with score {score}",
+    "outcome_lost_face_down": "lost with more than 4 cards face down",
+    "outcome_lost_stock": "lost when the stock ran out",
+}
+
+HELP_TEXT = """\
+[b]The cards.[/b] 40 cards: ace (1, the lowest) to 10 (the highest) in four suits. Suits never matter,
+only ranks. The stock is shuffled and you see only the card you must place next.
+
+[b]Placing.[/b] The first card starts the grid. Every later card goes either on an empty cell
+next to a card (above, below, left or right; with the diagonal variant, corners count too) or on
+top of a pile that holds fewer than 4 cards. The grid may never grow wider or taller than 4 cells.
+
+[b]Turning over.[/b] Look at the top cards of the other piles in the new card's row. If the new card
+is higher than every face-up one of them, or lower than every face-up one, all of them turn over:
+face up becomes face down and face down becomes face up. (So when none of them is face up, they
+all turn face up.) Then do the same for the new card's column.
+
+[b]Winning.[/b] Fill all 16 cells of a 4 x 4 square with every top card face up. Your score is the
+number of cards still in the stock.
+
+[b]Losing.[/b] More than 4 top cards face down (with the count-buried variant, face-down cards
+under other cards count as well), or the stock runs out first.
+
+[b]Hints.[/b] A middle rank in a crowded row turns nothing over. Covering a face-down card with a
+new one hides it. Undo freely: u takes back a card, r plays it again."""
+
+# Keys: commands first, then the labels of cells, which never include a command key.
+KEY_UNDO = "u"
+KEY_REDO = "r"
+KEY_START_OVER = "s"
+KEY_NEW = "n"
+KEY_QUIT = "q"
+KEYS_HELP = ("?", "h")
+COMMAND_KEYS = frozenset({KEY_UNDO, KEY_REDO, KEY_START_OVER, KEY_NEW, KEY_QUIT, *KEYS_HELP})
+CELL_KEYS = "abcdefgijklmoptvwxyz123456789"
+assert not COMMAND_KEYS & set(CELL_KEYS)
+
+RED_SUITS = frozenset({"H", "D"})
+
+
+# --- shared -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Session:
+    """One ``play`` run: the current game, how its deal was chosen, and where to save it."""
+
+    game: Game
+    variant: Variant
+    deal_shown: bool
+    winnable: bool
+    save: str | None
+
+    def write(self) -> str | None:
+        """Save the record when asked to; return an error message instead of raising."""
+        if self.save is None:
+            return None
+        try:
+            record.write(self.game, self.save)
+        except OSError as exc:
+            return TEXT["save_failed"].format(path=self.save, error=exc.strerror or exc)
+        return None
+
+
+def new_game(variant: Variant, deal: int | None, winnable: bool) -> Game:
+    """A game of ``deal``, or a random (solver-proven winnable with ``winnable``) deal."""
+    if winnable:
+        try:
+            from foursquare.solver import random_winnable_deal
+        except ImportError as exc:
+            raise PlayError(TEXT["no_solver"].format(error=exc)) from None
+        deal = int(random_winnable_deal(variant, seed=None))
+    return Game(deal=deal, variant=variant)
+
+
+def command_play(args: argparse.Namespace) -> int:
+    """Entry point of ``foursquare play`` (see the module docstring)."""
+    variant = Variant(adjacency=args.adjacency, count_buried=args.count_buried)
+    if args.deal is not None and args.winnable:
+        raise PlayError(TEXT["deal_and_winnable"])
+    save: str | None = args.save
+    if save is not None:
+        check_save_path(save)
+    game = new_game(variant, args.deal, args.winnable)
+    session = Session(game, variant, deal_shown=args.deal is not None, winnable=args.winnable, save=save)
+    error = session.write()
+    if error is not None:
+        raise PlayError(error.removeprefix("warning: "))
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return play_interactive(session)
+    return play_lines(session, sys.stdin, sys.stdout, sys.stderr)
+
+
+def check_save_path(path: str) -> None:
+    """Refuse a --save path that cannot be written, before any game starts."""
+    target = os.path.abspath(path)
+    directory = os.path.dirname(target)
+    if os.path.isdir(target):
+        raise PlayError(TEXT["cannot_save"].format(path=path, error="it is a directory"))
+    if not os.path.isdir(directory):
+        raise PlayError(TEXT["cannot_save"].format(path=path, error=f"no such directory {directory}"))
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise PlayError(TEXT["cannot_save"].format(path=path, error=f"directory {directory} is not writable"))
+
+
+def outcome_line(outcome: Outcome) -> str:
+    if outcome.status == "won":
+        return TEXT["won"].format(score=outcome.score)
+    if outcome.reason == "too_many_face_down":
+        return TEXT["lost_face_down"]
+    return TEXT["lost_stock"]
+
+
+# --- line mode -----------------------------------------------------------------------------------------
+
+
+def play_lines(session: Session, lines: Iterable[str], out: TextIO, err: TextIO) -> int:
+    """Play from text commands, one per line; the output format is the module docstring's."""
+    game = session.game
+
+    def say(text: str) -> None:
+        print(text, file=out, flush=True)
+
+    def complain(text: str) -> None:
+        out.flush()
+        print(text, file=err, flush=True)
+
+    def save() -> None:
+        error = session.write()
+        if error is not None:
+            complain(error)
+
+    say(TEXT["deal"].format(deal=game.deal) if session.deal_shown else TEXT["deal_hidden"])
+    buried = TEXT["variant_buried"] if session.variant.count_buried else ""
+    say(TEXT["variant"].format(adjacency=session.variant.adjacency, buried=buried))
+    say(_state_lines(game))
+
+    for raw in lines:
+        command = raw.strip().lower()
+        if not command:
+            continue
+        if command in ("q", "quit"):
+            break
+        if command in ("u", "undo"):
+            if not game.can_undo:
+                complain(TEXT["cannot_undo"])
+                continue
+            placement = game.undo()
+            save()
+            say(_report_lines("undone", placement))
+        elif command in ("r", "redo"):
+            if not game.can_redo:
+                complain(TEXT["cannot_redo"])
+                continue
+            placement = game.redo()
+            save()
+            say(_report_lines("redone", placement))
+        else:
+            cell = _parse_cell(command)
+            if cell is None:
+                complain(TEXT["bad_command"].format(line=raw.strip()))
+                continue
+            error = game.illegality(*cell)
+            if error is not None:
+                complain(TEXT["illegal"].format(error=error))
+                continue
+            placement = game.place(*cell)
+            save()
+            say(_report_lines("placed", placement))
+        say(grid_text(game))
+        say(TEXT["face_down_count"].format(count=game.face_down, limit=MAX_FACE_DOWN))
+        if game.is_over():
+            say(outcome_line(game.outcome()))
+            if not session.deal_shown:
+                say(TEXT["deal"].format(deal=game.deal))
+            return 0
+        say(_state_lines(game))
+    save()
+    say(TEXT["stopped"].format(placed=game.turn))
+    if not session.deal_shown:
+        say(TEXT["deal"].format(deal=game.deal))
+    return 0
+
+
+def _parse_cell(command: str) -> tuple[int, int] | None:
+    parts = command.replace(",", " ").split()
+    if len(parts) != 2:
+        return None
+    try:
+        return int(parts[0]), int(parts[1])
+    except ValueError:
+        return None
+
+
+def _state_lines(game: Game) -> str:
+    card = game.card_to_place
+    assert card is not None
+    cells = ", ".join(str(move) for move in game.legal_moves)
+    return "\n".join(
+        [TEXT["card_to_place"].format(card=card.name, left=game.stock_left), TEXT["legal"].format(cells=cells)]
+    )
+
+
+def _report_lines(kind: Literal["placed", "undone", "redone"], placement: Placement) -> str:
+    move = placement.move
+    head = TEXT[kind].format(card=placement.card.name, row=move.row, col=move.col)
+    if kind == "undone":
+        # Undoing turns every flipped card back, so it now faces the other way.
+        flips = [
+            TEXT["flip"].format(
+                card=f.card.name, row=f.row, col=f.col, way="down" if f.face_up else "up", line=f.line
+            )
+            for f in placement.flips
+        ]
+        return head + "\n" + TEXT["turned_back"].format(flips=", ".join(flips) or TEXT["nothing"])
+    flips = [
+        TEXT["flip"].format(card=f.card.name, row=f.row, col=f.col, way="up" if f.face_up else "down", line=f.line)
+        for f in placement.flips
+    ]
+    return head + "\n" + TEXT["turned_over"].format(flips=", ".join(flips) or TEXT["nothing"])
+
+
+# --- interactive mode: drawing ------------------------------------------------------------------------
+
+CELL_WIDTH = 9  # columns per cell, borders included
+CELL_HEIGHT = 3  # lines per cell
+BOARD_CELLS = 5  # the largest window ever needed: a 3-wide grid plus a legal cell on each side
+
+
+def card_style(card: Card) -> str:
+    return "bold red" if card.suit in RED_SUITS else "bold"
+
+
+def card_text(card: Card, style: str | None = None) -> Text:
+    return Text(card.symbol, style=style or card_style(card))
+
+
+def cell_labels(game: Game) -> dict[Move, str]:
+    """The one-key label of every legal cell, in reading order."""
+    return {move: CELL_KEYS[i] for i, move in enumerate(game.legal_moves) if i < len(CELL_KEYS)}
+
+
+@dataclass
+class LastAction:
+    """What the last command did, for the side panel and the highlights."""
+
+    kind: Literal["placed", "redone", "undone", "restart"]
+    placement: Placement | None = None
+
+
+def _window(game: Game) -> tuple[int, int, int, int]:
+    cells = [(c.row, c.col) for c in game.cells()] + [(m.row, m.col) for m in game.legal_moves]
+    if not cells:
+        return 0, 0, 0, 0
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    return min(rows), max(rows), min(cols), max(cols)
+
+
+def _draw_cell(
+    game: Game, row: int, col: int, label: str | None, last: LastAction | None, inside: bool
+) -> list[Text]:
+    """Three lines of ``CELL_WIDTH`` columns picturing one cell."""
+    inner = CELL_WIDTH - 2
+    pile = game.pile(row, col)
+    if pile is None:
+        if label is None:
+            middle = "·" if inside else " "
+            return [Text(" " * CELL_WIDTH), Text(middle.center(CELL_WIDTH), style="dim"), Text(" " * CELL_WIDTH)]
+        dash = "dim yellow"
+        top = Text("╭" + "╌" * inner + "╮", style=dash)
+        mid = Text("╎", style=dash) + Text(label.center(inner), style="bold yellow") + Text("╎", style=dash)
+        bottom = Text("╰" + "╌" * inner + "╯", style=dash)
+        return [top, mid, bottom]
+
+    border = "default"
+    placement = last.placement if last is not None and last.kind in ("placed", "redone") else None
+    if placement is not None and placement.move == (row, col):
+        border = "bold cyan"
+    elif placement is not None and any((f.row, f.col) == (row, col) for f in placement.flips):
+        border = "bold magenta"
+
+    if label is not None:
+        tag = Text(f" {label} ", style="bold black on yellow")
+        top = Text("╭", style=border) + tag + Text("─" * (inner - tag.cell_len) + "╮", style=border)
+    else:
+        top = Text("╭" + "─" * inner + "╮", style=border)
+
+    card = pile.top
+    if pile.top_face_up:
+        face = Text(" ") + card_text(card)
+        face.append(" " * (inner - face.cell_len))
+        mid = Text("│", style=border) + face + Text("│", style=border)
+    else:
+        name = card.symbol
+        pad = inner - len(name)
+        left = pad // 2
+        mid = (
+            Text("│", style=border)
+            + Text("░" * left, style="blue")
+            + Text(name, style="dim")
+            + Text("░" * (pad - left), style="blue")
+            + Text("│", style=border)
+        )
+
+    height = ""
+    if pile.height > 1:
+        height = f"×{pile.height}"
+        if game.variant.count_buried and pile.buried_face_down:
+            height += f"↓{pile.buried_face_down}"
+    height_text = Text(height, style="bold")
+    bottom = (
+        Text("╰" + "─" * (inner - height_text.cell_len - 1), style=border)
+        + height_text
+        + Text("─╯", style=border)
+    )
+    return [top, mid, bottom]
+
+
+def draw_board(game: Game, labels: dict[Move, str], last: LastAction | None) -> Panel:
+    """The grid, with card backs, pile heights, highlights and labelled legal cells."""
+    min_r, max_r, min_c, max_c = _window(game)
+    bounds = game.bounds()
+    lines: list[Text] = []
+    for r in range(min_r, max_r + 1):
+        row_lines = [Text(), Text(), Text()]
+        for c in range(min_c, max_c + 1):
+            inside = bounds is not None and bounds[0] <= r <= bounds[1] and bounds[2] <= c <= bounds[3]
+            drawn = _draw_cell(game, r, c, labels.get(Move(r, c)), last, inside)
+            for i in range(CELL_HEIGHT):
+                row_lines[i].append_text(drawn[i])
+        lines.extend(row_lines)
+    picture = Text("\n").join(lines)
+    return Panel(
+        Align.center(picture, vertical="middle"),
+        width=CELL_WIDTH * BOARD_CELLS + 4,
+        height=CELL_HEIGHT * BOARD_CELLS + 2,
+        border_style="dim",
+    )
+
+
+def draw_big_card(card: Card) -> Text:
+    style = card_style(card)
+    name = card.symbol
+    width = 9
+    rows = [
+        "╭" + "─" * width + "╮",
+        "│" + name.ljust(width) + "│",
+        "│" + " " * width + "│",
+        "│" + card.symbol[-1].center(width) + "│",
+        "│" + " " * width + "│",
+        "│" + name.rjust(width) + "│",
+        "╰" + "─" * width + "╯",
+    ]
+    return Text("\n".join(rows), style=style)
+
+
+def _flip_names(flips: Iterable[Flip], undone: bool = False) -> Text:
+    text = Text()
+    for i, f in enumerate(flips):
+        if i:
+            text.append(", ")
+        up = f.face_up != undone
+        text.append_text(card_text(f.card))
+        text.append(" face up" if up else " face down", style="green" if up else "yellow")
+    return text
+
+
+def explain(last: LastAction | None) -> Text:
+    """What the last command did and why, in words."""
+    if last is None:
+        return Text()
+    if last.kind == "restart" or last.placement is None:
+        return Text(TEXT["last_restart"])
+    p = last.placement
+    if last.kind == "undone":
+        text = Text(TEXT["last_undone"].format(card=p.card.symbol))
+        if p.flips:
+            text.append("\n")
+            text.append_text(Text(TEXT["turned_back_line"].split("{cards}")[0]))
+            text.append_text(_flip_names(p.flips, undone=True))
+            text.append(".")
+        return text
+    key = "last_redone" if last.kind == "redone" else "last_placed"
+    text = Text(TEXT[key].format(card=p.card.symbol, row=p.move.row, col=p.move.col))
+    if not p.flips:
+        text.append("\n" + TEXT["nothing_turned"])
+        return text
+    for line in ("row", "column"):
+        flips = [f for f in p.flips if f.line == line]
+        if not flips:
+            continue
+        were_up = [f.card.rank for f in flips if not f.face_up]  # face up before they turned down
+        name = TEXT[line]
+        if not were_up:
+            why = TEXT["why_none_up"].format(line=name)
+        elif p.card.rank > max(were_up):
+            why = TEXT["why_highest"].format(line=name, card=p.card.symbol)
+        else:
+            why = TEXT["why_lowest"].format(line=name, card=p.card.symbol)
+        text.append("\n" + why + "\n")
+        before, _, after = TEXT["why_turned"].partition("{cards}")
+        text.append(before)
+        text.append_text(_flip_names(flips))
+        text.append(after)
+    return text
+
+
+def deal_caption(session: Session, reveal: bool) -> str:
+    if session.deal_shown or reveal:
+        return TEXT["deal_number"].format(deal=session.game.deal)
+    return TEXT["deal_winnable"] if session.winnable else TEXT["deal_random"]
+
+
+def variant_caption(variant: Variant) -> str | None:
+    parts = []
+    if variant.adjacency == "diagonal":
+        parts.append(TEXT["variant_diagonal"])
+    if variant.count_buried:
+        parts.append(TEXT["variant_count_buried"])
+    return TEXT["variant_short"].format(text=", ".join(parts)) if parts else None
+
+
+def draw_side(session: Session, last: LastAction | None, message: str | None) -> RenderableType:
+    game = session.game
+    items: list[RenderableType] = []
+    card = game.card_to_place
+    if card is not None:
+        items.append(Text(TEXT["move"].format(turn=game.turn + 1), style="bold"))
+        items.append(Text(TEXT["to_place"]))
+        items.append(draw_big_card(card))
+    else:
+        items.append(end_panel(session))
+    items.append(Text(TEXT["stock_left"].format(left=game.stock_left)))
+    down = game.face_down
+    down_style = "bold red" if down >= MAX_FACE_DOWN else "bold yellow" if down == MAX_FACE_DOWN - 1 else "green"
+    line = Text(TEXT["face_down_label"])
+    line.append(TEXT["face_down_value"].format(count=down, limit=MAX_FACE_DOWN), style=down_style)
+    if card is not None and down == MAX_FACE_DOWN - 1:
+        line.append(TEXT["face_down_warn_3"], style="yellow")
+    elif card is not None and down == MAX_FACE_DOWN:
+        line.append(TEXT["face_down_warn_4"], style="bold red")
+    items.append(line)
+    items.append(Text(""))
+    items.append(explain(last))
+    if message:
+        items.append(Text(""))
+        items.append(Text(message, style="bold yellow"))
+    return Group(*items)
+
+
+def end_panel(session: Session) -> Panel:
+    outcome = session.game.outcome()
+    if outcome.status == "won":
+        title, style = TEXT["won_title"], "bold green"
+        body = TEXT["won_score"].format(score=outcome.score)
+    else:
+        title, style = TEXT["lost_title"], "bold red"
+        body = TEXT["lost_face_down_long"] if outcome.reason == "too_many_face_down" else TEXT["lost_stock_long"]
+    text = Text(title + "\n", style=style)
+    text.append(body + "\n", style="bold")
+    text.append(TEXT["end_deal"].format(deal=session.game.deal))
+    return Panel(text, border_style=style, width=34)
+
+
+def draw_screen(session: Session, last: LastAction | None, message: str | None, width: int) -> RenderableType:
+    game = session.game
+    labels = cell_labels(game)
+    over = game.is_over()
+    header = Text(TEXT["title"], style="bold")
+    header.append("   " + deal_caption(session, reveal=over), style="dim")
+    caption = variant_caption(session.variant)
+    if caption:
+        header.append("   " + caption, style="dim")
+    board = draw_board(game, labels, last)
+    side = draw_side(session, last, message)
+    layout = Table.grid(padding=(0, 2))
+    if width >= CELL_WIDTH * BOARD_CELLS + 4 + 36:
+        layout.add_row(board, side)
+    else:
+        layout.add_row(board)
+        layout.add_row(side)
+    if over:
+        footer = Group(Text(TEXT["play_another"], style="bold"), Text.from_markup(TEXT["footer_end"]))
+    else:
+        footer = Group(
+            Text(TEXT["key_hint"].format(card=game.card_to_place.symbol if game.card_to_place else "")),
+            Text.from_markup(TEXT["footer_play"]),
+        )
+    return Group(header, layout, footer)
+
+
+def draw_help() -> RenderableType:
+    return Panel(
+        Group(Text.from_markup(HELP_TEXT), Text(""), Text(TEXT["help_close"], style="dim")),
+        title=TEXT["help_title"],
+        width=104,
+    )
+
+
+# --- interactive mode: the terminal ------------------------------------------------------------------
+
+
+class Keyboard:
+    """Single keys from a terminal without Enter; the terminal's mode is restored on exit.
+
+    The terminal keeps generating SIGINT for Ctrl-C, so Ctrl-C raises KeyboardInterrupt as usual.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._saved: list[object] | None = None
+
+    def __enter__(self) -> Keyboard:
+        self._saved = termios.tcgetattr(self.fd)
+        mode = termios.tcgetattr(self.fd)
+        mode[3] &= ~(termios.ICANON | termios.ECHO)
+        mode[6][termios.VMIN] = 1
+        mode[6][termios.VTIME] = 0
+        termios.tcsetattr(self.fd, termios.TCSAFLUSH, mode)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._saved is not None:
+            termios.tcsetattr(self.fd, termios.TCSAFLUSH, self._saved)
+
+    def read_key(self, timeout: float | None = None) -> str | None:
+        """One key: a character, or ``"escape"``, ``"enter"``, ``"backspace"``; None on timeout.
+
+        Raises EOFError when the terminal closes or Ctrl-D is pressed.
+        """
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return None
+        byte = os.read(self.fd, 1)
+        if not byte or byte == b"\x04":
+            raise EOFError
+        if byte == b"\x03":
+            raise KeyboardInterrupt
+        if byte == b"\x1b":  # a lone Escape, or an arrow/function key sequence: swallow the rest
+            while select.select([self.fd], [], [], 0.03)[0]:
+                os.read(self.fd, 64)
+            return "escape"
+        if byte in (b"\r", b"\n"):
+            return "enter"
+        if byte in (b"\x7f", b"\x08"):
+            return "backspace"
+        if byte[0] >= 0x80:  # the rest of a UTF-8 character
+            data = byte
+            while select.select([self.fd], [], [], 0.01)[0] and len(data) < 4:
+                data += os.read(self.fd, 1)
+                with contextlib.suppress(UnicodeDecodeError):
+                    return data.decode("utf-8")
+            return data.decode("utf-8", errors="replace")
+        return byte.decode("ascii", errors="replace")
+
+
+@dataclass
+class Screen:
+    """Draws whole frames on the alternate screen without flicker."""
+
+    console: Console
+    last_size: tuple[int, int] = field(default=(0, 0))
+
+    def draw(self, renderable: RenderableType) -> None:
+        self.last_size = (self.console.size.width, self.console.size.height)
+        with self.console.capture() as capture:
+            self.console.print(renderable)
+        lines = capture.get().split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        frame = "\x1b[H" + "\n".join(line + "\x1b[K" for line in lines) + "\x1b[J"
+        self.console.file.write(frame)
+        self.console.file.flush()
+
+    def resized(self) -> bool:
+        return (self.console.size.width, self.console.size.height) != self.last_size
+
+
+@contextlib.contextmanager
+def terminal(console: Console, fd: int) -> Iterator[Keyboard]:
+    """Alternate screen, hidden cursor and key-at-a-time input, all undone however we leave."""
+    keyboard = Keyboard(fd)
+    console.set_alt_screen(True)
+    console.show_cursor(False)
+    try:
+        with keyboard:
+            yield keyboard
+    finally:
+        console.show_cursor(True)
+        console.set_alt_screen(False)
+
+
+def play_interactive(session: Session, console: Console | None = None) -> int:
+    """The full-screen game; returns the exit status."""
+    console = console or Console(highlight=False)
+    fd = sys.stdin.fileno()
+    goodbye: list[str] = []
+    with terminal(console, fd) as keyboard:
+        screen = Screen(console)
+        _interactive_loop(session, keyboard, screen, goodbye)
+    for line in goodbye:
+        console.print(line, highlight=False)
+    return 0
+
+
+def _wait_key(keyboard: Keyboard, screen: Screen, redraw: Callable[[], None]) -> str:
+    while True:
+        key = keyboard.read_key(timeout=0.25)
+        if key is not None:
+            return key
+        if screen.resized():
+            redraw()
+
+
+def _interactive_loop(session: Session, keyboard: Keyboard, screen: Screen, goodbye: list[str]) -> None:
+    last: LastAction | None = None
+    message: str | None = None
+
+    def redraw() -> None:
+        screen.draw(draw_screen(session, last, message, screen.console.size.width))
+
+    def save() -> str | None:
+        return session.write()
+
+    while True:
+        redraw()
+        try:
+            key = _wait_key(keyboard, screen, redraw)
+        except EOFError:
+            key = KEY_QUIT
+        message = None
+        game = session.game
+        if key in KEYS_HELP:
+            screen.draw(draw_help())
+            try:
+                _wait_key(keyboard, screen, lambda: screen.draw(draw_help()))
+            except EOFError:
+                pass
+            continue
+        if key == KEY_QUIT:
+            goodbye.extend(_goodbye(session))
+            return
+        if key in (KEY_UNDO, "backspace"):
+            if game.can_undo:
+                last = LastAction("undone", game.undo())
+                message = save()
+            else:
+                message = TEXT["nothing_to_undo"]
+            continue
+        if game.is_over():
+            if key in (KEY_NEW, KEY_START_OVER):
+                if key == KEY_NEW:
+                    if session.winnable:
+                        message = TEXT["finding_deal"]
+                        redraw()
+                    session.game = new_game(session.variant, None, session.winnable)
+                    session.deal_shown = False
+                else:
+                    session.game = Game(deal=game.deal, variant=session.variant)
+                last = None
+                message = save()
+            continue
+        if key == KEY_REDO:
+            if game.can_redo:
+                last = LastAction("redone", game.redo())
+                message = save()
+            else:
+                message = TEXT["nothing_to_redo"]
+            continue
+        if key == KEY_START_OVER:
+            if game.can_undo:
+                while game.can_undo:
+                    game.undo()
+                last = LastAction("restart")
+                message = save()
+            continue
+        if key == KEY_NEW:
+            screen.draw(Group(draw_screen(session, last, TEXT["confirm_new"], screen.console.size.width)))
+            try:
+                answer = _wait_key(keyboard, screen, redraw)
+            except EOFError:
+                answer = "n"
+            if answer.lower() == "y":
+                if session.winnable:
+                    message = TEXT["finding_deal"]
+                    redraw()
+                session.game = new_game(session.variant, None, session.winnable)
+                session.deal_shown = False
+                last = None
+                message = save()
+            continue
+        labels = {label: move for move, label in cell_labels(game).items()}
+        move = labels.get(key)
+        if move is None:
+            if key not in ("escape", "enter"):
+                message = TEXT["no_such_cell"].format(key=key)
+            continue
+        last = LastAction("placed", game.place(move.row, move.col))
+        message = save()
+
+
+def _goodbye(session: Session) -> list[str]:
+    game = session.game
+    lines: list[str] = []
+    outcome = game.outcome()
+    if outcome.is_over:
+        if outcome.status == "won":
+            said = TEXT["outcome_won"].format(score=outcome.score)
+        elif outcome.reason == "too_many_face_down":
+            said = TEXT["outcome_lost_face_down"]
+        else:
+            said = TEXT["outcome_lost_stock"]
+        lines.append(TEXT["goodbye_finished"].format(deal=game.deal, outcome=said))
+    elif game.turn:
+        lines.append(TEXT["goodbye_unfinished"].format(deal=game.deal, placed=game.turn))
+    if session.save is not None:
+        lines.append(TEXT["goodbye_saved"].format(path=session.save))
+    return lines
