@@ -1,0 +1,456 @@
+"""SQLite storage for the web server: every game, every move, transactionally.
+
+A game is stored as what defines it — its deal number (or stock order), its variant, its player,
+the moves played and the moves that ``redo`` would play again — plus the outcome, the score and
+timestamps, which are derived data kept for listings and statistics. The engine
+(:mod:`foursquare.engine`) is the only rule implementation: a game is rebuilt by replaying its
+moves, and every change is made by the engine on the rebuilt game.
+
+Each operation opens its own connection. A change runs in one ``BEGIN IMMEDIATE`` transaction
+that re-reads the game, lets the caller apply its change with the engine and writes the result,
+so concurrent requests for one game are serialised and a stale request sees the new state.
+
+The schema is versioned with ``PRAGMA user_version``. Opening a file that is not a Foursquare
+database (or not an SQLite database at all, or a damaged one) raises :class:`StoreError` without
+writing a byte to it.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from foursquare.cards import Card, CardError, check_deal_number, parse_stock
+from foursquare.engine import Game, Move, Status, Variant, VariantError
+
+SCHEMA_VERSION = 1
+"""The ``PRAGMA user_version`` of the schema this module writes."""
+
+BUSY_TIMEOUT_SECONDS = 30.0
+MAX_SCORE = 24
+"""The best possible score: a win needs at least 16 cards placed, leaving 24 in the stock."""
+
+SCHEMA = """
+CREATE TABLE games (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- creation order
+    id TEXT NOT NULL UNIQUE,                -- secrets.token_urlsafe(16)
+    player TEXT NOT NULL,                   -- the fs_player cookie of whoever created it
+    deal TEXT,                              -- decimal: deal numbers reach 2**64 - 1, beyond SQLite integers
+    stock TEXT,                             -- JSON list of 40 card names, for a game without a deal number
+    deal_hidden INTEGER NOT NULL,           -- 1: a random deal, its number secret until the game ends
+    adjacency TEXT NOT NULL,
+    count_buried INTEGER NOT NULL,
+    moves TEXT NOT NULL DEFAULT '[]',       -- JSON [[row, col], ...] in play order
+    redo TEXT NOT NULL DEFAULT '[]',        -- JSON [[row, col], ...], the next redo first
+    turn INTEGER NOT NULL DEFAULT 0,        -- len(moves)
+    outcome TEXT NOT NULL DEFAULT 'playing',
+    reason TEXT,
+    score INTEGER,
+    finished_seq INTEGER,                   -- order in which games ended, for streaks
+    analysis TEXT,                          -- cached JSON of foursquare.analysis.analyze
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    finished_at TEXT,
+    CHECK ((deal IS NULL) <> (stock IS NULL))
+);
+CREATE INDEX games_by_player ON games (player, seq);
+CREATE INDEX games_finished_by_player ON games (player, finished_seq) WHERE finished_seq IS NOT NULL;
+"""
+
+COLUMNS = (
+    "seq", "id", "player", "deal", "stock", "deal_hidden", "adjacency", "count_buried", "moves", "redo", "turn",
+    "outcome", "reason", "score", "finished_seq", "analysis", "created_at", "updated_at", "finished_at",
+)  # fmt: skip
+
+MIGRATIONS: dict[int, str] = {}
+"""SQL that upgrades a database from schema version N to N + 1, keyed by N. None yet: version 1 is the first."""
+
+T = TypeVar("T")
+
+
+class StoreError(ValueError):
+    """The database cannot be used: unreadable, damaged, not ours, or from a newer version."""
+
+
+class UnknownGameError(ValueError):
+    """No game has this id."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        super().__init__(f"there is no game with id {game_id!r}")
+
+
+class DamagedGameError(StoreError):
+    """A stored game cannot be replayed (the database was edited by hand or damaged)."""
+
+
+def now() -> str:
+    """The current UTC time as ISO-8601 with milliseconds, e.g. ``2026-01-02T03:04:05.678Z``."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(16)
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One row of the ``games`` table, decoded."""
+
+    id: str
+    player: str
+    deal: int | None
+    stock: tuple[Card, ...] | None
+    deal_hidden: bool
+    variant: Variant
+    moves: tuple[Move, ...]
+    redo: tuple[Move, ...]
+    turn: int
+    outcome: Status
+    reason: str | None
+    score: int | None
+    analysis: str | None
+    created_at: str
+    updated_at: str
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome != "playing"
+
+    @property
+    def visible_deal(self) -> int | None:
+        """The deal number as the player may see it: hidden while a random deal is being played."""
+        if self.deal_hidden and not self.is_over:
+            return None
+        return self.deal
+
+    def fresh(self) -> Game:
+        """The engine's game at turn 0: this game's deal (or stock) and variant."""
+        if self.deal is not None:
+            return Game(deal=self.deal, variant=self.variant)
+        return Game(stock=self.stock, variant=self.variant)
+
+    def rebuild(self) -> Game:
+        """The engine's game in this position, redo list included, by replaying the moves."""
+        try:
+            game = self.fresh()
+            for move in (*self.moves, *self.redo):
+                game.place(move.row, move.col)
+            for _ in self.redo:
+                game.undo()
+        except ValueError as exc:
+            raise DamagedGameError(f"the stored game {self.id!r} cannot be replayed: {exc}") from None
+        if game.turn != self.turn or game.outcome().status != self.outcome:
+            raise DamagedGameError(f"the stored game {self.id!r} does not match its moves")
+        return game
+
+
+def _moves_json(moves: list[Move] | tuple[Move, ...]) -> str:
+    return json.dumps([[m.row, m.col] for m in moves], separators=(",", ":"))
+
+
+def _decode_moves(text: str, game_id: str, column: str) -> tuple[Move, ...]:
+    try:
+        data = json.loads(text)
+        if not isinstance(data, list):
+            raise TypeError("not a list")
+        return tuple(Move(int(row), int(col)) for row, col in data)
+    except (TypeError, ValueError) as exc:
+        raise DamagedGameError(f"the stored game {game_id!r} has a malformed {column} list: {exc}") from None
+
+
+def _decode(row: sqlite3.Row) -> StoredGame:
+    game_id = row["id"]
+    try:
+        deal = None if row["deal"] is None else check_deal_number(int(row["deal"]))
+        stock = None if row["stock"] is None else parse_stock(json.loads(row["stock"]))
+        variant = Variant(adjacency=row["adjacency"], count_buried=bool(row["count_buried"]))
+    except (CardError, VariantError, ValueError) as exc:
+        raise DamagedGameError(f"the stored game {game_id!r} is malformed: {exc}") from None
+    return StoredGame(
+        id=game_id,
+        player=row["player"],
+        deal=deal,
+        stock=stock,
+        deal_hidden=bool(row["deal_hidden"]),
+        variant=variant,
+        moves=_decode_moves(row["moves"], game_id, "moves"),
+        redo=_decode_moves(row["redo"], game_id, "redo"),
+        turn=row["turn"],
+        outcome=row["outcome"],
+        reason=row["reason"],
+        score=row["score"],
+        analysis=row["analysis"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+class Store:
+    """The games database at ``path``; checked (and created or migrated) on construction.
+
+    >>> import tempfile, os
+    >>> store = Store(os.path.join(tempfile.mkdtemp(), "games.db"))
+    >>> game = store.create_game("player-1", deal=17, variant=Variant(), hidden=False)
+    >>> stored, placement = store.change(game.id, lambda g, s: g.place(0, 0))
+    >>> stored.turn, stored.moves
+    (1, (Move(row=0, col=0),))
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._check_and_prepare()
+
+    # --- opening -----------------------------------------------------------------------------------
+
+    def _check_and_prepare(self) -> None:
+        path = self.path
+        if path.is_dir():
+            raise StoreError(f"{path} is a directory, not a database file")
+        if not path.parent.is_dir():
+            raise StoreError(f"cannot create the database {path}: the directory {path.parent} does not exist")
+        try:
+            if path.exists():
+                # mode=rw: never create, and nothing below writes until the file is known to be ours.
+                conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True, timeout=BUSY_TIMEOUT_SECONDS)
+            else:
+                conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the database {path}: {exc}") from None
+        try:
+            self._check(conn)
+        except sqlite3.Error as exc:
+            raise StoreError(
+                f"{path} is not a readable Foursquare database ({exc}); it was left untouched — "
+                "move it away or choose another file with --db"
+            ) from None
+        finally:
+            conn.close()
+
+    def _check(self, conn: sqlite3.Connection) -> None:
+        conn.isolation_level = None
+        conn.execute("PRAGMA schema_version").fetchone()  # reads the header: fails on a non-database file
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
+        if problems != ["ok"]:
+            raise StoreError(
+                f"the database {self.path} is damaged ({'; '.join(problems[:3])}); it was left untouched — "
+                "move it away or choose another file with --db"
+            )
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = sorted(
+            row[0]
+            for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if not row[0].startswith("sqlite_")
+        )
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"the database {self.path} was written by a newer version of Foursquare (schema {version}; "
+                f"this version reads schema {SCHEMA_VERSION} and older)"
+            )
+        if version == 0 and tables:
+            raise StoreError(
+                f"{self.path} is an SQLite database but not a Foursquare one (it has the tables "
+                f"{', '.join(tables)}); it was left untouched — choose another file with --db"
+            )
+        if version > 0 and "games" not in tables:
+            raise StoreError(f"the database {self.path} is damaged: it has no games table")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have set it up
+            if version == 0:
+                for statement in _statements(SCHEMA):
+                    conn.execute(statement)
+                version = SCHEMA_VERSION
+            while version < SCHEMA_VERSION:
+                for statement in _statements(MIGRATIONS[version]):
+                    conn.execute(statement)
+                version += 1
+            conn.execute(f"PRAGMA user_version = {int(version)}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+        missing = sorted(set(COLUMNS) - columns)
+        if missing:
+            raise StoreError(f"the database {self.path} is damaged: the games table lacks {', '.join(missing)}")
+
+    @contextmanager
+    def connect(self) -> Iterator[sqlite3.Connection]:
+        """A fresh connection in autocommit mode (transactions are explicit), closed afterwards."""
+        try:
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the database {self.path}: {exc}") from None
+        try:
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA synchronous = FULL")
+            yield conn
+        finally:
+            conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back if the block raises."""
+        with self.connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    # --- games -------------------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        player: str,
+        *,
+        deal: int | None = None,
+        stock: tuple[Card, ...] | None = None,
+        variant: Variant,
+        hidden: bool,
+    ) -> StoredGame:
+        """Store a new game at turn 0: a numbered deal, or an explicit stock order."""
+        if (deal is None) == (stock is None):
+            raise ValueError("give a deal number or a stock order, not both or neither")
+        stamp = now()
+        game_id = new_game_id()
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO games (id, player, deal, stock, deal_hidden, adjacency, count_buried, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    player,
+                    None if deal is None else str(check_deal_number(deal)),
+                    None if stock is None else json.dumps([c.name for c in stock]),
+                    int(hidden),
+                    variant.adjacency,
+                    int(variant.count_buried),
+                    stamp,
+                    stamp,
+                ),
+            )
+            return self._read(conn, game_id)
+
+    def get(self, game_id: str) -> StoredGame:
+        """The stored game, or :class:`UnknownGameError`."""
+        with self.connect() as conn:
+            return self._read(conn, game_id)
+
+    def _read(self, conn: sqlite3.Connection, game_id: str) -> StoredGame:
+        row = conn.execute(f"SELECT {', '.join(COLUMNS)} FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise UnknownGameError(game_id)
+        return _decode(row)
+
+    def change(self, game_id: str, apply: Callable[[Game, StoredGame], T]) -> tuple[StoredGame, T]:
+        """Change one game atomically.
+
+        In one ``BEGIN IMMEDIATE`` transaction: read the game, rebuild it with the engine, call
+        ``apply(game, stored)`` (which checks what it must — the turn, whether the game is over —
+        and changes ``game`` with the engine, raising to abandon), then write the game back.
+        Returns the stored game as written and what ``apply`` returned.
+        """
+        with self.transaction() as conn:
+            stored = self._read(conn, game_id)
+            game = stored.rebuild()
+            result = apply(game, stored)
+            outcome = game.outcome()
+            stamp = now()
+            finished = outcome.is_over and not stored.is_over
+            conn.execute(
+                "UPDATE games SET moves = ?, redo = ?, turn = ?, outcome = ?, reason = ?, score = ?,"
+                " updated_at = ?,"
+                " finished_seq = CASE WHEN ? THEN (SELECT coalesce(max(finished_seq), 0) + 1 FROM games)"
+                "   ELSE finished_seq END,"
+                " finished_at = CASE WHEN ? THEN ? ELSE finished_at END"
+                " WHERE id = ?",
+                (
+                    _moves_json(game.moves),
+                    _moves_json(game.redo_moves),
+                    game.turn,
+                    outcome.status,
+                    outcome.reason,
+                    outcome.score if outcome.is_over else None,
+                    stamp,
+                    finished,
+                    finished,
+                    stamp,
+                    game_id,
+                ),
+            )
+            return self._read(conn, game_id), result
+
+    def save_analysis(self, game_id: str, analysis: dict[str, Any]) -> None:
+        """Cache the analysis of a finished game (the first one written wins)."""
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE games SET analysis = ? WHERE id = ? AND analysis IS NULL",
+                (json.dumps(analysis, separators=(",", ":")), game_id),
+            )
+
+    def list_games(self, player: str, *, page: int, per_page: int) -> tuple[list[StoredGame], int]:
+        """One page of a player's games, newest first, and how many games they have in all."""
+        with self.connect() as conn:
+            total = conn.execute("SELECT count(*) FROM games WHERE player = ?", (player,)).fetchone()[0]
+            rows = conn.execute(
+                f"SELECT {', '.join(COLUMNS)} FROM games WHERE player = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
+                (player, per_page, (page - 1) * per_page),
+            ).fetchall()
+        return [_decode(row) for row in rows], total
+
+    def stats(self, player: str) -> dict[str, Any]:
+        """A player's statistics over their finished games (see ``docs/api.md``)."""
+        with self.connect() as conn:
+            rows = conn.execute(
+                "SELECT outcome, score FROM games WHERE player = ? AND finished_seq IS NOT NULL ORDER BY finished_seq",
+                (player,),
+            ).fetchall()
+        return summarize([(row["outcome"], row["score"] or 0) for row in rows])
+
+
+def summarize(results: list[tuple[str, int]]) -> dict[str, Any]:
+    """Statistics of finished games given as (outcome, score) in the order they ended.
+
+    >>> summarize([("won", 5), ("lost", 0), ("won", 3), ("won", 5)])["current_streak"]
+    2
+    """
+    played = len(results)
+    won = sum(1 for outcome, _ in results if outcome == "won")
+    streak = best_streak = 0
+    for outcome, _ in results:
+        streak = streak + 1 if outcome == "won" else 0
+        best_streak = max(best_streak, streak)
+    histogram = [0] * (MAX_SCORE + 1)
+    for outcome, score in results:
+        if outcome == "won":
+            histogram[min(max(score, 0), MAX_SCORE)] += 1
+    scores = [score if outcome == "won" else 0 for outcome, score in results]
+    return {
+        "played": played,
+        "won": won,
+        "lost": played - won,
+        "win_rate": won / played if played else 0.0,
+        "current_streak": streak,
+        "best_streak": best_streak,
+        "best_score": max(scores) if scores else None,
+        "mean_score": sum(scores) / played if played else None,
+        "score_histogram": [{"score": s, "count": n} for s, n in enumerate(histogram)],
+    }
+
+
+def _statements(script: str) -> list[str]:
+    """Split a schema script into statements (it has no semicolons inside literals or comments)."""
+    lines = [line.split("--", 1)[0] for line in script.splitlines()]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
