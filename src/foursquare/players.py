@@ -1,0 +1,477 @@
+"""Computer players, move hints and the ``autoplay`` and ``hint`` commands.
+
+Every player sees only a :class:`~foursquare.engine.View`: the grid, the card to place and the
+multiset of cards still unseen, never the stock order. Three players exist:
+
+``random``
+    a uniformly random legal move.
+``greedy``
+    among the legal moves in (row, col) order, the first that wins at once; otherwise the one
+    leaving the fewest face-down cards (``Game.face_down`` after the move), a losing move counting
+    as worst; ties go to the move with more occupied cells, then to the first in (row, col) order.
+    :func:`greedy_move` does it on the engine, :func:`foursquare.kernel.greedy_choice` in the kernel.
+``best``
+    Monte Carlo over the unknown stock order (see ``docs/ai.md``): each legal move is played out
+    against the same sampled futures (common random numbers) with a fast rollout policy in the
+    compiled kernel, and the move with the highest mean score (a loss scoring 0) is chosen.
+
+:func:`hint` ranks every legal move the same way and reports win probabilities and expected scores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from foursquare import kernel as K
+from foursquare import record
+from foursquare.engine import Game, Move, Variant, View
+
+PLAYER_NAMES = ("random", "greedy", "best")
+
+#: Playouts per legal move of the default hint (no time budget): fast enough for 100 ms.
+HINT_PLAYOUTS = 1200
+#: Playouts per decision of the best player without a time budget.
+BEST_PLAYOUTS = 6000
+#: Fewest futures each move is tried against.
+MIN_SAMPLES = 16
+
+TEXT = {
+    "unknown_player": "unknown player {name!r}: choose one of {choices}",
+    "game_over": "the game in {path} is over ({outcome}): there is no move to hint",
+    "bad_jobs": "--jobs must be at least 1, not {jobs}",
+    "deal_or_deals": "give --deal N to watch one game or --deals A-B to play many",
+    "demo_title": "{player} plays deal {deal}",
+    "demo_move": "turn {turn:>2}: {card} -> ({row}, {col}){flips}",
+    "demo_flips": ", {n} turned over",
+    "demo_end": "{outcome}; {turn} cards played, score {score}",
+    "progress": "{player} playing deals {lo}-{hi}",
+    "summary": (
+        "{player}: {wins}/{games} won ({rate:.1%}, 95% CI {lo:.1%}-{hi:.1%}), mean score {mean:.2f} "
+        "(a loss scores 0), {spm * 1000:.1f} ms per move"
+    ),
+    "hint_header": "turn {turn}, card {card}: moves ranked best first",
+    "col_move": "move",
+    "col_win": "win probability",
+    "col_score": "expected score",
+}
+
+
+class PlayerError(ValueError):
+    """A player was asked for by a name that does not exist, or cannot play the position."""
+
+
+@dataclass(frozen=True)
+class MoveAdvice:
+    """One legal move with its estimated chance of winning and mean final score (a loss scores 0)."""
+
+    move: Move
+    win_probability: float
+    expected_score: float
+
+
+class Player(Protocol):
+    """Anything that picks a legal move from a view."""
+
+    name: str
+
+    def choose(self, view: View) -> Move: ...
+
+
+# --- greedy on the engine ------------------------------------------------------------------------
+
+
+def greedy_move(view: View) -> Move:
+    """The greedy player's move, computed with the pure-Python engine (the definition)."""
+    if not view.legal_moves:
+        raise PlayerError("the game is over: there is no move to choose")
+    game = Game.from_view(view, list(view.unseen))
+    best: Move | None = None
+    best_key: tuple[int, int, int] | None = None
+    for move in view.legal_moves:
+        placement = game.place(move.row, move.col)
+        outcome = placement.outcome
+        lost = outcome.status == "lost"
+        key = (1 if lost else 0, 0 if lost else game.face_down, -len(game.cells()))
+        game.pop()
+        if outcome.status == "won":
+            return move
+        if best_key is None or key < best_key:
+            best, best_key = move, key
+    assert best is not None
+    return best
+
+
+# --- the players -----------------------------------------------------------------------------------
+
+
+def _seed_of(seed: int, view: View) -> int:
+    """A seed for one decision: the player's seed mixed with the position, so reruns repeat exactly."""
+    card = -1 if view.card is None else int(view.card)
+    return (seed * 0x9E3779B97F4A7C15 + view.turn * 0x100000001B3 + card) & (2**64 - 1)
+
+
+class RandomPlayer:
+    """A uniformly random legal move; seeded, so a game replays identically."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def choose(self, view: View) -> Move:
+        if not view.legal_moves:
+            raise PlayerError("the game is over: there is no move to choose")
+        return view.legal_moves[int(self._rng.integers(len(view.legal_moves)))]
+
+
+class GreedyPlayer:
+    """The greedy baseline, in the kernel (``engine=True``: on the pure-Python engine)."""
+
+    name = "greedy"
+
+    def __init__(self, engine: bool = False) -> None:
+        self._engine = engine
+
+    def choose(self, view: View) -> Move:
+        if self._engine:
+            return greedy_move(view)
+        if view.card is None or not view.legal_moves:
+            raise PlayerError("the game is over: there is no move to choose")
+        return K.move_of(int(K.greedy_move(K.state_of_view(view), int(view.card))))
+
+
+class BestPlayer:
+    """Monte Carlo over the unseen stock with kernel rollouts; the move of highest expected score."""
+
+    name = "best"
+
+    def __init__(self, seed: int = 0, time_budget: float | None = None) -> None:
+        self.seed = seed
+        self.time_budget = time_budget
+
+    def choose(self, view: View) -> Move:
+        if len(view.legal_moves) == 1:
+            return view.legal_moves[0]
+        return rank_moves(view, seed=self.seed, playouts=BEST_PLAYOUTS, time_budget=self.time_budget)[0].move
+
+
+def make_player(name: str, *, seed: int = 0, time_budget: float | None = None) -> Player:
+    """A player by name: ``random``, ``greedy`` or ``best``."""
+    if name == "random":
+        return RandomPlayer(seed)
+    if name == "greedy":
+        return GreedyPlayer()
+    if name == "best":
+        return BestPlayer(seed, time_budget)
+    raise PlayerError(TEXT["unknown_player"].format(name=name, choices=", ".join(PLAYER_NAMES)))
+
+
+# --- Monte Carlo evaluation --------------------------------------------------------------------------
+
+
+def rank_moves(view: View, *, seed: int, playouts: int, time_budget: float | None) -> list[MoveAdvice]:
+    """Every legal move with its Monte Carlo estimates, best first.
+
+    Without a time budget each move is tried against ``playouts // moves`` (at least
+    :data:`MIN_SAMPLES`) sampled futures, the same futures for every move; with one, batches of
+    futures are added until the budget is spent.
+    """
+    if view.card is None or not view.legal_moves:
+        raise PlayerError("the game is over: there is no move to rank")
+    state = K.state_of_view(view)
+    cells = np.array([K.cell_of(m.row, m.col) for m in view.legal_moves], dtype=np.int64)
+    unseen = K.stock_array(view.unseen)
+    rng = K.make_rng(_seed_of(seed, view))
+    n = len(cells)
+    wins = np.zeros(n, dtype=np.int64)
+    scores = np.zeros(n, dtype=np.int64)
+    per_batch = max(MIN_SAMPLES, playouts // n)
+    samples = 0
+    if time_budget is None:
+        K.monte_carlo(state, int(view.card), unseen, cells, per_batch, rng, wins, scores)
+        samples = per_batch
+    else:
+        deadline = time.perf_counter() + time_budget
+        batch = MIN_SAMPLES
+        while True:
+            K.monte_carlo(state, int(view.card), unseen, cells, batch, rng, wins, scores)
+            samples += batch
+            if time.perf_counter() + 0.0 >= deadline:
+                break
+    advice = [
+        MoveAdvice(move, int(wins[i]) / samples, int(scores[i]) / samples) for i, move in enumerate(view.legal_moves)
+    ]
+    order = sorted(range(n), key=lambda i: (-advice[i].expected_score, -advice[i].win_probability, i))
+    return [advice[i] for i in order]
+
+
+def hint(view: View, *, seed: int = 0, time_budget: float | None = None) -> list[MoveAdvice]:
+    """Every legal move of ``view``, best first, with its win probability and expected score.
+
+    The default answers in well under 100 ms; ``time_budget`` (seconds) buys precision. Same
+    seed and no budget give the same answer every time.
+    """
+    if time_budget is not None and not time_budget > 0:
+        raise PlayerError(f"time budget must be a positive number of seconds, not {time_budget!r}")
+    return rank_moves(view, seed=seed, playouts=HINT_PLAYOUTS, time_budget=time_budget)
+
+
+# --- playing whole games --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameResult:
+    deal: int
+    won: bool
+    score: int
+    moves: int
+    move_seconds: tuple[float, ...]
+
+
+def play_game(player: Player, game: Game, on_move: Callable[[Game], None] | None = None) -> GameResult:
+    """Let ``player`` play ``game`` to the end; the player sees only views."""
+    times: list[float] = []
+    while not game.is_over():
+        view = game.view()
+        start = time.perf_counter()
+        move = player.choose(view)
+        times.append(time.perf_counter() - start)
+        game.place(move.row, move.col)
+        if on_move is not None:
+            on_move(game)
+    outcome = game.outcome()
+    return GameResult(game.deal or 0, outcome.status == "won", outcome.score or 0, game.turn, tuple(times))
+
+
+def _play_deal(job: tuple[str, int, float | None, int, Variant]) -> GameResult:
+    name, seed, budget, deal, variant = job
+    return play_game(make_player(name, seed=seed, time_budget=budget), Game(deal=deal, variant=variant))
+
+
+def wilson(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95 % by default)."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def summarize(player: str, results: Sequence[GameResult]) -> dict[str, Any]:
+    """The JSON summary of ``autoplay --deals``."""
+    games = len(results)
+    wins = sum(r.won for r in results)
+    lo, hi = wilson(wins, games)
+    times = [t for r in results for t in r.move_seconds]
+    return {
+        "player": player,
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / games if games else 0.0,
+        "ci95": [lo, hi],
+        "mean_score": sum(r.score for r in results) / games if games else 0.0,
+        "seconds_per_move": sum(times) / len(times) if times else 0.0,
+        "p95_seconds_per_move": float(np.percentile(times, 95)) if times else 0.0,
+    }
+
+
+def play_deals(
+    name: str,
+    deals: Iterable[int],
+    *,
+    seed: int = 0,
+    time_budget: float | None = None,
+    variant: Variant | None = None,
+    jobs: int = 1,
+    progress: Callable[[], None] | None = None,
+) -> list[GameResult]:
+    """Play every deal with a fresh player each; results in deal order."""
+    variant = variant if variant is not None else Variant()
+    work = [(name, seed, time_budget, deal, variant) for deal in deals]
+    results: list[GameResult] = []
+    if jobs <= 1:
+        for job in work:
+            results.append(_play_deal(job))
+            if progress is not None:
+                progress()
+        return results
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for result in pool.map(_play_deal, work, chunksize=4):
+            results.append(result)
+            if progress is not None:
+                progress()
+    return results
+
+
+# --- the commands ----------------------------------------------------------------------------------
+
+
+def _variant(args: argparse.Namespace) -> Variant:
+    return Variant(adjacency=args.adjacency, count_buried=args.count_buried)
+
+
+def command_autoplay(args: argparse.Namespace) -> int:
+    """``foursquare autoplay``: watch one game (``--deal``) or play many (``--deals``)."""
+    player = make_player(args.player, seed=args.seed, time_budget=args.time)
+    if args.jobs < 1:
+        raise PlayerError(TEXT["bad_jobs"].format(jobs=args.jobs))
+    if args.deals is not None:
+        return _autoplay_many(args)
+    if args.deal is None:
+        raise PlayerError(TEXT["deal_or_deals"])
+    return _autoplay_demo(args, player)
+
+
+def _autoplay_demo(args: argparse.Namespace, player: Player) -> int:
+    from rich.console import Console
+
+    from foursquare.render import grid_text
+
+    console = Console()
+    game = Game(deal=args.deal, variant=_variant(args))
+    interactive = console.is_terminal
+    console.print(TEXT["demo_title"].format(player=player.name, deal=args.deal), style="bold" if interactive else None)
+
+    def show(g: Game) -> None:
+        placement = g.placements[-1]
+        flips = TEXT["demo_flips"].format(n=len(placement.flips)) if placement.flips else ""
+        line = TEXT["demo_move"].format(
+            turn=g.turn, card=placement.card.name, row=placement.move.row, col=placement.move.col, flips=flips
+        )
+        if interactive:
+            console.print(line, style="cyan")
+            console.print(grid_text(g), highlight=False)
+            console.print()
+            if args.delay > 0:
+                time.sleep(args.delay)
+        else:
+            print(line)
+            print(grid_text(g))
+            print()
+
+    result = play_game(player, game, show)
+    from foursquare.engine import describe_outcome
+
+    end = TEXT["demo_end"].format(outcome=describe_outcome(game.outcome()), turn=result.moves, score=result.score)
+    if interactive:
+        console.print(end, style="bold green" if result.won else "bold red")
+    else:
+        print(end)
+    return 0
+
+
+def _autoplay_many(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    lo, hi = args.deals
+    deals = range(lo, hi + 1)
+    stderr = Console(stderr=True)
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=stderr,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(TEXT["progress"].format(player=args.player, lo=lo, hi=hi), total=len(deals))
+        results = play_deals(
+            args.player,
+            deals,
+            seed=args.seed,
+            time_budget=args.time,
+            variant=_variant(args),
+            jobs=args.jobs,
+            progress=lambda: progress.advance(task),
+        )
+    summary = summarize(args.player, results)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(
+            TEXT["summary"].format(
+                player=summary["player"],
+                wins=summary["wins"],
+                games=summary["games"],
+                rate=summary["win_rate"],
+                lo=summary["ci95"][0],
+                hi=summary["ci95"][1],
+                mean=summary["mean_score"],
+                spm=summary["seconds_per_move"],
+            )
+        )
+    return 0
+
+
+def command_hint(args: argparse.Namespace) -> int:
+    """``foursquare hint RECORD``: rank every legal move of the position the record reaches."""
+    from foursquare.engine import describe_outcome
+
+    game = record.read(args.record)
+    if game.is_over():
+        raise PlayerError(TEXT["game_over"].format(path=args.record, outcome=describe_outcome(game.outcome())))
+    view = game.view()
+    advice = hint(view, seed=args.seed, time_budget=args.time)
+    assert view.card is not None
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "turn": view.turn,
+                    "card": view.card.name,
+                    "moves": [
+                        {
+                            "row": a.move.row,
+                            "col": a.move.col,
+                            "win_probability": a.win_probability,
+                            "expected_score": a.expected_score,
+                        }
+                        for a in advice
+                    ],
+                }
+            )
+        )
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=TEXT["hint_header"].format(turn=view.turn, card=view.card.name))
+    table.add_column(TEXT["col_move"])
+    table.add_column(TEXT["col_win"], justify="right")
+    table.add_column(TEXT["col_score"], justify="right")
+    for a in advice:
+        table.add_row(f"({a.move.row}, {a.move.col})", f"{a.win_probability:.1%}", f"{a.expected_score:.2f}")
+    Console(width=100 if not sys.stdout.isatty() else None).print(table)
+    return 0
+
+
+__all__ = [
+    "PLAYER_NAMES",
+    "BestPlayer",
+    "GameResult",
+    "GreedyPlayer",
+    "MoveAdvice",
+    "Player",
+    "PlayerError",
+    "RandomPlayer",
+    "greedy_move",
+    "hint",
+    "make_player",
+    "play_deals",
+    "play_game",
+    "summarize",
+    "wilson",
+]
