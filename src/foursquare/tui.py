@@ -56,7 +56,7 @@ import sys
 import termios
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Literal, TextIO
+from typing import Any, Literal, TextIO
 
 from rich.align import Align
 from rich.console import Console, Group, RenderableType
@@ -86,7 +86,9 @@ TEXT: dict[str, str] = {
     "deal_hidden": "deal: random (its number is shown when the game ends)",
     "variant": "variant: {adjacency} adjacency{buried}",
     "variant_buried": ", covered face-down cards count",
-    "card_to_place": "card to place: {card} ({left} cards left in the stock)",
+    "card_to_place": "card to place: {card} ({left} left in the stock)",
+    "cards_1": "1 card",
+    "cards_n": "{count} cards",
     "legal": "legal: {cells}",
     "placed": "placed {card} at {row} {col}",
     "redone": "redone: {card} at {row} {col}",
@@ -99,7 +101,7 @@ TEXT: dict[str, str] = {
     "won": "won: score {score}",
     "lost_face_down": "lost: more than 4 cards face down",
     "lost_stock": "lost: the stock ran out",
-    "stopped": "stopped: game not finished, {placed} cards placed",
+    "stopped": "stopped: game not finished, {placed} placed",
     "illegal": "illegal: {error}",
     "bad_command": (
         'bad command {line!r}: expected "ROW COL" (two integers), u (undo), r (redo) or q (quit)'
@@ -117,25 +119,26 @@ TEXT: dict[str, str] = {
     "variant_count_buried": "covered face-down cards count",
     "move": "Move {turn} of 40",
     "to_place": "Card to place",
-    "stock_left": "Stock: {left} cards left",
+    "stock_left": "Stock: {left} left",
     "face_down_label": "Face down: ",
     "face_down_value": "{count} of {limit}",
     "face_down_warn_3": "  careful",
     "face_down_warn_4": "  one more loses",
-    "last_placed": "{card} went to row {row}, column {col}.",
-    "last_redone": "Redone: {card} went to row {row}, column {col}.",
+    "last_placed": "You placed {card} (cyan).",
+    "last_redone": "Redone: {card} (cyan).",
     "last_undone": "Took back {card}.",
     "last_restart": "Started over: press r to replay your moves.",
-    "why_highest": "{line}: {card} is the highest of the face-up cards there,",
-    "why_lowest": "{line}: {card} is the lowest of the face-up cards there,",
-    "why_none_up": "{line}: no other card there was face up,",
-    "why_turned": "  so {cards} turned over.",
-    "turned_back_line": "Turned back: {cards}.",
+    "why_highest": "{line}: {card} is the highest face-up card,",
+    "why_lowest": "{line}: {card} is the lowest face-up card,",
+    "why_none_up": "{line}: no other card was face up,",
+    "why_so": "  so ",
+    "turned_back_line": "Turned back:",
     "nothing_turned": "Nothing turned over.",
     "row": "Row",
     "column": "Column",
-    "flip_down": "{card} face down",
-    "flip_up": "{card} face up",
+    "turned_down": "{card} turned face down",
+    "turned_up": "{card} turned face up",
+    "list_separator": ", ",
     "key_hint": "Press a highlighted key to place the {card}.",
     "no_such_cell": "No cell is labelled {key!r}: press a highlighted key, or ? for the rules.",
     "nothing_to_undo": "Nothing to undo.",
@@ -156,7 +159,7 @@ TEXT: dict[str, str] = {
     "help_title": "How to play Foursquare",
     "help_close": "Press any key to go back to the game.",
     "goodbye_finished": "Foursquare: deal {deal}, {outcome}.",
-    "goodbye_unfinished": "Foursquare: deal {deal} not finished after {placed} cards. "
+    "goodbye_unfinished": "Foursquare: deal {deal} not finished after {placed}. "
     "Play it again with: foursquare play --deal {deal}",
     "goodbye_saved": "The game is saved in {path}.",
     "outcome_won": "won with score {score}",
@@ -164,27 +167,22 @@ TEXT: dict[str, str] = {
     "outcome_lost_stock": "lost when the stock ran out",
 }
 
-HELP_TEXT = """\
-[b]The cards.[/b] 40 cards: ace (1, the lowest) to 10 (the highest) in four suits. Suits never matter,
-only ranks. The stock is shuffled and you see only the card you must place next.
-
-[b]Placing.[/b] The first card starts the grid. Every later card goes either on an empty cell
-next to a card (above, below, left or right; with the diagonal variant, corners count too) or on
-top of a pile that holds fewer than 4 cards. The grid may never grow wider or taller than 4 cells.
-
-[b]Turning over.[/b] Look at the top cards of the other piles in the new card's row. If the new card
-is higher than every face-up one of them, or lower than every face-up one, all of them turn over:
-face up becomes face down and face down becomes face up. (So when none of them is face up, they
-all turn face up.) Then do the same for the new card's column.
-
-[b]Winning.[/b] Fill all 16 cells of a 4 x 4 square with every top card face up. Your score is the
-number of cards still in the stock.
-
-[b]Losing.[/b] More than 4 top cards face down (with the count-buried variant, face-down cards
-under other cards count as well), or the stock runs out first.
-
-[b]Hints.[/b] A middle rank in a crowded row turns nothing over. Covering a face-down card with a
-new one hides it. Undo freely: u takes back a card, r plays it again."""
+HELP_PARAGRAPHS = (
+    "[b]Cards.[/b] 40 cards, ace (1, lowest) to 10 (highest) in four suits; only ranks matter. The stock is "
+    "shuffled and you only ever see the card you must place next.",
+    "[b]Placing.[/b] The first card starts the grid. Each later card goes on an empty cell next to a card "
+    "(above, below, left or right; corners too with the diagonal variant) or on top of a pile of fewer than "
+    "4 cards. The grid may never grow beyond 4 cells wide or tall.",
+    "[b]Turning over.[/b] Look at the other top cards in the new card's row. If the new card is higher than "
+    "every face-up one of them, or lower than every face-up one, they all turn over: face up to face down "
+    "and face down to face up (so if none is face up, all turn face up). Then the same for its column.",
+    "[b]Winning.[/b] All 16 cells of the 4 x 4 square filled, every top card face up. Your score is the number "
+    "of cards left in the stock.",
+    "[b]Losing.[/b] More than 4 top cards face down (with the count-buried variant, face-down cards under "
+    "other cards count too), or the stock runs out.",
+    "[b]Tips.[/b] A middle rank in a busy row turns nothing over. Covering a face-down card hides it. "
+    "Undo freely: u takes a card back, r plays it again.",
+)
 
 # Keys: commands first, then the labels of cells, which never include a command key.
 KEY_UNDO = "u"
@@ -228,10 +226,13 @@ def new_game(variant: Variant, deal: int | None, winnable: bool) -> Game:
     """A game of ``deal``, or a random (solver-proven winnable with ``winnable``) deal."""
     if winnable:
         try:
-            from foursquare.solver import random_winnable_deal
+            from foursquare import solver
         except ImportError as exc:
             raise PlayError(TEXT["no_solver"].format(error=exc)) from None
-        deal = int(random_winnable_deal(variant, seed=None))
+        finder = getattr(solver, "random_winnable_deal", None)
+        if finder is None:
+            raise PlayError(TEXT["no_solver"].format(error="it has no random_winnable_deal()"))
+        deal = int(finder(variant, seed=None))
     return Game(deal=deal, variant=variant)
 
 
@@ -263,6 +264,11 @@ def check_save_path(path: str) -> None:
         raise PlayError(TEXT["cannot_save"].format(path=path, error=f"no such directory {directory}"))
     if not os.access(directory, os.W_OK | os.X_OK):
         raise PlayError(TEXT["cannot_save"].format(path=path, error=f"directory {directory} is not writable"))
+
+
+def cards(count: int) -> str:
+    """``1 card``, ``7 cards``."""
+    return TEXT["cards_1"] if count == 1 else TEXT["cards_n"].format(count=count)
 
 
 def outcome_line(outcome: Outcome) -> str:
@@ -338,7 +344,7 @@ def play_lines(session: Session, lines: Iterable[str], out: TextIO, err: TextIO)
             return 0
         say(_state_lines(game))
     save()
-    say(TEXT["stopped"].format(placed=game.turn))
+    say(TEXT["stopped"].format(placed=cards(game.turn)))
     if not session.deal_shown:
         say(TEXT["deal"].format(deal=game.deal))
     return 0
@@ -359,7 +365,7 @@ def _state_lines(game: Game) -> str:
     assert card is not None
     cells = ", ".join(str(move) for move in game.legal_moves)
     return "\n".join(
-        [TEXT["card_to_place"].format(card=card.name, left=game.stock_left), TEXT["legal"].format(cells=cells)]
+        [TEXT["card_to_place"].format(card=card.name, left=cards(game.stock_left)), TEXT["legal"].format(cells=cells)]
     )
 
 
@@ -387,6 +393,7 @@ def _report_lines(kind: Literal["placed", "undone", "redone"], placement: Placem
 CELL_WIDTH = 9  # columns per cell, borders included
 CELL_HEIGHT = 3  # lines per cell
 BOARD_CELLS = 5  # the largest window ever needed: a 3-wide grid plus a legal cell on each side
+SIDE_MIN_WIDTH = 26  # narrower terminals get the side panel below the board
 
 
 def card_style(card: Card) -> str:
@@ -455,13 +462,11 @@ def _draw_cell(
         mid = Text("│", style=border) + face + Text("│", style=border)
     else:
         name = card.symbol
-        pad = inner - len(name)
-        left = pad // 2
         mid = (
             Text("│", style=border)
-            + Text("░" * left, style="blue")
+            + Text("░", style="blue")
             + Text(name, style="dim")
-            + Text("░" * (pad - left), style="blue")
+            + Text("░" * (inner - 1 - len(name)), style="blue")
             + Text("│", style=border)
         )
 
@@ -502,29 +507,30 @@ def draw_board(game: Game, labels: dict[Move, str], last: LastAction | None) -> 
 
 
 def draw_big_card(card: Card) -> Text:
-    style = card_style(card)
+    """The card to place, drawn large."""
     name = card.symbol
     width = 9
     rows = [
         "╭" + "─" * width + "╮",
         "│" + name.ljust(width) + "│",
-        "│" + " " * width + "│",
-        "│" + card.symbol[-1].center(width) + "│",
-        "│" + " " * width + "│",
+        "│" + name[-1].center(width) + "│",
         "│" + name.rjust(width) + "│",
         "╰" + "─" * width + "╯",
     ]
-    return Text("\n".join(rows), style=style)
+    return Text("\n".join(rows), style=card_style(card))
 
 
 def _flip_names(flips: Iterable[Flip], undone: bool = False) -> Text:
+    """``2♣ turned face down, 5♥ turned face up`` (the other way round for an undo)."""
     text = Text()
     for i, f in enumerate(flips):
         if i:
-            text.append(", ")
+            text.append(TEXT["list_separator"])
         up = f.face_up != undone
+        before, _, after = TEXT["turned_up" if up else "turned_down"].partition("{card}")
+        text.append(before)
         text.append_text(card_text(f.card))
-        text.append(" face up" if up else " face down", style="green" if up else "yellow")
+        text.append(after, style="green" if up else "yellow")
     return text
 
 
@@ -538,13 +544,12 @@ def explain(last: LastAction | None) -> Text:
     if last.kind == "undone":
         text = Text(TEXT["last_undone"].format(card=p.card.symbol))
         if p.flips:
-            text.append("\n")
-            text.append_text(Text(TEXT["turned_back_line"].split("{cards}")[0]))
+            text.append("\n" + TEXT["turned_back_line"] + "\n  ")
             text.append_text(_flip_names(p.flips, undone=True))
             text.append(".")
         return text
     key = "last_redone" if last.kind == "redone" else "last_placed"
-    text = Text(TEXT[key].format(card=p.card.symbol, row=p.move.row, col=p.move.col))
+    text = Text(TEXT[key].format(card=p.card.symbol))
     if not p.flips:
         text.append("\n" + TEXT["nothing_turned"])
         return text
@@ -560,11 +565,9 @@ def explain(last: LastAction | None) -> Text:
             why = TEXT["why_highest"].format(line=name, card=p.card.symbol)
         else:
             why = TEXT["why_lowest"].format(line=name, card=p.card.symbol)
-        text.append("\n" + why + "\n")
-        before, _, after = TEXT["why_turned"].partition("{cards}")
-        text.append(before)
+        text.append("\n" + why + "\n" + TEXT["why_so"])
         text.append_text(_flip_names(flips))
-        text.append(after)
+        text.append(".")
     return text
 
 
@@ -593,7 +596,7 @@ def draw_side(session: Session, last: LastAction | None, message: str | None) ->
         items.append(draw_big_card(card))
     else:
         items.append(end_panel(session))
-    items.append(Text(TEXT["stock_left"].format(left=game.stock_left)))
+    items.append(Text(TEXT["stock_left"].format(left=cards(game.stock_left))))
     down = game.face_down
     down_style = "bold red" if down >= MAX_FACE_DOWN else "bold yellow" if down == MAX_FACE_DOWN - 1 else "green"
     line = Text(TEXT["face_down_label"])
@@ -637,7 +640,10 @@ def draw_screen(session: Session, last: LastAction | None, message: str | None, 
     board = draw_board(game, labels, last)
     side = draw_side(session, last, message)
     layout = Table.grid(padding=(0, 2))
-    if width >= CELL_WIDTH * BOARD_CELLS + 4 + 36:
+    board_width = CELL_WIDTH * BOARD_CELLS + 4
+    layout.add_column(width=board_width, no_wrap=True)
+    if width >= board_width + 2 + SIDE_MIN_WIDTH:
+        layout.add_column(width=min(width - board_width - 2, 60))
         layout.add_row(board, side)
     else:
         layout.add_row(board)
@@ -652,11 +658,14 @@ def draw_screen(session: Session, last: LastAction | None, message: str | None, 
     return Group(header, layout, footer)
 
 
-def draw_help() -> RenderableType:
+def draw_help(width: int, height: int) -> RenderableType:
+    """The rules in a few paragraphs; blank lines between them only when the terminal is tall enough."""
+    gap = "\n\n" if height >= 32 else "\n"
+    body = Text.from_markup(gap.join(HELP_PARAGRAPHS))
     return Panel(
-        Group(Text.from_markup(HELP_TEXT), Text(""), Text(TEXT["help_close"], style="dim")),
+        Group(body, Text(""), Text(TEXT["help_close"], style="dim")),
         title=TEXT["help_title"],
-        width=104,
+        width=min(width, 92),
     )
 
 
@@ -671,7 +680,7 @@ class Keyboard:
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
-        self._saved: list[object] | None = None
+        self._saved: list[Any] | None = None
 
     def __enter__(self) -> Keyboard:
         self._saved = termios.tcgetattr(self.fd)
@@ -794,11 +803,12 @@ def _interactive_loop(session: Session, keyboard: Keyboard, screen: Screen, good
         message = None
         game = session.game
         if key in KEYS_HELP:
-            screen.draw(draw_help())
-            try:
-                _wait_key(keyboard, screen, lambda: screen.draw(draw_help()))
-            except EOFError:
-                pass
+            def show_help() -> None:
+                screen.draw(draw_help(screen.console.size.width, screen.console.size.height))
+
+            show_help()
+            with contextlib.suppress(EOFError):
+                _wait_key(keyboard, screen, show_help)
             continue
         if key == KEY_QUIT:
             goodbye.extend(_goodbye(session))
@@ -875,7 +885,7 @@ def _goodbye(session: Session) -> list[str]:
             said = TEXT["outcome_lost_stock"]
         lines.append(TEXT["goodbye_finished"].format(deal=game.deal, outcome=said))
     elif game.turn:
-        lines.append(TEXT["goodbye_unfinished"].format(deal=game.deal, placed=game.turn))
+        lines.append(TEXT["goodbye_unfinished"].format(deal=game.deal, placed=cards(game.turn)))
     if session.save is not None:
         lines.append(TEXT["goodbye_saved"].format(path=session.save))
     return lines
