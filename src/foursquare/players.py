@@ -57,7 +57,7 @@ TEXT = {
     "progress": "{player} playing deals {lo}-{hi}",
     "summary": (
         "{player}: {wins}/{games} won ({rate:.1%}, 95% CI {lo:.1%}-{hi:.1%}), mean score {mean:.2f} "
-        "(a loss scores 0), {spm * 1000:.1f} ms per move"
+        "(a loss scores 0), {ms:.1f} ms per move"
     ),
     "hint_header": "turn {turn}, card {card}: moves ranked best first",
     "col_move": "move",
@@ -94,12 +94,18 @@ def greedy_move(view: View) -> Move:
     """The greedy player's move, computed with the pure-Python engine (the definition)."""
     if not view.legal_moves:
         raise PlayerError("the game is over: there is no move to choose")
-    game = Game.from_view(view, list(view.unseen))
+    return greedy_move_on(Game.from_view(view, list(view.unseen)))
+
+
+def greedy_move_on(game: Game) -> Move:
+    """The greedy move in ``game``'s position; tries each move with ``place`` and takes it back.
+
+    Only the card to place is drawn, so the rest of the stock order plays no part.
+    """
     best: Move | None = None
     best_key: tuple[int, int, int] | None = None
-    for move in view.legal_moves:
-        placement = game.place(move.row, move.col)
-        outcome = placement.outcome
+    for move in game.legal_moves:
+        outcome = game.place(move.row, move.col).outcome
         lost = outcome.status == "lost"
         key = (1 if lost else 0, 0 if lost else game.face_down, -len(game.cells()))
         game.pop()
@@ -107,7 +113,8 @@ def greedy_move(view: View) -> Move:
             return move
         if best_key is None or key < best_key:
             best, best_key = move, key
-    assert best is not None
+    if best is None:
+        raise PlayerError("the game is over: there is no move to choose")
     return best
 
 
@@ -410,7 +417,7 @@ def _autoplay_many(args: argparse.Namespace) -> int:
                 lo=summary["ci95"][0],
                 hi=summary["ci95"][1],
                 mean=summary["mean_score"],
-                spm=summary["seconds_per_move"],
+                ms=summary["seconds_per_move"] * 1000,
             )
         )
     return 0
@@ -468,6 +475,7 @@ __all__ = [
     "PlayerError",
     "RandomPlayer",
     "greedy_move",
+    "greedy_move_on",
     "hint",
     "make_player",
     "play_deals",
