@@ -1,0 +1,402 @@
+"""``foursquare play``, driven the way a user or a script drives it: as a subprocess.
+
+Line mode gets commands on a pipe; the interactive mode runs on a pseudo-terminal and gets keys.
+Move lists come from a greedy loop over the engine, so the expected outcomes are the engine's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import io
+import json
+import os
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from foursquare import record, tui
+from foursquare.engine import Game, Move, Variant
+from foursquare.render import grid_text
+
+PLAY = [sys.executable, "-m", "foursquare.cli", "play"]
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+# Deals on which the greedy loop below wins (checked again by each test through the engine).
+WON_ORTHOGONAL = 16
+WON_DIAGONAL = 2
+
+
+def greedy_game(deal: int, variant: Variant | None = None) -> Game:
+    """Play a whole deal with the engine: avoid losing, then fewest face-down cards, then most cells."""
+    game = Game(deal=deal, variant=variant)
+    while not game.is_over():
+        best: tuple[tuple[bool, bool, int, int, Move], Move] | None = None
+        for move in game.legal_moves:
+            trial = game.copy()
+            outcome = trial.place(*move).outcome
+            key = (outcome.status == "lost", outcome.status != "won", trial.face_down, -len(trial.cells()), move)
+            if best is None or key < best[0]:
+                best = (key, move)
+        assert best is not None
+        game.place(*best[1])
+    return game
+
+
+def commands(moves: list[Move]) -> str:
+    return "".join(f"{m.row} {m.col}\n" for m in moves)
+
+
+def play(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*PLAY, *args], input=stdin, capture_output=True, text=True, timeout=120)
+
+
+# --- line mode ----------------------------------------------------------------------------------------
+
+
+def test_a_whole_game_to_a_win_prints_the_engines_outcome() -> None:
+    game = greedy_game(WON_ORTHOGONAL)
+    assert game.outcome().status == "won"
+    result = play("--deal", str(WON_ORTHOGONAL), stdin=commands(game.moves) + "0 0\n")  # past the end: ignored
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"deal {WON_ORTHOGONAL}"
+    assert lines[1] == "variant: orthogonal adjacency"
+    assert lines[2] == f"card to place: {game.stock[0].name} (40 cards left in the stock)"
+    assert lines[3] == "legal: 0 0"
+    assert lines[-1] == f"won: score {game.outcome().score}"
+    assert lines[-2] == "face down: 0 of 4"
+    final_grid = "\n".join(lines[-2 - len(grid_text(game).splitlines()) : -2])
+    assert final_grid == grid_text(game)
+    assert [line for line in lines if line.startswith("placed ")] == [
+        f"placed {p.card.name} at {p.move.row} {p.move.col}" for p in game.placements
+    ]
+
+
+def test_every_step_reports_what_turned_over_and_the_next_choices() -> None:
+    game = greedy_game(WON_ORTHOGONAL)
+    replay = Game(deal=WON_ORTHOGONAL)
+    result = play("--deal", str(WON_ORTHOGONAL), stdin=commands(game.moves[:12]))
+    out = result.stdout
+    for placement in game.placements[:12]:
+        replay.place(*placement.move)
+        flips = ", ".join(
+            f"{f.card.name} at {f.row} {f.col} face {'up' if f.face_up else 'down'} ({f.line})" for f in placement.flips
+        )
+        block = "\n".join(
+            [
+                f"placed {placement.card.name} at {placement.move.row} {placement.move.col}",
+                f"turned over: {flips or 'nothing'}",
+                grid_text(replay),
+                f"face down: {replay.face_down} of 4",
+                f"card to place: {replay.stock[replay.turn].name} ({replay.stock_left} cards left in the stock)",
+                "legal: " + ", ".join(f"{m.row} {m.col}" for m in replay.legal_moves),
+            ]
+        )
+        assert block in out
+    assert out.splitlines()[-1] == "stopped: game not finished, 12 cards placed"
+    assert any(p.flips for p in game.placements[:12])  # the check above saw a real flip
+
+
+def test_a_lost_game_ends_with_the_reason() -> None:
+    for deal in range(1, 50):
+        game = greedy_game(deal)
+        if game.outcome().reason == "too_many_face_down":
+            break
+    else:
+        pytest.fail("no greedy loss by face-down cards among deals 1-49")
+    result = play("--deal", str(deal), stdin=commands(game.moves))
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[-1] == "lost: more than 4 cards face down"
+    assert result.stdout.splitlines()[-2] == f"face down: {game.face_down} of 4"
+
+
+def test_undo_and_redo() -> None:
+    reference = Game(deal=5)
+    first = reference.place(0, 0)
+    one_card_grid = grid_text(reference)
+    second = reference.place(0, 1)
+    result = play("--deal", "5", stdin="0 0\n0 1\nu\nr\nu\n1 0\nr\nu\nu\nu\n")
+    out = result.stdout
+    assert f"undone: {second.card.name} from 0 1\nturned back: nothing\n{one_card_grid}\n" in out
+    assert f"redone: {second.card.name} at 0 1\n" in out
+    assert f"placed {second.card.name} at 1 0\n" in out
+    # A new move drops the undone one, so the second redo has nothing to replay; the third undo neither.
+    assert result.stderr.splitlines() == [
+        "cannot redo: there is no undone move to play again",
+        "cannot undo: no card has been placed",
+    ]
+    assert out.splitlines()[-1] == "stopped: game not finished, 0 cards placed"
+    assert f"undone: {first.card.name} from 0 0\n" in out
+
+
+def test_undo_of_a_flip_turns_the_card_back() -> None:
+    game = Game(deal=1)  # 3S then AH: the ace turns the 3S face down (see the engine's doctest)
+    game.place(0, 0)
+    flip = game.place(0, 1).flips[0]
+    result = play("--deal", "1", stdin="0 0\n0 1\nu\n")
+    assert f"turned over: {flip.card.name} at 0 0 face down (row)" in result.stdout
+    assert f"turned back: {flip.card.name} at 0 0 face up (row)" in result.stdout
+    assert "face down: 1 of 4" in result.stdout
+
+
+def test_an_illegal_move_is_refused_and_changes_nothing() -> None:
+    result = play("--deal", "5", stdin="1 1\n0 0\n5 5\n0 2\n-1 0\n")
+    assert result.returncode == 0
+    assert result.stderr.splitlines() == [
+        "illegal: cannot place a card at (1, 1): the first card defines cell (0, 0)",
+        "illegal: cannot place a card at (5, 5): the cell is empty and not orthogonally next to a card",
+        "illegal: cannot place a card at (0, 2): the cell is empty and not orthogonally next to a card",
+    ]
+    game = Game(deal=5)
+    game.place(0, 0)
+    game.place(-1, 0)
+    placed = [line for line in result.stdout.splitlines() if line.startswith("placed ")]
+    assert placed == [f"placed {p.card.name} at {p.move.row} {p.move.col}" for p in game.placements]
+    assert grid_text(game) in result.stdout
+
+
+def test_malformed_lines_are_reported_and_skipped() -> None:
+    result = play("--deal", "5", stdin="hello\n\n   \n1\n1 2 3\na b\n0 0\nq\n0 1\n")
+    assert result.returncode == 0
+    errors = result.stderr.splitlines()
+    assert len(errors) == 4
+    assert all(line.startswith("bad command ") for line in errors)
+    assert "'hello'" in errors[0] and "'1 2 3'" in errors[2]
+    assert 'expected "ROW COL" (two integers), u (undo), r (redo) or q (quit)' in errors[0]
+    # q stops reading: the move after it is never played.
+    assert result.stdout.splitlines()[-1] == "stopped: game not finished, 1 card placed"
+
+
+def test_save_writes_a_record_that_replay_reads_back(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    game = greedy_game(WON_ORTHOGONAL)
+    moves = game.moves[:9]
+    result = play("--deal", str(WON_ORTHOGONAL), "--save", str(path), stdin=commands(moves) + "u\nu\nr\n")
+    assert result.returncode == 0, result.stderr
+    expected = Game(deal=WON_ORTHOGONAL)
+    for move in moves[:8]:
+        expected.place(*move)
+    assert record.to_json(record.read(path)) == record.to_json(expected)
+    replayed = subprocess.run(
+        [sys.executable, "-m", "foursquare.cli", "replay", "--json", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(replayed.stdout) == record.replay_json(expected)
+
+
+def test_save_after_a_finished_game(tmp_path: Path) -> None:
+    path = tmp_path / "won.json"
+    game = greedy_game(WON_ORTHOGONAL)
+    result = play("--deal", str(WON_ORTHOGONAL), "--save", str(path), stdin=commands(game.moves))
+    assert result.returncode == 0
+    saved = record.read(path)
+    assert saved.outcome() == game.outcome()
+    assert saved.moves == game.moves
+
+
+def test_an_unwritable_save_path_stops_before_playing(tmp_path: Path) -> None:
+    for bad in (tmp_path / "missing" / "game.json", tmp_path):
+        result = play("--deal", "5", "--save", str(bad), stdin="0 0\n")
+        assert result.returncode == 2
+        assert result.stdout == ""
+        assert result.stderr.startswith(f"foursquare: error: cannot save the game to {bad}: ")
+
+
+def test_deal_and_winnable_together_are_refused() -> None:
+    result = play("--deal", "5", "--winnable")
+    assert result.returncode == 2
+    assert "give --deal N or --winnable, not both" in result.stderr
+
+
+def test_a_random_deal_shows_its_number_only_at_the_end() -> None:
+    result = play(stdin="0 0\n")
+    lines = result.stdout.splitlines()
+    assert lines[0] == "deal: random (its number is shown when the game ends)"
+    assert lines[-2] == "stopped: game not finished, 1 card placed"
+    deal = int(lines[-1].removeprefix("deal "))
+    first = Game(deal=deal).stock[0].name
+    assert lines[2] == f"card to place: {first} (40 cards left in the stock)"
+    assert sum(str(deal) in line for line in lines) == 1
+
+
+def test_diagonal_variant() -> None:
+    variant = Variant(adjacency="diagonal")
+    game = greedy_game(WON_DIAGONAL, variant)
+    assert game.outcome().status == "won"
+    result = play("--deal", str(WON_DIAGONAL), "--adjacency", "diagonal", stdin=commands(game.moves))
+    lines = result.stdout.splitlines()
+    assert lines[1] == "variant: diagonal adjacency"
+    assert "legal: -1 -1, -1 0, -1 1, 0 -1, 0 0, 0 1, 1 -1, 1 0, 1 1" in lines
+    assert lines[-1] == f"won: score {game.outcome().score}"
+    orthogonal = play("--deal", str(WON_DIAGONAL), stdin="0 0\n1 1\n")
+    assert "not orthogonally next to a card" in orthogonal.stderr
+
+
+def test_count_buried_variant(tmp_path: Path) -> None:
+    variant = Variant(count_buried=True)
+    for deal in range(1, 80):  # a deal where the buried cards make the difference to the outcome
+        game = greedy_game(deal, variant)
+        plain = Game(deal=deal)
+        for move in game.moves:
+            plain.place(*move)
+        if game.outcome() != plain.outcome():
+            break
+    else:
+        pytest.fail("no deal among 1-79 where count_buried changes the greedy game's outcome")
+    path = tmp_path / "buried.json"
+    result = play("--deal", str(deal), "--count-buried", "--save", str(path), stdin=commands(game.moves))
+    lines = result.stdout.splitlines()
+    assert lines[1] == "variant: orthogonal adjacency, covered face-down cards count"
+    assert lines[-1] == tui.outcome_line(game.outcome())
+    assert lines[-2] == f"face down: {game.face_down} of 4"
+    assert record.read(path).variant == variant
+
+
+def test_winnable_takes_the_solvers_deal_and_hides_its_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The solver's search is slow and tested elsewhere; here only the wiring: which function, which arguments.
+    from foursquare import solver
+
+    calls: list[tuple[Variant, object]] = []
+
+    def fake(variant: Variant, seed: object = "missing") -> int:
+        calls.append((variant, seed))
+        return WON_ORTHOGONAL
+
+    monkeypatch.setattr(solver, "random_winnable_deal", fake, raising=False)
+    game = greedy_game(WON_ORTHOGONAL)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(commands(game.moves)))
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    args = argparse.Namespace(deal=None, winnable=True, save=None, adjacency="diagonal", count_buried=False)
+    # diagonal adjacency: the greedy orthogonal moves are still legal, so the game plays out the same
+    assert tui.command_play(args) == 0
+    assert calls == [(Variant(adjacency="diagonal"), None)]
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "deal: random (its number is shown when the game ends)"
+    assert lines[-1] == f"deal {WON_ORTHOGONAL}"
+
+
+# --- interactive mode on a pseudo-terminal ---------------------------------------------------------
+
+
+class Terminal:
+    """``foursquare play`` on a pseudo-terminal: type keys, wait for text on the screen."""
+
+    def __init__(self, *args: str) -> None:
+        self.master, self.slave = os.openpty()
+        fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
+        self.mode = termios.tcgetattr(self.slave)
+        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "32"}
+        env.pop("NO_COLOR", None)
+        self.process = subprocess.Popen(
+            [*PLAY, *args], stdin=self.slave, stdout=self.slave, stderr=self.slave, env=env, close_fds=True
+        )
+        self.output = ""
+
+    def read(self, timeout: float = 0.0) -> None:
+        while select.select([self.master], [], [], timeout)[0]:
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:  # the other side closed
+                return
+            if not data:
+                return
+            self.output += data.decode("utf-8", errors="replace")
+            timeout = 0.05
+
+    def wait_for(self, text: str, since: int = 0) -> int:
+        """Wait until ``text`` appears after offset ``since``; return the offset after it."""
+        deadline = time.monotonic() + 60  # a guard against hanging, not a speed requirement
+        while time.monotonic() < deadline:
+            plain = ANSI.sub("", self.output)
+            index = plain.find(text, since)
+            if index >= 0:
+                return index + len(text)
+            self.read(0.2)
+        raise AssertionError(f"{text!r} never appeared; screen so far:\n{ANSI.sub('', self.output)[-3000:]}")
+
+    def press(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def finish(self) -> int:
+        status = self.process.wait(timeout=60)
+        self.read(0.2)
+        return status
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        os.close(self.master)
+        os.close(self.slave)
+
+
+StartTerminal = Callable[..., Terminal]
+
+
+@pytest.fixture
+def terminal_factory() -> Iterator[StartTerminal]:
+    opened: list[Terminal] = []
+
+    def start(*args: str) -> Terminal:
+        term = Terminal(*args)
+        opened.append(term)
+        return term
+
+    yield start
+    for term in opened:
+        term.close()
+
+
+def test_interactive_one_key_places_a_card_and_q_quits(terminal_factory: StartTerminal, tmp_path: Path) -> None:
+    path = tmp_path / "tty.json"
+    term = terminal_factory("--deal", "5", "--save", str(path))
+    game = Game(deal=5)
+    first = game.stock[0]
+    at = term.wait_for("Press a highlighted key to place the " + first.symbol)
+    assert "Deal 5" in ANSI.sub("", term.output)
+    assert "\x1b[?1049h" in term.output  # the alternate screen
+    term.press("a")  # the only legal cell of the first move
+    at = term.wait_for("Move 2 of 40", at)
+    term.press("?")
+    at = term.wait_for("How to play Foursquare", at)
+    term.press(" ")
+    at = term.wait_for("Move 2 of 40", at)
+    term.press("q")
+    assert term.finish() == 0
+    plain = ANSI.sub("", term.output)
+    assert "deal 5 not finished after 1 card" in plain[at:]
+    assert "\x1b[?1049l" in term.output  # back from the alternate screen
+    assert termios.tcgetattr(term.slave) == term.mode  # the terminal's mode is restored
+    assert record.read(path).moves == [Move(0, 0)]
+
+
+def test_interactive_game_to_a_win_then_the_same_deal_again(terminal_factory: StartTerminal) -> None:
+    game = greedy_game(WON_ORTHOGONAL)
+    replay = Game(deal=WON_ORTHOGONAL)
+    keys = ""
+    for move in game.moves:
+        keys += tui.cell_labels(replay)[move]
+        replay.place(*move)
+    term = terminal_factory("--deal", str(WON_ORTHOGONAL))
+    at = term.wait_for("Press a highlighted key")
+    term.press(keys)
+    at = term.wait_for("You won!", at)
+    at = term.wait_for(f"Score {game.outcome().score}", at)
+    at = term.wait_for("Play another? (n)ew random deal / (s)ame deal again / (q)uit", at)
+    term.press("s")
+    at = term.wait_for("Move 1 of 40", at)
+    term.press("q")
+    assert term.finish() == 0
