@@ -1,0 +1,1021 @@
+// Foursquare in the browser: routes, the game view, game over with analysis and replay,
+// statistics and rules. The server is the only judge of the rules; this page draws its answers.
+
+import { api, ApiError } from "./api.js";
+import { Board } from "./board.js";
+import { createCard, flipDuration, setCard } from "./cards.js";
+import {
+  cardSymbol,
+  dateTime,
+  decimal,
+  integer,
+  joinList,
+  percent,
+  t,
+  tLines,
+  translateTree,
+} from "./i18n.js";
+
+const STORAGE_GAME = "fs.game";
+const STORAGE_THEME = "fs.theme";
+const MAX_FACE_DOWN = 4;
+const DECK = 40;
+const PER_PAGE = 20;
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+function storage(key, value) {
+  try {
+    if (value === undefined) return localStorage.getItem(key);
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    /* storage disabled: nothing is remembered */
+  }
+  return null;
+}
+
+// --- toasts --------------------------------------------------------------------------------------
+
+function toast(message, kind = "info") {
+  const box = el("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" });
+  const close = el("button", {
+    type: "button",
+    class: "toast-close",
+    "aria-label": t("toast.dismiss"),
+    text: "×",
+    onclick: () => box.remove(),
+  });
+  box.append(el("span", { class: "toast-text", text: message }), close);
+  $("toasts").append(box);
+  setTimeout(() => box.classList.add("toast-leaving"), 5200);
+  setTimeout(() => box.remove(), 5600);
+}
+
+function errorMessage(error) {
+  if (!(error instanceof ApiError)) return t("error.generic", { detail: String(error?.message ?? error) });
+  if (error.status === 0) return t("error.network");
+  if (error.status === 404) return error.detail || t("error.notFound");
+  if (error.detail) return error.detail;
+  return t("error.status", { status: error.status });
+}
+
+// --- theme ---------------------------------------------------------------------------------------
+
+function applyTheme(theme) {
+  document.documentElement.dataset.theme = theme;
+  const dark = theme === "dark";
+  const button = $("theme-toggle");
+  button.setAttribute("aria-pressed", String(dark));
+  const label = t(dark ? "theme.toLight" : "theme.toDark");
+  $("theme-toggle-label").textContent = label;
+  button.title = label;
+  document.querySelector('meta[name="theme-color"]').content = dark ? "#15191f" : "#f3efe6";
+}
+
+function setupTheme() {
+  applyTheme(document.documentElement.dataset.theme === "dark" ? "dark" : "light");
+  $("theme-toggle").addEventListener("click", () => {
+    const next = document.documentElement.dataset.theme === "dark" ? "light" : "dark";
+    storage(STORAGE_THEME, next);
+    applyTheme(next);
+  });
+}
+
+// --- the game ------------------------------------------------------------------------------------
+
+const game = {
+  state: null,
+  busy: false,
+  hint: null,
+  hintTurn: null,
+  replay: null,
+  analysis: null,
+  loadToken: 0,
+};
+
+const board = new Board($("board"), { onPlace: (row, col) => place(row, col) });
+
+function isPlaying() {
+  return game.state && game.state.outcome === "playing";
+}
+
+function setBusy(busy) {
+  game.busy = busy;
+  document.body.dataset.busy = busy ? "true" : "false";
+}
+
+function displayCoords(row, col) {
+  return board.displayCoords(row, col);
+}
+
+function variantText(variant) {
+  const tags = [];
+  tags.push(t(variant.adjacency === "diagonal" ? "variant.diagonal" : "variant.orthogonal"));
+  if (variant.count_buried) tags.push(t("variant.countBuried"));
+  if (variant.adjacency !== "diagonal" && !variant.count_buried) return [t("variant.standard")];
+  return tags;
+}
+
+function renderHand(name) {
+  const slot = $("hand-card");
+  let card = slot.querySelector(".card");
+  if (!name) {
+    if (card) card.remove();
+    slot.classList.add("empty");
+    return;
+  }
+  slot.classList.remove("empty");
+  if (!card) {
+    card = createCard(name, true);
+    card.classList.add("hand-draggable");
+    slot.append(card);
+  } else {
+    setCard(card, name, true, false);
+  }
+  card.classList.remove("dealt");
+  void card.offsetWidth;
+  card.classList.add("dealt");
+}
+
+function renderGauges(stockLeft, faceDown) {
+  $("stock-left").textContent = t("panel.stockValue", { count: stockLeft });
+  $("stock-bar-fill").style.width = `${(100 * stockLeft) / DECK}%`;
+  $("face-down").textContent = t("panel.faceDownValue", { count: faceDown, max: MAX_FACE_DOWN });
+  const meter = $("face-down-meter");
+  const pips = Math.max(MAX_FACE_DOWN, faceDown);
+  if (meter.children.length !== pips) {
+    meter.replaceChildren(...Array.from({ length: pips }, () => el("span", { class: "pip" })));
+  }
+  [...meter.children].forEach((pip, index) => pip.classList.toggle("on", index < faceDown));
+  const gauge = $("face-down-gauge");
+  gauge.classList.toggle("warn", faceDown === MAX_FACE_DOWN - 1);
+  gauge.classList.toggle("danger", faceDown >= MAX_FACE_DOWN);
+}
+
+function flipSentence(flips) {
+  const parts = [];
+  for (const line of ["row", "column"]) {
+    for (const faceUp of [false, true]) {
+      const cards = flips.filter((f) => f.line === line && f.face_up === faceUp).map((f) => cardSymbol(f.card));
+      if (cards.length === 0) continue;
+      parts.push(
+        t("flip.sentence", {
+          line: t(`flip.line.${line}`),
+          what: t(faceUp ? "flip.up" : "flip.down", { cards: joinList(cards) }),
+        }),
+      );
+    }
+  }
+  return parts.join(" ");
+}
+
+function hintBoardBadges() {
+  if (!game.hint || game.hintTurn !== game.state.turn) return [];
+  return game.hint.slice(0, 3).map((move) => ({
+    row: move.row,
+    col: move.col,
+    label: t("hint.badge", { pct: percent(move.win_probability), score: decimal(move.expected_score) }),
+  }));
+}
+
+/** Draw the whole game view from a server state; `change` describes what the last request did. */
+function renderGame(change = {}) {
+  const state = game.state;
+  document.title = `${t("app.title")} · ${state.deal !== null ? t("panel.deal", { deal: state.deal }) : t("panel.dealHidden")}`;
+  const playing = isPlaying();
+  const view = $("view-game");
+  view.dataset.outcome = state.outcome;
+  const boardEl = $("board");
+  const keepFocus = board.hasFocus();
+
+  if (playing || !game.replay) {
+    board.render({
+      cells: state.cells,
+      legal: state.legal,
+      card: state.card,
+      interactive: playing,
+      placed: change.placed ?? null,
+      hint: hintBoardBadges(),
+    });
+    renderHand(state.card);
+    renderGauges(state.stock_left, state.face_down);
+  }
+  boardEl.dataset.turn = String(state.turn);
+  if (keepFocus && playing) board.focus();
+
+  $("btn-undo").disabled = !(playing && state.can_undo);
+  $("btn-redo").disabled = !(playing && state.can_redo);
+  $("btn-hint").disabled = !playing;
+  $("btn-restart").disabled = !(playing && state.turn > 0);
+  $("actions").hidden = !playing;
+  $("hand-help").hidden = !playing;
+  $("hand-caption").textContent = t(playing ? "panel.toPlace" : "replay.nextCard");
+
+  const dealLabel = $("deal-label");
+  dealLabel.textContent = state.deal !== null ? t("panel.deal", { deal: state.deal }) : t("panel.dealHidden");
+  dealLabel.title = state.deal !== null ? "" : t("panel.dealHiddenNote");
+  $("variant-tags").replaceChildren(...variantText(state.variant).map((text) => el("span", { class: "tag", text })));
+
+  if (change.message !== undefined) $("board-message").textContent = change.message;
+
+  renderHintBox();
+  if (!playing) showGameOver(change.justEnded === true);
+  else {
+    $("over").hidden = true;
+    $("replay").hidden = true;
+  }
+}
+
+function placedMessage(placed, flips) {
+  const shown = displayCoords(placed.row, placed.col);
+  const head = t("flip.placed", { card: cardSymbol(placed.card), row: shown.row, col: shown.col });
+  const tail = flipSentence(flips);
+  return tail ? `${head} ${tail}` : head;
+}
+
+async function loadGame(id) {
+  const token = ++game.loadToken;
+  setBusy(true);
+  try {
+    const state = await api.getGame(id);
+    if (token !== game.loadToken) return;
+    setGameState(state, { message: "" });
+  } catch (error) {
+    if (token !== game.loadToken) return;
+    if (error instanceof ApiError && error.status === 404) {
+      if (storage(STORAGE_GAME) === id) storage(STORAGE_GAME, null);
+      toast(t("error.notFound"), "error");
+      await startNewGame({}, { replace: true });
+      return;
+    }
+    toast(errorMessage(error), "error");
+  } finally {
+    if (token === game.loadToken) setBusy(false);
+  }
+}
+
+function setGameState(state, change = {}) {
+  const newGame = !game.state || game.state.id !== state.id;
+  if (newGame) {
+    game.hint = null;
+    game.replay = null;
+    game.analysis = null;
+    $("board").replaceChildren();
+    board.slots.clear();
+  }
+  game.state = state;
+  storage(STORAGE_GAME, state.id);
+  const target = `#/game/${state.id}`;
+  if (location.hash !== target) history.replaceState(null, "", target);
+  renderGame(change);
+}
+
+async function place(row, col) {
+  if (!isPlaying() || game.busy) return;
+  setBusy(true);
+  const before = game.state;
+  try {
+    const result = await api.move(before.id, row, col, before.turn);
+    game.hint = null;
+    const ended = result.outcome !== "playing";
+    game.state = result;
+    renderGame({ placed: result.placed, message: "", justEnded: ended });
+    $("board-message").textContent = placedMessage(result.placed, result.flips ?? []);
+  } catch (error) {
+    await handleActionError(error);
+  } finally {
+    setBusy(false);
+  }
+}
+
+async function handleActionError(error) {
+  toast(errorMessage(error), "error");
+  if (error instanceof ApiError && error.status === 409 && game.state) {
+    try {
+      game.hint = null;
+      setGameState(await api.getGame(game.state.id), { message: "" });
+    } catch (again) {
+      toast(errorMessage(again), "error");
+    }
+  }
+}
+
+async function simpleAction(call, message = "") {
+  if (!game.state || game.busy) return;
+  setBusy(true);
+  try {
+    const state = await call(game.state.id);
+    game.hint = null;
+    game.state = state;
+    renderGame({ message });
+  } catch (error) {
+    await handleActionError(error);
+  } finally {
+    setBusy(false);
+  }
+}
+
+const undo = () => isPlaying() && game.state.can_undo && simpleAction(api.undo);
+const redo = () => isPlaying() && game.state.can_redo && simpleAction(api.redo);
+
+async function restart() {
+  if (!isPlaying() || game.state.turn === 0) return;
+  const dialog = $("confirm-dialog");
+  $("confirm-text").textContent = t("action.restartConfirm");
+  dialog.returnValue = "";
+  dialog.showModal();
+  $("confirm-cancel").focus();
+  const answer = await new Promise((resolve) =>
+    dialog.addEventListener("close", () => resolve(dialog.returnValue), { once: true }),
+  );
+  if (answer === "ok") {
+    await simpleAction(api.restart, t("toast.restarted"));
+  }
+}
+
+// --- hint ----------------------------------------------------------------------------------------
+
+async function requestHint() {
+  if (!isPlaying() || game.busy) return;
+  const turn = game.state.turn;
+  const id = game.state.id;
+  game.hint = [];
+  game.hintTurn = turn;
+  $("hint-box").hidden = false;
+  $("hint-loading").hidden = false;
+  $("hint-list").replaceChildren();
+  try {
+    const answer = await api.hint(id);
+    if (!game.state || game.state.id !== id || game.state.turn !== turn || answer.turn !== turn) return;
+    game.hint = answer.moves ?? [];
+    renderGame({});
+    const best = game.hint[0];
+    if (best) {
+      const shown = displayCoords(best.row, best.col);
+      $("board-message").textContent = t("hint.announce", {
+        row: shown.row,
+        col: shown.col,
+        pct: percent(best.win_probability),
+        score: decimal(best.expected_score),
+      });
+    }
+  } catch (error) {
+    game.hint = null;
+    renderHintBox();
+    await handleActionError(error);
+  }
+}
+
+function renderHintBox() {
+  const box = $("hint-box");
+  const current = game.hint && game.state && game.hintTurn === game.state.turn && isPlaying();
+  if (!current) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  $("hint-loading").hidden = game.hint.length > 0;
+  const cellsByKey = new Map(game.state.cells.map((c) => [`${c.row},${c.col}`, c]));
+  $("hint-list").replaceChildren(
+    ...game.hint.slice(0, 3).map((move, index) => {
+      const shown = displayCoords(move.row, move.col);
+      const pile = cellsByKey.get(`${move.row},${move.col}`);
+      const where = t("hint.move", { row: shown.row, col: shown.col });
+      const button = el(
+        "button",
+        {
+          type: "button",
+          class: `hint-item hint-item-${index + 1}`,
+          onclick: () => {
+            const slot = board.slotFor(move.row, move.col);
+            if (slot) slot.focus();
+          },
+        },
+        el("span", { class: "hint-where", text: pile ? `${where} (${t("hint.onPile", { top: cardSymbol(pile.card) })})` : where }),
+        el("span", { class: "hint-win", text: t("hint.win", { pct: percent(move.win_probability) }) }),
+        el("span", { class: "hint-score", text: t("hint.score", { score: decimal(move.expected_score) }) }),
+      );
+      return el("li", {}, button);
+    }),
+  );
+}
+
+// --- drag and drop (pointer events: mouse, pen and touch) -----------------------------------------
+
+function setupDrag() {
+  const slot = $("hand-card");
+  let drag = null;
+
+  const clearTarget = () => {
+    for (const node of document.querySelectorAll(".slot.drop-target")) node.classList.remove("drop-target");
+  };
+
+  slot.addEventListener("pointerdown", (event) => {
+    const card = event.target.closest(".card");
+    if (!card || !isPlaying() || game.busy || event.button !== 0) return;
+    event.preventDefault();
+    card.setPointerCapture(event.pointerId);
+    const rect = card.getBoundingClientRect();
+    drag = {
+      card,
+      pointerId: event.pointerId,
+      startX: event.clientX,
+      startY: event.clientY,
+      dx: event.clientX - rect.left,
+      dy: event.clientY - rect.top,
+      ghost: null,
+      width: rect.width,
+    };
+  });
+
+  slot.addEventListener("pointermove", (event) => {
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    const moved = Math.hypot(event.clientX - drag.startX, event.clientY - drag.startY);
+    if (!drag.ghost && moved < 5) return;
+    if (!drag.ghost) {
+      drag.ghost = drag.card.cloneNode(true);
+      drag.ghost.classList.add("drag-ghost");
+      drag.ghost.classList.remove("dealt");
+      drag.ghost.removeAttribute("role");
+      drag.ghost.setAttribute("aria-hidden", "true");
+      drag.ghost.style.width = `${drag.width}px`;
+      document.body.append(drag.ghost);
+      drag.card.classList.add("drag-source");
+      document.body.classList.add("dragging");
+    }
+    drag.ghost.style.transform = `translate(${event.clientX - drag.dx}px, ${event.clientY - drag.dy}px) rotate(-3deg)`;
+    clearTarget();
+    const target = board.legalSlotAt(event.clientX, event.clientY);
+    if (target) target.classList.add("drop-target");
+  });
+
+  const finish = (event, drop) => {
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    const { ghost, card } = drag;
+    drag = null;
+    clearTarget();
+    card.classList.remove("drag-source");
+    document.body.classList.remove("dragging");
+    if (!ghost) {
+      if (drop && isPlaying()) board.focus();
+      return;
+    }
+    ghost.remove();
+    if (!drop) return;
+    const target = board.legalSlotAt(event.clientX, event.clientY);
+    if (target) place(Number(target.dataset.row), Number(target.dataset.col));
+  };
+  slot.addEventListener("pointerup", (event) => finish(event, true));
+  slot.addEventListener("pointercancel", (event) => finish(event, false));
+}
+
+// --- game over: outcome, analysis, replay -------------------------------------------------------
+
+function showGameOver(justEnded) {
+  const state = game.state;
+  const over = $("over");
+  const wasHidden = over.hidden;
+  over.hidden = false;
+  over.dataset.outcome = state.outcome;
+  $("over-title").textContent = t(state.outcome === "won" ? "over.won" : "over.lost");
+  $("over-reason").textContent = state.reason ? t(`over.reason.${state.reason}`) : "";
+  $("over-score").textContent = integer(state.score ?? 0);
+  $("over-score-note").textContent = state.outcome === "won" ? t("over.scoreValue", { count: state.score ?? 0 }) : "";
+  $("over-deal").textContent = state.deal !== null ? t("over.deal", { deal: state.deal }) : "";
+  $("btn-same-deal").hidden = state.deal === null;
+
+  if (!game.replay) {
+    game.replay = { total: state.turn, turn: state.turn, cache: new Map(), markers: [] };
+    setupReplayControls();
+    // The final grid is on the board already; the replay starts at the last move.
+  }
+  $("replay").hidden = false;
+  updateReplayButtons();
+  if (!game.analysis) loadAnalysis();
+  if (wasHidden && justEnded) {
+    setTimeout(() => $("over-title").focus({ preventScroll: true }), flipDuration() + 150);
+  }
+}
+
+function setupReplayControls() {
+  const slider = $("replay-slider");
+  slider.max = String(game.replay.total);
+  slider.value = String(game.replay.turn);
+  $("replay-caption").textContent = t("replay.position", { turn: game.replay.turn, total: game.replay.total });
+}
+
+function updateReplayButtons() {
+  const replay = game.replay;
+  if (!replay) return;
+  $("replay-first").disabled = replay.turn === 0;
+  $("replay-prev").disabled = replay.turn === 0;
+  $("replay-next").disabled = replay.turn >= replay.total;
+  $("replay-last").disabled = replay.turn >= replay.total;
+  $("replay-slider").value = String(replay.turn);
+  $("replay-slider").setAttribute(
+    "aria-valuetext",
+    replay.turn === 0 ? t("replay.start") : t("replay.position", { turn: replay.turn, total: replay.total }),
+  );
+}
+
+async function showReplay(turn, markers = []) {
+  const replay = game.replay;
+  if (!replay || !game.state) return;
+  turn = Math.max(0, Math.min(replay.total, turn));
+  replay.turn = turn;
+  replay.markers = markers;
+  updateReplayButtons();
+  const id = game.state.id;
+  let position = replay.cache.get(turn);
+  if (!position) {
+    try {
+      position = await api.replay(id, turn);
+    } catch (error) {
+      toast(errorMessage(error), "error");
+      return;
+    }
+    if (!game.state || game.state.id !== id) return;
+    replay.cache.set(turn, position);
+  }
+  if (replay.turn !== turn) return; // a later step was asked for meanwhile
+  const placedMarker = position.placed
+    ? [{ row: position.placed.row, col: position.placed.col, kind: "placed", label: "" }]
+    : [];
+  const shownMarkers = markers.length ? markers : placedMarker;
+  board.render({ cells: position.cells, legal: [], card: null, interactive: false, markers: shownMarkers });
+  $("board").dataset.replayTurn = String(turn);
+  renderHand(position.card);
+  renderGauges(DECK - turn, position.face_down);
+  let caption;
+  if (turn === 0) caption = t("replay.start");
+  else {
+    caption = t("replay.position", { turn, total: replay.total });
+    if (position.placed) {
+      const shown = displayCoords(position.placed.row, position.placed.col);
+      caption += ` — ${t("replay.placed", { card: cardSymbol(position.placed.card), row: shown.row, col: shown.col })}`;
+      const flips = flipSentence(position.flips ?? []);
+      if (flips) caption += ` ${flips}`;
+    }
+  }
+  $("replay-caption").textContent = caption;
+}
+
+function setupReplayButtons() {
+  const step = (delta) => game.replay && showReplay(game.replay.turn + delta);
+  $("replay-first").addEventListener("click", () => game.replay && showReplay(0));
+  $("replay-prev").addEventListener("click", () => step(-1));
+  $("replay-next").addEventListener("click", () => step(1));
+  $("replay-last").addEventListener("click", () => game.replay && showReplay(game.replay.total));
+  $("replay-slider").addEventListener("input", (event) => game.replay && showReplay(Number(event.target.value)));
+}
+
+async function loadAnalysis() {
+  const state = game.state;
+  const id = state.id;
+  game.analysis = { loading: true };
+  const section = $("analysis");
+  const body = $("analysis-body");
+  section.setAttribute("aria-busy", "true");
+  body.replaceChildren(
+    el("p", { class: "analysis-loading" }, el("span", { class: "spinner", "aria-hidden": "true" }), el("span", { text: t("over.analysing") })),
+  );
+  try {
+    const analysis = await api.analysis(id);
+    if (!game.state || game.state.id !== id) return;
+    game.analysis = analysis;
+    renderAnalysis(analysis);
+  } catch (error) {
+    if (!game.state || game.state.id !== id) return;
+    game.analysis = null;
+    body.replaceChildren(
+      el("p", { class: "analysis-error", text: t("over.analysisFailed", { detail: errorMessage(error) }) }),
+      el("button", {
+        type: "button",
+        class: "button",
+        text: t("action.retry"),
+        onclick: () => loadAnalysis(),
+      }),
+    );
+  } finally {
+    section.setAttribute("aria-busy", "false");
+  }
+}
+
+function renderAnalysis(analysis) {
+  const body = $("analysis-body");
+  const perfect = analysis.perfect ?? {};
+  const parts = [];
+  const verdict =
+    perfect.winnable === true ? "over.winnable" : perfect.winnable === false ? "over.notWinnable" : "over.unknownWinnable";
+  parts.push(el("p", { class: `analysis-verdict verdict-${String(perfect.winnable)}`, text: t(verdict) }));
+  if (perfect.best_score !== null && perfect.best_score !== undefined) {
+    parts.push(el("p", { class: "analysis-best", text: t("over.bestScore", { score: perfect.best_score }) }));
+  } else if (perfect.winnable !== false && perfect.upper_bound !== null && perfect.upper_bound !== undefined) {
+    parts.push(el("p", { class: "analysis-best", text: t("over.bestScoreUnknown", { bound: perfect.upper_bound }) }));
+  }
+  const moves = analysis.moves ?? [];
+  const costly = (analysis.costliest ?? []).map((index) => moves.find((m) => m.index === index) ?? moves[index]).filter(Boolean);
+  parts.push(el("h4", { text: t("over.costliest") }));
+  if (costly.length === 0) {
+    parts.push(el("p", { class: "analysis-clean", text: t("over.noMistakes") }));
+  } else {
+    // Coordinates are told relative to the final grid, which holds every card of the game.
+    const cells = game.state.cells;
+    const origin = cells.length
+      ? { row: Math.min(...cells.map((c) => c.row)), col: Math.min(...cells.map((c) => c.col)) }
+      : { row: 0, col: 0 };
+    const at = ([row, col]) => ({ row: row - origin.row + 1, col: col - origin.col + 1 });
+    parts.push(
+      el(
+        "ol",
+        { class: "costly-list" },
+        ...costly.map((move) => {
+          const played = at(move.played);
+          const best = at(move.best);
+          const line = t("over.moveLine", {
+            n: move.index + 1,
+            card: cardSymbol(move.card),
+            prow: played.row,
+            pcol: played.col,
+            brow: best.row,
+            bcol: best.col,
+          });
+          const loss = t("over.moveLoss", {
+            pct: percent(Math.max(0, move.win_probability_loss ?? 0)),
+            score: decimal(Math.max(0, move.expected_score_loss ?? 0)),
+          });
+          return el(
+            "li",
+            { class: "costly-move" },
+            el("span", { class: "costly-line", text: line }),
+            el("span", { class: "costly-loss", text: loss }),
+            el("button", {
+              type: "button",
+              class: "button button-small",
+              text: t("over.show"),
+              "aria-label": `${t("over.show")}: ${line}`,
+              onclick: () =>
+                showReplay(move.index, [
+                  { row: move.played[0], col: move.played[1], kind: "played", label: t("replay.played") },
+                  { row: move.best[0], col: move.best[1], kind: "best", label: t("replay.best") },
+                ]),
+            }),
+          );
+        }),
+      ),
+    );
+  }
+  body.replaceChildren(...parts);
+}
+
+// --- new game ------------------------------------------------------------------------------------
+
+const MAX_DEAL = 18446744073709551615n;
+
+function setupNewGameDialog() {
+  const dialog = $("new-dialog");
+  const form = $("new-form");
+  const dealInput = $("new-deal");
+  const error = $("new-deal-error");
+
+  const syncKind = () => {
+    const numbered = form.elements.dealkind.value === "numbered";
+    dealInput.disabled = !numbered;
+    if (!numbered) error.textContent = "";
+  };
+  for (const radio of form.elements.dealkind) radio.addEventListener("change", syncKind);
+  dealInput.addEventListener("input", () => {
+    form.elements.dealkind.value = "numbered";
+    error.textContent = "";
+  });
+  dealInput.addEventListener("focus", () => {
+    form.elements.dealkind.value = "numbered";
+    dealInput.disabled = false;
+  });
+  $("new-cancel").addEventListener("click", () => dialog.close("cancel"));
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const options = {
+      variant: {
+        adjacency: $("new-diagonal").checked ? "diagonal" : "orthogonal",
+        count_buried: $("new-buried").checked,
+      },
+    };
+    if (form.elements.dealkind.value === "numbered") {
+      const text = dealInput.value.trim();
+      if (!/^[0-9]{1,20}$/.test(text) || BigInt(text) > MAX_DEAL) {
+        error.textContent = t("new.numberInvalid");
+        dealInput.setAttribute("aria-invalid", "true");
+        dealInput.focus();
+        return;
+      }
+      dealInput.removeAttribute("aria-invalid");
+      options.deal = BigInt(text).toString();
+    }
+    dialog.close("start");
+    await startNewGame(options);
+  });
+}
+
+function openNewGameDialog() {
+  const dialog = $("new-dialog");
+  if (dialog.open) return;
+  const variant = game.state?.variant;
+  if (variant) {
+    $("new-diagonal").checked = variant.adjacency === "diagonal";
+    $("new-buried").checked = variant.count_buried;
+  }
+  $("new-deal-error").textContent = "";
+  $("new-deal").disabled = $("new-form").elements.dealkind.value !== "numbered";
+  dialog.showModal();
+}
+
+async function startNewGame(options, { replace = false } = {}) {
+  setBusy(true);
+  try {
+    const state = await api.newGame(options);
+    game.state = null;
+    if (replace) history.replaceState(null, "", `#/game/${state.id}`);
+    else history.pushState(null, "", `#/game/${state.id}`);
+    showView("game");
+    setGameState(state, { message: "" });
+    board.focus();
+  } catch (error) {
+    toast(errorMessage(error), "error");
+  } finally {
+    setBusy(false);
+  }
+}
+
+// --- statistics ----------------------------------------------------------------------------------
+
+let statsPage = 1;
+
+async function showStats() {
+  try {
+    const [stats, games] = await Promise.all([api.stats(), api.listGames(statsPage, PER_PAGE)]);
+    renderStats(stats);
+    renderGames(games);
+  } catch (error) {
+    toast(errorMessage(error), "error");
+  }
+}
+
+function renderStats(stats) {
+  const none = t("stats.none");
+  const tiles = [
+    ["played", integer(stats.played)],
+    ["won", integer(stats.won)],
+    ["lost", integer(stats.lost)],
+    ["winRate", percent(stats.win_rate ?? 0, 1)],
+    ["streak", integer(stats.current_streak)],
+    ["bestStreak", integer(stats.best_streak)],
+    ["bestScore", stats.best_score === null ? none : integer(stats.best_score)],
+    ["meanScore", stats.mean_score === null ? none : decimal(stats.mean_score)],
+  ];
+  $("stats-tiles").replaceChildren(
+    ...tiles.map(([name, value]) =>
+      el("div", { class: `tile tile-${name}` }, el("dt", { text: t(`stats.${name}`) }), el("dd", { text: value })),
+    ),
+  );
+  $("histogram").replaceChildren(histogram(stats.score_histogram ?? []));
+}
+
+function histogram(bins) {
+  const SVG = "http://www.w3.org/2000/svg";
+  const svgEl = (tag, attributes = {}, text) => {
+    const node = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const counts = new Map(bins.map((bin) => [bin.score, bin.count]));
+  const maxScore = Math.max(24, ...bins.map((bin) => bin.score));
+  const scores = Array.from({ length: maxScore + 1 }, (_, score) => score);
+  const top = Math.max(1, ...scores.map((s) => counts.get(s) ?? 0));
+  const width = 600;
+  const height = 220;
+  const left = 34;
+  const bottom = 40;
+  const plotH = height - bottom - 16;
+  const step = (width - left - 8) / scores.length;
+  const barW = Math.max(4, step * 0.7);
+  const wins = scores.filter((s) => (counts.get(s) ?? 0) > 0);
+  const summary = wins.length
+    ? joinList(wins.map((s) => t("stats.histogramBar", { score: s, count: counts.get(s) })))
+    : t("stats.histogramEmpty");
+  const svg = svgEl("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    class: "histogram-svg",
+    role: "img",
+    "aria-label": t("stats.histogramLabel", { summary }),
+  });
+  // Horizontal guide lines at whole counts.
+  const ticks = top <= 5 ? top : 4;
+  for (let i = 0; i <= ticks; i += 1) {
+    const value = Math.round((top * i) / ticks);
+    const y = 16 + plotH - (plotH * value) / top;
+    svg.append(svgEl("line", { x1: left, x2: width - 4, y1: y, y2: y, class: "grid-line" }));
+    svg.append(svgEl("text", { x: left - 6, y: y + 4, class: "axis-label", "text-anchor": "end" }, integer(value)));
+  }
+  for (const score of scores) {
+    const count = counts.get(score) ?? 0;
+    const x = left + step * score + (step - barW) / 2;
+    const h = (plotH * count) / top;
+    const y = 16 + plotH - h;
+    const bar = svgEl("rect", {
+      x,
+      y,
+      width: barW,
+      height: Math.max(count ? 2 : 0, h),
+      rx: 2,
+      class: count ? "bar" : "bar bar-empty",
+      "data-score": score,
+      "data-count": count,
+    });
+    bar.append(svgEl("title", {}, t("stats.histogramBar", { score, count })));
+    svg.append(bar);
+    if (count) svg.append(svgEl("text", { x: x + barW / 2, y: y - 4, class: "bar-label", "text-anchor": "middle" }, integer(count)));
+    if (score % 2 === 0 || step > 22) {
+      svg.append(svgEl("text", { x: x + barW / 2, y: 16 + plotH + 16, class: "axis-label", "text-anchor": "middle" }, String(score)));
+    }
+  }
+  svg.append(svgEl("text", { x: left + (width - left) / 2, y: height - 4, class: "axis-title", "text-anchor": "middle" }, t("stats.axisScore")));
+  const wrap = el("figure", { class: "histogram-figure" }, svg);
+  if (!wins.length) wrap.append(el("figcaption", { class: "muted", text: t("stats.histogramEmpty") }));
+  return wrap;
+}
+
+function renderGames(data) {
+  const games = data.games ?? [];
+  const holder = $("games");
+  if (games.length === 0) {
+    holder.replaceChildren(el("p", { class: "muted", text: t("stats.noGames") }));
+    $("pager").hidden = true;
+    return;
+  }
+  const head = el(
+    "tr",
+    {},
+    ...["date", "deal", "rules", "turn", "result", "score", "open"].map((name) =>
+      el("th", { scope: "col", class: `col-${name}`, text: t(`stats.col.${name}`) }),
+    ),
+  );
+  const rows = games.map((summary) => {
+    const playing = summary.outcome === "playing";
+    return el(
+      "tr",
+      { class: `game-row outcome-${summary.outcome}` },
+      el("td", { class: "col-date", text: dateTime(summary.created_at) }),
+      el("td", { class: "col-deal", text: summary.deal === null ? t("stats.hidden") : `#${summary.deal}` }),
+      el("td", { class: "col-rules", text: variantText(summary.variant).join(", ") }),
+      el("td", { class: "col-turn", text: integer(summary.turn) }),
+      el("td", { class: "col-result" }, el("span", { class: `badge badge-${summary.outcome}`, text: t(`stats.result.${summary.outcome}`) })),
+      el("td", { class: "col-score", text: summary.score === null ? t("stats.none") : integer(summary.score) }),
+      el(
+        "td",
+        { class: "col-open" },
+        el("a", { href: `#/game/${summary.id}`, class: "link-button", text: t(playing ? "action.resume" : "action.review") }),
+      ),
+    );
+  });
+  holder.replaceChildren(el("table", { class: "games-table" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+  const pages = Math.max(1, Math.ceil((data.total ?? games.length) / (data.per_page ?? PER_PAGE)));
+  $("pager").hidden = pages <= 1;
+  $("page-label").textContent = t("stats.page", { page: data.page ?? statsPage, pages });
+  $("page-prev").disabled = statsPage <= 1;
+  $("page-next").disabled = statsPage >= pages;
+}
+
+// --- rules ---------------------------------------------------------------------------------------
+
+function renderRules() {
+  $("rules-body").replaceChildren(...tLines("rules.body").map((text) => el("p", { text })));
+  $("rules-controls").replaceChildren(...tLines("rules.controlsBody").map((text) => el("li", { text })));
+}
+
+// --- routing -------------------------------------------------------------------------------------
+
+function showView(name) {
+  for (const view of ["game", "stats", "rules"]) $(`view-${view}`).hidden = view !== name;
+  for (const link of document.querySelectorAll(".site-nav a")) {
+    if (link.dataset.route === name) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  document.body.dataset.view = name;
+}
+
+async function route() {
+  // Real paths (/game/ID, /stats, /rules) are served the same page: turn them into hash routes.
+  if (location.pathname !== "/" && !location.hash) {
+    history.replaceState(null, "", `/#${location.pathname}`);
+  }
+  const hash = location.hash.replace(/^#/, "") || "/";
+  const match = hash.match(/^\/game\/([A-Za-z0-9_-]+)$/);
+  if (match) {
+    showView("game");
+    if (!game.state || game.state.id !== match[1]) await loadGame(match[1]);
+    return;
+  }
+  if (hash === "/stats") {
+    showView("stats");
+    document.title = `${t("app.title")} · ${t("stats.title")}`;
+    await showStats();
+    return;
+  }
+  if (hash === "/rules") {
+    showView("rules");
+    document.title = `${t("app.title")} · ${t("nav.rules")}`;
+    return;
+  }
+  // The start page: resume the remembered game, else deal a new one.
+  showView("game");
+  const remembered = storage(STORAGE_GAME);
+  if (game.state) {
+    history.replaceState(null, "", `#/game/${game.state.id}`);
+    renderGame({});
+  } else if (remembered) {
+    history.replaceState(null, "", `#/game/${remembered}`);
+    await loadGame(remembered);
+  } else {
+    await startNewGame({}, { replace: true });
+  }
+}
+
+// --- keyboard shortcuts --------------------------------------------------------------------------
+
+function setupShortcuts() {
+  document.addEventListener("keydown", (event) => {
+    if (document.querySelector("dialog[open]")) return;
+    const target = event.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target.isContentEditable) return;
+    if (document.body.dataset.view !== "game") return;
+    const key = event.key.toLowerCase();
+    if (event.ctrlKey || event.metaKey) {
+      if (key === "z" && !event.shiftKey) undo();
+      else if ((key === "z" && event.shiftKey) || key === "y") redo();
+      else return;
+      event.preventDefault();
+      return;
+    }
+    if (event.altKey) return;
+    if (key === "u") undo();
+    else if (key === "r") redo();
+    else if (key === "h") requestHint();
+    else if (key === "n") openNewGameDialog();
+    else return;
+    event.preventDefault();
+  });
+}
+
+// --- start ---------------------------------------------------------------------------------------
+
+function start() {
+  translateTree(document);
+  document.title = t("app.title");
+  renderRules();
+  setupTheme();
+  setupDrag();
+  setupReplayButtons();
+  setupNewGameDialog();
+  setupShortcuts();
+  $("btn-undo").addEventListener("click", undo);
+  $("btn-redo").addEventListener("click", redo);
+  $("btn-restart").addEventListener("click", restart);
+  $("btn-hint").addEventListener("click", requestHint);
+  $("btn-new").addEventListener("click", openNewGameDialog);
+  $("btn-again").addEventListener("click", () => startNewGame({ variant: game.state?.variant }));
+  $("btn-same-deal").addEventListener("click", () => {
+    if (game.state?.deal !== null && game.state?.deal !== undefined) {
+      startNewGame({ deal: String(game.state.deal), variant: game.state.variant });
+    }
+  });
+  $("page-prev").addEventListener("click", () => {
+    statsPage = Math.max(1, statsPage - 1);
+    showStats();
+  });
+  $("page-next").addEventListener("click", () => {
+    statsPage += 1;
+    showStats();
+  });
+  window.addEventListener("hashchange", route);
+  document.body.classList.add("ready");
+  route();
+}
+
+start();

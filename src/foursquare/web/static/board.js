@@ -1,0 +1,302 @@
+// The floating grid: a CSS grid laid over the bounding box of the occupied and highlighted cells.
+// It only draws what the server says (cells, legal cells); it knows no rule of the game.
+
+import { createCard, setCard } from "./cards.js";
+import { cardName, t } from "./i18n.js";
+
+const key = (row, col) => `${row},${col}`;
+
+const ARROWS = {
+  ArrowUp: [-1, 0],
+  ArrowDown: [1, 0],
+  ArrowLeft: [0, -1],
+  ArrowRight: [0, 1],
+};
+
+export class Board {
+  /**
+   * @param {HTMLElement} element the grid container
+   * @param {{onPlace: (row: number, col: number) => void}} handlers
+   */
+  constructor(element, { onPlace }) {
+    this.element = element;
+    this.onPlace = onPlace;
+    this.slots = new Map();
+    this.legal = [];
+    this.focusKey = null;
+    this.interactive = false;
+    this.origin = { row: 0, col: 0 };
+    element.addEventListener("click", (event) => this.#onClick(event));
+    element.addEventListener("keydown", (event) => this.#onKey(event));
+    element.addEventListener("focusin", (event) => {
+      const slot = event.target.closest?.(".slot.legal");
+      if (slot) this.#setFocusKey(slot.dataset.key);
+    });
+  }
+
+  /** Row and column as the player sees them: 1-based from the top-left of the drawn grid. */
+  displayCoords(row, col) {
+    return { row: row - this.origin.row + 1, col: col - this.origin.col + 1 };
+  }
+
+  /**
+   * Draw a position.
+   * view: {cells, legal, card, interactive, placed: {row,col}|null, hint: [{row,col,label}],
+   *        markers: [{row, col, kind, label}]}
+   * Returns the number of cards that started a flip animation.
+   */
+  render(view) {
+    const cells = view.cells ?? [];
+    const legal = view.interactive ? (view.legal ?? []) : [];
+    const markers = view.markers ?? [];
+    this.interactive = Boolean(view.interactive);
+    this.legal = legal.map(([row, col]) => ({ row, col, key: key(row, col) }));
+    const legalKeys = new Set(this.legal.map((cell) => cell.key));
+    const byKey = new Map(cells.map((cell) => [key(cell.row, cell.col), cell]));
+
+    const positions = new Map();
+    for (const cell of cells) positions.set(key(cell.row, cell.col), [cell.row, cell.col]);
+    for (const cell of this.legal) positions.set(cell.key, [cell.row, cell.col]);
+    for (const marker of markers) positions.set(key(marker.row, marker.col), [marker.row, marker.col]);
+    if (positions.size === 0) positions.set(key(0, 0), [0, 0]);
+
+    const rows = [...positions.values()].map(([r]) => r);
+    const cols = [...positions.values()].map(([, c]) => c);
+    const minRow = Math.min(...rows);
+    const minCol = Math.min(...cols);
+    this.origin = { row: minRow, col: minCol };
+    this.element.style.setProperty("--rows", String(Math.max(...rows) - minRow + 1));
+    this.element.style.setProperty("--cols", String(Math.max(...cols) - minCol + 1));
+    this.element.classList.toggle("interactive", this.interactive);
+
+    for (const [slotKey, slot] of this.slots) {
+      if (!positions.has(slotKey)) {
+        slot.remove();
+        this.slots.delete(slotKey);
+      }
+    }
+
+    let flipping = 0;
+    const hintByKey = new Map((view.hint ?? []).map((h, index) => [key(h.row, h.col), { ...h, rank: index + 1 }]));
+    const markerByKey = new Map(markers.map((m) => [key(m.row, m.col), m]));
+    const card = view.card ? cardName(view.card) : "";
+
+    for (const [slotKey, [row, col]] of positions) {
+      let slot = this.slots.get(slotKey);
+      if (!slot) {
+        slot = document.createElement("div");
+        slot.className = "slot";
+        slot.dataset.key = slotKey;
+        slot.dataset.row = String(row);
+        slot.dataset.col = String(col);
+        this.element.append(slot);
+        this.slots.set(slotKey, slot);
+      }
+      slot.style.gridRow = String(row - minRow + 1);
+      slot.style.gridColumn = String(col - minCol + 1);
+      const cell = byKey.get(slotKey);
+      const isLegal = legalKeys.has(slotKey);
+      const shown = this.displayCoords(row, col);
+
+      flipping += this.#drawPile(slot, cell, view.placed && view.placed.row === row && view.placed.col === col);
+
+      slot.classList.toggle("occupied", Boolean(cell));
+      slot.classList.toggle("legal", isLegal);
+      if (isLegal) {
+        slot.setAttribute("role", "button");
+        const pile = cell ? t("card.pile", { count: cell.height }) : "";
+        slot.setAttribute(
+          "aria-label",
+          cell
+            ? t("board.cellPile", { card, row: shown.row, col: shown.col, top: cardName(cell.card), pile })
+            : t("board.cellEmpty", { card, row: shown.row, col: shown.col }),
+        );
+      } else if (cell) {
+        slot.setAttribute("role", "group");
+        slot.setAttribute(
+          "aria-label",
+          cell.height > 1
+            ? t("board.positionPile", { row: shown.row, col: shown.col, pile: t("card.pile", { count: cell.height }) })
+            : t("board.position", { row: shown.row, col: shown.col }),
+        );
+        slot.removeAttribute("tabindex");
+      } else {
+        slot.removeAttribute("role");
+        slot.removeAttribute("aria-label");
+        slot.removeAttribute("tabindex");
+      }
+
+      const hint = hintByKey.get(slotKey);
+      slot.classList.remove("hint-1", "hint-2", "hint-3");
+      let badge = slot.querySelector(":scope > .hint-badge");
+      if (hint && isLegal) {
+        slot.classList.add(`hint-${hint.rank}`);
+        if (!badge) {
+          badge = document.createElement("span");
+          badge.className = "hint-badge";
+          badge.setAttribute("aria-hidden", "true");
+          slot.append(badge);
+        }
+        badge.textContent = hint.rank === 1 ? hint.label : String(hint.rank);
+      } else if (badge) {
+        badge.remove();
+      }
+
+      const marker = markerByKey.get(slotKey);
+      slot.classList.remove("marker-placed", "marker-best", "marker-played");
+      let tag = slot.querySelector(":scope > .marker-tag");
+      if (marker) {
+        slot.classList.add(`marker-${marker.kind}`);
+        if (marker.label) {
+          if (!tag) {
+            tag = document.createElement("span");
+            tag.className = "marker-tag";
+            slot.append(tag);
+          }
+          tag.textContent = marker.label;
+        } else if (tag) {
+          tag.remove();
+        }
+      } else if (tag) {
+        tag.remove();
+      }
+    }
+    this.#updateRovingFocus();
+    return flipping;
+  }
+
+  #drawPile(slot, cell, justPlaced) {
+    let pile = slot.querySelector(":scope > .pile");
+    if (!cell) {
+      if (pile) pile.remove();
+      return 0;
+    }
+    let flipped = 0;
+    if (!pile) {
+      pile = document.createElement("div");
+      pile.className = "pile";
+      const card = createCard(cell.card, cell.face_up);
+      const badge = document.createElement("span");
+      badge.className = "pile-badge";
+      badge.setAttribute("aria-hidden", "true");
+      pile.append(card, badge);
+      slot.prepend(pile);
+    } else {
+      const card = pile.querySelector(".card");
+      if (setCard(card, cell.card, cell.face_up, true)) flipped = 1;
+    }
+    pile.dataset.height = String(cell.height);
+    const badge = pile.querySelector(".pile-badge");
+    badge.textContent = cell.height > 1 ? t("card.pileBadge", { count: cell.height }) : "";
+    const card = pile.querySelector(".card");
+    if (justPlaced) {
+      card.classList.remove("dealt");
+      void card.offsetWidth;
+      card.classList.add("dealt");
+    }
+    return flipped;
+  }
+
+  #updateRovingFocus() {
+    const keys = this.legal.map((cell) => cell.key);
+    if (!keys.includes(this.focusKey)) this.focusKey = this.#nearestLegal(this.focusKey);
+    for (const cell of this.legal) {
+      const slot = this.slots.get(cell.key);
+      slot.tabIndex = cell.key === this.focusKey ? 0 : -1;
+    }
+  }
+
+  #nearestLegal(fromKey) {
+    if (this.legal.length === 0) return null;
+    if (!fromKey) return this.legal[0].key;
+    const [r0, c0] = fromKey.split(",").map(Number);
+    let best = this.legal[0];
+    let bestDistance = Infinity;
+    for (const cell of this.legal) {
+      const distance = Math.abs(cell.row - r0) + Math.abs(cell.col - c0);
+      if (distance < bestDistance) {
+        best = cell;
+        bestDistance = distance;
+      }
+    }
+    return best.key;
+  }
+
+  #setFocusKey(slotKey) {
+    this.focusKey = slotKey;
+    for (const cell of this.legal) this.slots.get(cell.key).tabIndex = cell.key === slotKey ? 0 : -1;
+  }
+
+  /** Whether keyboard focus is on the grid (so it can be kept there after a move). */
+  hasFocus() {
+    return this.element.contains(document.activeElement);
+  }
+
+  /** Move keyboard focus to the current legal cell (or the grid itself when there is none). */
+  focus() {
+    const slot = this.focusKey ? this.slots.get(this.focusKey) : null;
+    (slot ?? this.element).focus({ preventScroll: false });
+  }
+
+  /** The legal slot under a viewport point (for drag and drop), or null. */
+  legalSlotAt(x, y) {
+    const hit = document.elementFromPoint(x, y);
+    const slot = hit?.closest?.(".slot.legal");
+    return slot && this.element.contains(slot) ? slot : null;
+  }
+
+  slotFor(row, col) {
+    return this.slots.get(key(row, col)) ?? null;
+  }
+
+  #onClick(event) {
+    if (!this.interactive) return;
+    const slot = event.target.closest(".slot.legal");
+    if (!slot || !this.element.contains(slot)) return;
+    this.#setFocusKey(slot.dataset.key);
+    this.onPlace(Number(slot.dataset.row), Number(slot.dataset.col));
+  }
+
+  #onKey(event) {
+    if (!this.interactive || this.legal.length === 0) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const step = ARROWS[event.key];
+    if (step) {
+      event.preventDefault();
+      const next = this.#neighbour(this.focusKey, step);
+      if (next) {
+        this.#setFocusKey(next);
+        this.slots.get(next).focus();
+      } else if (!this.element.contains(document.activeElement) || document.activeElement === this.element) {
+        this.focus();
+      }
+      return;
+    }
+    if (event.key === "Enter" || event.key === " ") {
+      const slot = event.target.closest?.(".slot.legal");
+      if (!slot) return;
+      event.preventDefault();
+      if (event.repeat) return;
+      this.onPlace(Number(slot.dataset.row), Number(slot.dataset.col));
+    }
+  }
+
+  /** The legal cell nearest to `fromKey` in the direction of `step` (straight lines preferred). */
+  #neighbour(fromKey, [dr, dc]) {
+    if (!fromKey) return this.legal[0]?.key ?? null;
+    const [r0, c0] = fromKey.split(",").map(Number);
+    let best = null;
+    let bestScore = Infinity;
+    for (const cell of this.legal) {
+      const along = (cell.row - r0) * dr + (cell.col - c0) * dc;
+      if (along <= 0) continue;
+      const across = Math.abs((cell.row - r0) * dc) + Math.abs((cell.col - c0) * dr);
+      const score = along + across * 2.5;
+      if (score < bestScore) {
+        best = cell.key;
+        bestScore = score;
+      }
+    }
+    return best;
+  }
+}

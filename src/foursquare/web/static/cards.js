@@ -1,0 +1,99 @@
+// Drawing cards: a face (corner indices and a big centre pip, suits from the SVG sprite) and a back,
+// mounted on the two sides of a 3D card so that turning it over is a rotateY flip.
+
+import { cardLabel, cardSymbol, parseCard, rankShort } from "./i18n.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Flip duration in ms; 0 when the reader asked for reduced motion. */
+export function flipDuration() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 420;
+}
+
+function suitIcon(suit, className) {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("class", className);
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const use = document.createElementNS(SVG_NS, "use");
+  use.setAttribute("href", `#suit-${suit}`);
+  svg.append(use);
+  return svg;
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function corner(rank, suit, position) {
+  const box = el("span", `corner corner-${position}`);
+  box.append(el("span", "corner-rank", rankShort(rank)), suitIcon(suit, "corner-suit"));
+  return box;
+}
+
+function fillFront(front, name) {
+  const { rank, suit } = parseCard(name);
+  front.className = `card-face card-front suit-${suit} ${suit === "H" || suit === "D" ? "red" : "dark"}`;
+  front.dataset.rank = String(rank);
+  front.replaceChildren(
+    corner(rank, suit, "tl"),
+    suitIcon(suit, rank === 1 ? "centre-pip centre-ace" : "centre-pip"),
+    corner(rank, suit, "br"),
+  );
+}
+
+function fillBack(back, name) {
+  // The player has seen every card on the grid, so the back carries a discreet reminder of it.
+  back.replaceChildren(el("span", "back-emblem"), el("span", "back-peek", cardSymbol(name)));
+}
+
+/** A new card element showing `name` face up or down (no animation). */
+export function createCard(name, faceUp) {
+  const card = el("div", "card");
+  card.setAttribute("role", "img");
+  const inner = el("div", "card-inner");
+  const front = el("div", "card-face card-front");
+  const back = el("div", "card-face card-back");
+  inner.append(front, back);
+  card.append(inner);
+  setCard(card, name, faceUp, false);
+  return card;
+}
+
+/**
+ * Show `name` face up or down on an existing card element. When only the face changes and `animate`
+ * is true the card turns over with a CSS 3D flip; a different card is swapped in without animation.
+ */
+export function setCard(card, name, faceUp, animate = true) {
+  const face = faceUp ? "up" : "down";
+  const sameCard = card.dataset.card === name;
+  if (sameCard && card.dataset.face === face) return false;
+  card.setAttribute("aria-label", cardLabel(name, faceUp));
+  if (!sameCard) {
+    const [front, back] = card.querySelectorAll(".card-face");
+    fillFront(front, name);
+    fillBack(back, name);
+    card.dataset.card = name;
+    card.classList.add("no-anim");
+    card.dataset.face = face;
+    void card.offsetWidth; // commit the new face before transitions come back
+    card.classList.remove("no-anim");
+    return false;
+  }
+  const duration = animate ? flipDuration() : 0;
+  if (duration === 0) {
+    card.classList.add("no-anim");
+    card.dataset.face = face;
+    void card.offsetWidth;
+    card.classList.remove("no-anim");
+    return false;
+  }
+  card.classList.add("flipping");
+  card.dataset.face = face;
+  clearTimeout(card._flipTimer);
+  card._flipTimer = setTimeout(() => card.classList.remove("flipping"), duration + 200);
+  return true;
+}
