@@ -145,12 +145,11 @@ TEXT: dict[str, str] = {
     "nothing_to_redo": "Nothing to redo.",
     "footer_play": "[b]u[/b] undo   [b]r[/b] redo   [b]s[/b] start over   [b]n[/b] new deal   "
     "[b]?[/b] rules   [b]q[/b] quit",
-    "footer_end": "[b]n[/b] new random deal   [b]s[/b] same deal again   [b]u[/b] take back the last card   "
-    "[b]q[/b] quit",
+    "footer_end": "[b]u[/b] take back the last card   [b]?[/b] rules",
     "play_another": "Play another? (n)ew random deal / (s)ame deal again / (q)uit",
-    "won_title": "You won!",
-    "won_score": "Score {score}: {score} cards were left in the stock.",
-    "lost_title": "Lost",
+    "won_banner": "YOU WON!  SCORE {score}",
+    "won_score": "All 16 cells face up with {score} cards left in the stock.",
+    "lost_banner": "LOST",
     "lost_face_down_long": "More than 4 cards are face down.",
     "lost_stock_long": "The stock ran out before all 16 cells were face up.",
     "end_deal": "This was deal {deal}.",
@@ -426,48 +425,56 @@ def _window(game: Game) -> tuple[int, int, int, int]:
     return min(rows), max(rows), min(cols), max(cols)
 
 
+STYLE_LABEL_EMPTY = "bold yellow"
+STYLE_LABEL_PILE = "bold black on yellow"
+STYLE_EMPTY_BORDER = "yellow"
+STYLE_LAST_PLACED = "bold cyan"
+STYLE_FLIPPED = "bold magenta"
+STYLE_BACK = "bright_blue on blue"
+STYLE_BACK_NAME = "grey70 on blue"
+
+
 def _draw_cell(
     game: Game, row: int, col: int, label: str | None, last: LastAction | None, inside: bool
 ) -> list[Text]:
-    """Three lines of ``CELL_WIDTH`` columns picturing one cell."""
+    """Three lines of ``CELL_WIDTH`` columns picturing one cell (each part styled on its own)."""
     inner = CELL_WIDTH - 2
     pile = game.pile(row, col)
     if pile is None:
         if label is None:
             middle = "·" if inside else " "
             return [Text(" " * CELL_WIDTH), Text(middle.center(CELL_WIDTH), style="dim"), Text(" " * CELL_WIDTH)]
-        dash = "dim yellow"
-        top = Text("╭" + "╌" * inner + "╮", style=dash)
-        mid = Text("╎", style=dash) + Text(label.center(inner), style="bold yellow") + Text("╎", style=dash)
-        bottom = Text("╰" + "╌" * inner + "╯", style=dash)
-        return [top, mid, bottom]
+        dash = STYLE_EMPTY_BORDER
+        return [
+            Text("╭" + "╌" * inner + "╮", style=dash),
+            Text.assemble(("╎", dash), (label.center(inner), STYLE_LABEL_EMPTY), ("╎", dash)),
+            Text("╰" + "╌" * inner + "╯", style=dash),
+        ]
 
-    border = "default"
+    border = ""
     placement = last.placement if last is not None and last.kind in ("placed", "redone") else None
     if placement is not None and placement.move == (row, col):
-        border = "bold cyan"
+        border = STYLE_LAST_PLACED
     elif placement is not None and any((f.row, f.col) == (row, col) for f in placement.flips):
-        border = "bold magenta"
+        border = STYLE_FLIPPED
 
     if label is not None:
-        tag = Text(f" {label} ", style="bold black on yellow")
-        top = Text("╭", style=border) + tag + Text("─" * (inner - tag.cell_len) + "╮", style=border)
+        tag = f" {label} "
+        top = Text.assemble(("╭", border), (tag, STYLE_LABEL_PILE), ("─" * (inner - len(tag)) + "╮", border))
     else:
         top = Text("╭" + "─" * inner + "╮", style=border)
 
     card = pile.top
+    name = card.symbol
     if pile.top_face_up:
-        face = Text(" ") + card_text(card)
-        face.append(" " * (inner - face.cell_len))
-        mid = Text("│", style=border) + face + Text("│", style=border)
-    else:
-        name = card.symbol
-        mid = (
-            Text("│", style=border)
-            + Text("░", style="blue")
-            + Text(name, style="dim")
-            + Text("░" * (inner - 1 - len(name)), style="blue")
-            + Text("│", style=border)
+        mid = Text.assemble(("│ ", border), (name, card_style(card)), (" " * (inner - 1 - len(name)) + "│", border))
+    else:  # a card back, with the name the player saw faded on it
+        mid = Text.assemble(
+            ("│", border),
+            ("░", STYLE_BACK),
+            (name, STYLE_BACK_NAME),
+            ("░" * (inner - 1 - len(name)), STYLE_BACK),
+            ("│", border),
         )
 
     height = ""
@@ -475,12 +482,7 @@ def _draw_cell(
         height = f"×{pile.height}"
         if game.variant.count_buried and pile.buried_face_down:
             height += f"↓{pile.buried_face_down}"
-    height_text = Text(height, style="bold")
-    bottom = (
-        Text("╰" + "─" * (inner - height_text.cell_len - 1), style=border)
-        + height_text
-        + Text("─╯", style=border)
-    )
+    bottom = Text.assemble(("╰" + "─" * (inner - len(height) - 1), border), (height, "bold"), ("─╯", border))
     return [top, mid, bottom]
 
 
@@ -606,6 +608,9 @@ def draw_side(session: Session, last: LastAction | None, message: str | None) ->
     elif card is not None and down == MAX_FACE_DOWN:
         line.append(TEXT["face_down_warn_4"], style="bold red")
     items.append(line)
+    caption = variant_caption(session.variant)
+    if caption:
+        items.append(Text(caption, style="dim"))
     items.append(Text(""))
     items.append(explain(last))
     if message:
@@ -615,17 +620,23 @@ def draw_side(session: Session, last: LastAction | None, message: str | None) ->
 
 
 def end_panel(session: Session) -> Panel:
+    """The outcome, big and coloured, with the score and the deal number (now revealed)."""
     outcome = session.game.outcome()
     if outcome.status == "won":
-        title, style = TEXT["won_title"], "bold green"
-        body = TEXT["won_score"].format(score=outcome.score)
+        banner = TEXT["won_banner"].format(score=outcome.score)
+        style, body = "green", TEXT["won_score"].format(score=outcome.score)
     else:
-        title, style = TEXT["lost_title"], "bold red"
+        banner = TEXT["lost_banner"]
+        style = "red"
         body = TEXT["lost_face_down_long"] if outcome.reason == "too_many_face_down" else TEXT["lost_stock_long"]
-    text = Text(title + "\n", style=style)
-    text.append(body + "\n", style="bold")
-    text.append(TEXT["end_deal"].format(deal=session.game.deal))
-    return Panel(text, border_style=style, width=34)
+    text = Text.assemble(
+        (f" {banner} ", f"bold white on {style}"),
+        "\n\n",
+        (body, "bold"),
+        "\n",
+        TEXT["end_deal"].format(deal=session.game.deal),
+    )
+    return Panel(text, border_style=f"bold {style}", width=40)
 
 
 def draw_screen(session: Session, last: LastAction | None, message: str | None, width: int) -> RenderableType:
@@ -634,9 +645,6 @@ def draw_screen(session: Session, last: LastAction | None, message: str | None, 
     over = game.is_over()
     header = Text(TEXT["title"], style="bold")
     header.append("   " + deal_caption(session, reveal=over), style="dim")
-    caption = variant_caption(session.variant)
-    if caption:
-        header.append("   " + caption, style="dim")
     board = draw_board(game, labels, last)
     side = draw_side(session, last, message)
     layout = Table.grid(padding=(0, 2))
@@ -652,7 +660,7 @@ def draw_screen(session: Session, last: LastAction | None, message: str | None, 
         footer = Group(Text(TEXT["play_another"], style="bold"), Text.from_markup(TEXT["footer_end"]))
     else:
         footer = Group(
-            Text(TEXT["key_hint"].format(card=game.card_to_place.symbol if game.card_to_place else "")),
+            Text(TEXT["key_hint"].format(card=game.card_to_place.symbol if game.card_to_place is not None else "")),
             Text.from_markup(TEXT["footer_play"]),
         )
     return Group(header, layout, footer)
@@ -767,12 +775,16 @@ def play_interactive(session: Session, console: Console | None = None) -> int:
     console = console or Console(highlight=False)
     fd = sys.stdin.fileno()
     goodbye: list[str] = []
-    with terminal(console, fd) as keyboard:
-        screen = Screen(console)
-        _interactive_loop(session, keyboard, screen, goodbye)
+    status = 0
+    try:
+        with terminal(console, fd) as keyboard:
+            _interactive_loop(session, keyboard, Screen(console), goodbye)
+    except KeyboardInterrupt:  # Ctrl-C: the terminal is already restored; say goodbye as for q
+        goodbye = _goodbye(session)
+        status = 130
     for line in goodbye:
         console.print(line, highlight=False)
-    return 0
+    return status
 
 
 def _wait_key(keyboard: Keyboard, screen: Screen, redraw: Callable[[], None]) -> str:
