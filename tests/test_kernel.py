@@ -1,0 +1,171 @@
+"""The compiled kernel plays exactly the engine's game: differential tests over many games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from foursquare import kernel as K
+from foursquare.cards import ALL_CARDS, Card, deal_stock
+from foursquare.engine import Game, Move, Variant
+
+VARIANTS = [
+    Variant("orthogonal", False),
+    Variant("orthogonal", True),
+    Variant("diagonal", False),
+    Variant("diagonal", True),
+]
+VARIANT_IDS = ["orthogonal", "orthogonal+buried", "diagonal", "diagonal+buried"]
+
+RANDOM_GAMES_PER_VARIANT = 2500  # 10,000 random games in all
+GREEDY_GAMES_PER_VARIANT = 150
+
+
+def _engine_snapshot(game: Game) -> tuple[dict[tuple[int, int], tuple[int, bool, int, int]], int, object, list[Move]]:
+    return K.grid_of_game(game), game.face_down, game.outcome(), game.legal_moves
+
+
+def _kernel_snapshot(state: np.ndarray, legal: np.ndarray, count: int) -> tuple[object, ...]:
+    return (
+        K.grid_of_state(state),
+        K.face_down_of_state(state),
+        K.outcome_of_state(state),
+        [K.move_of(int(c)) for c in legal[:count]],
+    )
+
+
+def _compare_game(stock: np.ndarray, moves: np.ndarray, length: int, variant: Variant) -> int:
+    """Replay one kernel game on the engine and compare after every move; return the moves compared."""
+    game = Game(stock=[Card(int(c)) for c in stock], variant=variant)
+    states, legals, counts = K.replay_snapshots(K.new_state(variant), stock, moves, length)
+    for i in range(length):
+        move = K.move_of(int(moves[i]))
+        assert move in game.legal_moves, f"move {i} {move} is not legal in the engine"
+        game.place(move.row, move.col)
+        assert int(states[i, K.TURN]) == game.turn
+        assert _kernel_snapshot(states[i], legals[i], int(counts[i])) == _engine_snapshot(game), (
+            f"after move {i} ({move}) of stock {[Card(int(c)).name for c in stock]}"
+        )
+    assert game.is_over() == (int(states[length - 1, K.STATUS]) != K.PLAYING)
+    return length
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=VARIANT_IDS)
+def test_random_games_agree_with_engine(variant: Variant) -> None:
+    stocks, moves, lengths = K.random_games(RANDOM_GAMES_PER_VARIANT, seed=2024, variant=variant)
+    compared = 0
+    for g in range(RANDOM_GAMES_PER_VARIANT):
+        compared += _compare_game(stocks[g], moves[g], int(lengths[g]), variant)
+    assert compared > 10 * RANDOM_GAMES_PER_VARIANT
+    # every random game ends (won or lost) and the kernel recorded its whole length
+    assert (lengths > 0).all() and (lengths <= 40).all()
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=VARIANT_IDS)
+def test_greedy_games_agree_with_engine(variant: Variant) -> None:
+    """Greedy games last longer than random ones and reach wins and empty stocks too."""
+    outcomes: set[str] = set()
+    for deal in range(1, GREEDY_GAMES_PER_VARIANT + 1):
+        stock = K.stock_array(deal_stock(deal))
+        state = K.new_state(variant)
+        moves = np.full(40, -1, dtype=np.int64)
+        n = 0
+        while int(state[K.STATUS]) == K.PLAYING:
+            cell = K.greedy_move(state, int(stock[int(state[K.TURN])]))
+            K.place(state, cell, int(stock[int(state[K.TURN])]))
+            moves[n] = cell
+            n += 1
+        _compare_game(stock, moves, n, variant)
+        outcomes.add(K.outcome_of_state(state).reason or "")
+    assert {"sixteen_face_up", "too_many_face_down"} <= outcomes
+
+
+def test_view_conversion_matches_incremental_state() -> None:
+    for variant in VARIANTS:
+        game = Game(deal=77, variant=variant)
+        state = K.new_state(variant)
+        while not game.is_over():
+            view = game.view()
+            assert np.array_equal(K.state_of_view(view), state)
+            move = view.legal_moves[len(view.legal_moves) // 2]
+            card = int(game.card_to_place)  # type: ignore[arg-type]
+            game.place(move.row, move.col)
+            K.place(state, K.cell_of(move.row, move.col), card)
+            assert K.differences(game, state) == []
+        assert np.array_equal(K.state_of_game(game), state)
+
+
+def test_cells_and_moves_round_trip() -> None:
+    for row in range(-3, 4):
+        for col in range(-3, 4):
+            assert K.move_of(K.cell_of(row, col)) == Move(row, col)
+    assert K.cell_of(0, 0) == K.FIRST
+    with pytest.raises(K.KernelError, match="outside"):
+        K.cell_of(4, 0)
+
+
+def test_differences_reports_a_disagreement() -> None:
+    game = Game(deal=3)
+    state = K.new_state()
+    game.place(0, 0)
+    assert K.differences(game, state)  # the kernel state has no card: they must disagree
+    K.place(state, K.FIRST, int(deal_stock(3)[0]))
+    assert K.differences(game, state) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    order=st.permutations(list(range(40))),
+    choices=st.lists(st.integers(min_value=0, max_value=10_000), min_size=40, max_size=40),
+    variant=st.sampled_from(VARIANTS),
+)
+def test_hypothesis_any_game_agrees(order: list[int], choices: list[int], variant: Variant) -> None:
+    """Arbitrary stocks and move choices: engine and kernel agree after every move."""
+    game = Game(stock=[ALL_CARDS[i] for i in order], variant=variant)
+    state = K.new_state(variant)
+    for pick in choices:
+        if game.is_over():
+            break
+        legal = game.legal_moves
+        move = legal[pick % len(legal)]
+        card = int(game.card_to_place)  # type: ignore[arg-type]
+        game.place(move.row, move.col)
+        K.place(state, K.cell_of(move.row, move.col), card)
+        assert K.differences(game, state) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    deal=st.integers(min_value=0, max_value=2**64 - 1),
+    steps=st.integers(min_value=0, max_value=30),
+    variant=st.sampled_from(VARIANTS),
+)
+def test_hypothesis_evaluate_predicts_place(deal: int, steps: int, variant: Variant) -> None:
+    """``evaluate`` (used by greedy without copying) says what ``place`` then does, for every legal move."""
+    stock = K.stock_array(deal_stock(deal))
+    state = K.new_state(variant)
+    for _ in range(steps):
+        if int(state[K.STATUS]) != K.PLAYING:
+            break
+        K.place(state, K.greedy_move(state, int(stock[int(state[K.TURN])])), int(stock[int(state[K.TURN])]))
+    if int(state[K.STATUS]) != K.PLAYING:
+        return
+    card = int(stock[int(state[K.TURN])])
+    out = np.empty(K.MAX_MOVES, dtype=np.int64)
+    for i in range(K.legal(state, out)):
+        status, down, cells = K.evaluate(state, int(out[i]), card)
+        after = state.copy()
+        K.place(after, int(out[i]), card)
+        assert (status, down, cells) == (int(after[K.STATUS]), K.face_down_of_state(after), int(after[K.NCELLS]))
+
+
+def test_shuffle_is_a_permutation_and_seeded() -> None:
+    stock = np.arange(40, dtype=np.int8)
+    K.shuffle_tail(stock, 10, K.make_rng(5))
+    assert list(stock[:10]) == list(range(10))
+    assert sorted(stock.tolist()) == list(range(40))
+    again = np.arange(40, dtype=np.int8)
+    K.shuffle_tail(again, 10, K.make_rng(5))
+    assert np.array_equal(stock, again)
