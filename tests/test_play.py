@@ -383,19 +383,26 @@ def test_interactive_one_key_places_a_card_and_q_quits(terminal_factory: StartTe
     assert record.read(path).moves == [Move(0, 0)]
 
 
-def test_interactive_game_to_a_win_then_the_same_deal_again(terminal_factory: StartTerminal) -> None:
+def test_interactive_game_to_a_win_then_the_same_deal_again(terminal_factory: StartTerminal, tmp_path: Path) -> None:
     game = greedy_game(WON_ORTHOGONAL)
     replay = Game(deal=WON_ORTHOGONAL)
     keys = ""
     for move in game.moves:
         keys += tui.cell_labels(replay)[move]
         replay.place(*move)
-    term = terminal_factory("--deal", str(WON_ORTHOGONAL))
+    path = tmp_path / "game.json"
+    term = terminal_factory("--deal", str(WON_ORTHOGONAL), "--save", str(path))
     at = term.wait_for("Press a highlighted key")
     term.press(keys)
     at = term.wait_for(f"YOU WON!  SCORE {game.outcome().score}", at)
     at = term.wait_for("Play another? (n)ew random deal / (s)ame deal again / (q)uit", at)
     term.press("s")
     at = term.wait_for("Move 1 of 40", at)
+    term.press("a")
+    at = term.wait_for("Move 2 of 40", at)
     term.press("q")
     assert term.finish() == 0
+    plain = ANSI.sub("", term.output)[at:]
+    assert f"Saved: {path}" in plain and f"Saved: {tmp_path / 'game-2.json'}" in plain
+    assert record.read(path).outcome() == game.outcome()  # the won game is kept,
+    assert record.read(tmp_path / "game-2.json").moves == [Move(0, 0)]  # the next one saved beside it

@@ -6,7 +6,8 @@ Two ways to play, chosen by what stdin and stdout are:
 go to carries a one-key label (letters, then digits, never a command key); pressing it places the
 card. Commands: ``u`` undo, ``r`` redo, ``s`` start over (undo everything; ``r`` replays), ``n`` a
 new random deal, ``?``/``h`` the rules, ``q`` quit. At the end: ``n`` new random deal, ``s`` same
-deal again, ``u`` take back the last card, ``q`` quit. The terminal is restored on every exit path.
+deal again, ``u`` take back the last card, ``q`` quit. The terminal is restored on every exit path
+(Ctrl-C included: exit status 130). A random deal's number is shown only once the game is over.
 
 **Lines** (stdin is not a terminal), for scripts and tests. One command per line, blank lines
 ignored, case-insensitive:
@@ -31,8 +32,8 @@ After every accepted command::
     card to place: AH (39 cards left in the stock)
     legal: -1 0, 0 -1, 0 1, 1 0
 
-When a placement ends the game the last two lines are replaced by the outcome, and the program
-exits with status 0::
+("1 card" in the singular.) When a placement ends the game, the last two lines are replaced by the
+outcome and the program exits with status 0, reading no further input::
 
     won: score 7              ("lost: more than 4 cards face down" / "lost: the stock ran out")
     deal 1234                 (only for a random deal, whose number was hidden until now)
@@ -43,7 +44,8 @@ undo/redo with nothing to undo/redo prints one line to stderr (``illegal: cannot
 (5, 5): ...``, ``bad command ...``, ``cannot undo: ...``) and play continues, the game unchanged.
 
 ``--save FILE`` writes the record (``foursquare.record.write``, atomic) at the start and after every
-move, undo and redo; an unwritable path is reported before play starts (exit status 2).
+move, undo and redo; an unwritable path is reported before play starts (exit status 2). Further games
+of an interactive run go to ``FILE-2.json``, ``FILE-3.json``... (for ``FILE.json``).
 """
 
 from __future__ import annotations
@@ -160,7 +162,7 @@ TEXT: dict[str, str] = {
     "goodbye_finished": "Foursquare: deal {deal}, {outcome}.",
     "goodbye_unfinished": "Foursquare: deal {deal} not finished after {placed}. "
     "Play it again with: foursquare play --deal {deal}",
-    "goodbye_saved": "The game is saved in {path}.",
+    "goodbye_saved": "Saved: {path}",
     "outcome_won": "won with score {score}",
     "outcome_lost_face_down": "lost with more than 4 cards face down",
     "outcome_lost_stock": "lost when the stock ran out",
@@ -202,22 +204,45 @@ RED_SUITS = frozenset({"H", "D"})
 
 @dataclass
 class Session:
-    """One ``play`` run: the current game, how its deal was chosen, and where to save it."""
+    """One ``play`` run: the current game, how its deal was chosen, and where to save it.
+
+    The interactive mode can start further games in the same run; game ``k > 1`` is saved next to
+    the first, as ``FILE-k.json`` for ``--save FILE.json``, so a finished game is never overwritten.
+    """
 
     game: Game
     variant: Variant
     deal_shown: bool
     winnable: bool
     save: str | None
+    number: int = 1
+    saved: list[str] = field(default_factory=list)
+
+    @property
+    def save_path(self) -> str | None:
+        if self.save is None or self.number == 1:
+            return self.save
+        root, ext = os.path.splitext(self.save)
+        return f"{root}-{self.number}{ext}"
+
+    def start(self, game: Game, deal_shown: bool) -> str | None:
+        """Go on with another game; returns what :meth:`write` returns."""
+        self.game = game
+        self.deal_shown = deal_shown
+        self.number += 1
+        return self.write()
 
     def write(self) -> str | None:
         """Save the record when asked to; return an error message instead of raising."""
-        if self.save is None:
+        path = self.save_path
+        if path is None:
             return None
         try:
-            record.write(self.game, self.save)
+            record.write(self.game, path)
         except OSError as exc:
-            return TEXT["save_failed"].format(path=self.save, error=exc.strerror or exc)
+            return TEXT["save_failed"].format(path=path, error=exc.strerror or exc)
+        if path not in self.saved:
+            self.saved.append(path)
         return None
 
 
@@ -771,117 +796,139 @@ def terminal(console: Console, fd: int) -> Iterator[Keyboard]:
 
 
 def play_interactive(session: Session, console: Console | None = None) -> int:
-    """The full-screen game; returns the exit status."""
+    """The full-screen game; returns the exit status (130 after Ctrl-C, like the rest of the CLI)."""
     console = console or Console(highlight=False)
-    fd = sys.stdin.fileno()
-    goodbye: list[str] = []
     status = 0
     try:
-        with terminal(console, fd) as keyboard:
-            _interactive_loop(session, keyboard, Screen(console), goodbye)
-    except KeyboardInterrupt:  # Ctrl-C: the terminal is already restored; say goodbye as for q
-        goodbye = _goodbye(session)
+        with terminal(console, sys.stdin.fileno()) as keyboard:
+            Interactive(session, keyboard, Screen(console)).run()
+    except KeyboardInterrupt:  # the terminal is already restored by now
         status = 130
-    for line in goodbye:
+    for line in _goodbye(session):
         console.print(line, highlight=False)
     return status
 
 
-def _wait_key(keyboard: Keyboard, screen: Screen, redraw: Callable[[], None]) -> str:
-    while True:
-        key = keyboard.read_key(timeout=0.25)
-        if key is not None:
-            return key
-        if screen.resized():
-            redraw()
+class Interactive:
+    """The key loop of the full-screen game: one key in, one command, one fresh frame out."""
 
+    def __init__(self, session: Session, keyboard: Keyboard, screen: Screen) -> None:
+        self.session = session
+        self.keyboard = keyboard
+        self.screen = screen
+        self.last: LastAction | None = None
+        self.message: str | None = None
 
-def _interactive_loop(session: Session, keyboard: Keyboard, screen: Screen, goodbye: list[str]) -> None:
-    last: LastAction | None = None
-    message: str | None = None
+    def draw(self, message: str | None = None) -> None:
+        width = self.screen.console.size.width
+        self.screen.draw(draw_screen(self.session, self.last, message or self.message, width))
 
-    def redraw() -> None:
-        screen.draw(draw_screen(session, last, message, screen.console.size.width))
+    def key(self, draw: Callable[[], None]) -> str:
+        """The next key; the frame is redrawn with ``draw`` when the terminal is resized meanwhile."""
+        while True:
+            key = self.keyboard.read_key(timeout=0.25)
+            if key is not None:
+                return key
+            if self.screen.resized():
+                draw()
 
-    def save() -> str | None:
-        return session.write()
-
-    while True:
-        redraw()
-        try:
-            key = _wait_key(keyboard, screen, redraw)
-        except EOFError:
-            key = KEY_QUIT
-        message = None
-        game = session.game
-        if key in KEYS_HELP:
-            def show_help() -> None:
-                screen.draw(draw_help(screen.console.size.width, screen.console.size.height))
-
-            show_help()
-            with contextlib.suppress(EOFError):
-                _wait_key(keyboard, screen, show_help)
-            continue
-        if key == KEY_QUIT:
-            goodbye.extend(_goodbye(session))
-            return
-        if key in (KEY_UNDO, "backspace"):
-            if game.can_undo:
-                last = LastAction("undone", game.undo())
-                message = save()
-            else:
-                message = TEXT["nothing_to_undo"]
-            continue
-        if game.is_over():
-            if key in (KEY_NEW, KEY_START_OVER):
-                if key == KEY_NEW:
-                    if session.winnable:
-                        message = TEXT["finding_deal"]
-                        redraw()
-                    session.game = new_game(session.variant, None, session.winnable)
-                    session.deal_shown = False
-                else:
-                    session.game = Game(deal=game.deal, variant=session.variant)
-                last = None
-                message = save()
-            continue
-        if key == KEY_REDO:
-            if game.can_redo:
-                last = LastAction("redone", game.redo())
-                message = save()
-            else:
-                message = TEXT["nothing_to_redo"]
-            continue
-        if key == KEY_START_OVER:
-            if game.can_undo:
-                while game.can_undo:
-                    game.undo()
-                last = LastAction("restart")
-                message = save()
-            continue
-        if key == KEY_NEW:
-            screen.draw(Group(draw_screen(session, last, TEXT["confirm_new"], screen.console.size.width)))
+    def run(self) -> None:
+        """Play until the player quits (q, or Ctrl-D / the terminal closing)."""
+        while True:
+            self.draw()
             try:
-                answer = _wait_key(keyboard, screen, redraw)
+                key = self.key(self.draw)
             except EOFError:
-                answer = "n"
-            if answer.lower() == "y":
-                if session.winnable:
-                    message = TEXT["finding_deal"]
-                    redraw()
-                session.game = new_game(session.variant, None, session.winnable)
-                session.deal_shown = False
-                last = None
-                message = save()
-            continue
-        labels = {label: move for move, label in cell_labels(game).items()}
-        move = labels.get(key)
+                return
+            self.message = None
+            if key == KEY_QUIT:
+                return
+            if key in KEYS_HELP:
+                self.show_help()
+            elif key in (KEY_UNDO, "backspace"):
+                self.undo()
+            elif self.session.game.is_over():
+                self.after_the_end(key)
+            elif key == KEY_REDO:
+                self.redo()
+            elif key == KEY_START_OVER:
+                self.start_over()
+            elif key == KEY_NEW:
+                if self.confirm(TEXT["confirm_new"]):
+                    self.new_deal()
+            else:
+                self.place(key)
+
+    # --- commands ---
+
+    def place(self, key: str) -> None:
+        game = self.session.game
+        move = {label: move for move, label in cell_labels(game).items()}.get(key)
         if move is None:
             if key not in ("escape", "enter"):
-                message = TEXT["no_such_cell"].format(key=key)
-            continue
-        last = LastAction("placed", game.place(move.row, move.col))
-        message = save()
+                self.message = TEXT["no_such_cell"].format(key=key)
+            return
+        self.last = LastAction("placed", game.place(move.row, move.col))
+        self.message = self.session.write()
+
+    def undo(self) -> None:
+        game = self.session.game
+        if not game.can_undo:
+            self.message = TEXT["nothing_to_undo"]
+            return
+        self.last = LastAction("undone", game.undo())
+        self.message = self.session.write()
+
+    def redo(self) -> None:
+        game = self.session.game
+        if not game.can_redo:
+            self.message = TEXT["nothing_to_redo"]
+            return
+        self.last = LastAction("redone", game.redo())
+        self.message = self.session.write()
+
+    def start_over(self) -> None:
+        """Undo every move, keeping them for redo (unlike ``Game.restart``)."""
+        game = self.session.game
+        if not game.can_undo:
+            return
+        while game.can_undo:
+            game.undo()
+        self.last = LastAction("restart")
+        self.message = self.session.write()
+
+    def new_deal(self) -> None:
+        if self.session.winnable:
+            self.draw(TEXT["finding_deal"])
+        game = new_game(self.session.variant, None, self.session.winnable)
+        self.last = None
+        self.message = self.session.start(game, deal_shown=False)
+
+    def same_deal(self) -> None:
+        session = self.session
+        self.last = None
+        self.message = session.start(Game(deal=session.game.deal, variant=session.variant), session.deal_shown)
+
+    def after_the_end(self, key: str) -> None:
+        if key == KEY_NEW:
+            self.new_deal()
+        elif key == KEY_START_OVER:
+            self.same_deal()
+
+    def confirm(self, question: str) -> bool:
+        self.draw(question)
+        try:
+            return self.key(lambda: self.draw(question)).lower() == "y"
+        except EOFError:
+            return False
+
+    def show_help(self) -> None:
+        def draw() -> None:
+            self.screen.draw(draw_help(self.screen.console.size.width, self.screen.console.size.height))
+
+        draw()
+        with contextlib.suppress(EOFError):
+            self.key(draw)
 
 
 def _goodbye(session: Session) -> list[str]:
@@ -898,6 +945,5 @@ def _goodbye(session: Session) -> list[str]:
         lines.append(TEXT["goodbye_finished"].format(deal=game.deal, outcome=said))
     elif game.turn:
         lines.append(TEXT["goodbye_unfinished"].format(deal=game.deal, placed=cards(game.turn)))
-    if session.save is not None:
-        lines.append(TEXT["goodbye_saved"].format(path=session.save))
+    lines.extend(TEXT["goodbye_saved"].format(path=path) for path in session.saved)
     return lines
