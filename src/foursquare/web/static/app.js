@@ -65,11 +65,19 @@ function toast(message, kind = "info") {
   setTimeout(() => box.remove(), 5600);
 }
 
+/** The server's plain-words detail as a sentence: capital first letter, final full stop. */
+function sentence(text) {
+  const trimmed = text.trim();
+  if (!trimmed) return trimmed;
+  const head = trimmed[0].toLocaleUpperCase() + trimmed.slice(1);
+  return /[.!?)]$/.test(head) ? head : `${head}.`;
+}
+
 function errorMessage(error) {
   if (!(error instanceof ApiError)) return t("error.generic", { detail: String(error?.message ?? error) });
   if (error.status === 0) return t("error.network");
-  if (error.status === 404) return error.detail || t("error.notFound");
-  if (error.detail) return error.detail;
+  if (error.status === 404) return error.detail ? sentence(error.detail) : t("error.notFound");
+  if (error.detail) return sentence(error.detail);
   return t("error.status", { status: error.status });
 }
 
@@ -169,16 +177,12 @@ function renderGauges(stockLeft, faceDown) {
 function flipSentence(flips) {
   const parts = [];
   for (const line of ["row", "column"]) {
+    const what = [];
     for (const faceUp of [false, true]) {
       const cards = flips.filter((f) => f.line === line && f.face_up === faceUp).map((f) => cardSymbol(f.card));
-      if (cards.length === 0) continue;
-      parts.push(
-        t("flip.sentence", {
-          line: t(`flip.line.${line}`),
-          what: t(faceUp ? "flip.up" : "flip.down", { cards: joinList(cards) }),
-        }),
-      );
+      if (cards.length) what.push(t(faceUp ? "flip.up" : "flip.down", { cards: joinList(cards) }));
     }
+    if (what.length) parts.push(t("flip.sentence", { line: t(`flip.line.${line}`), what: joinList(what) }));
   }
   return parts.join(" ");
 }

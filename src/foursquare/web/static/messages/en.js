@@ -104,7 +104,7 @@ export default {
   "over.deal": "This was deal #{deal}.",
   "over.analysis": "Analysis",
   "over.analysing": "Analysing the game… this can take a few seconds.",
-  "over.analysisFailed": "The analysis is not available: {detail}",
+  "over.analysisFailed": "No analysis this time. {detail}",
   "over.winnable": "With the stock known, this deal could be won.",
   "over.notWinnable": "Even knowing every card in advance, this deal could not be won.",
   "over.unknownWinnable": "The solver could not decide in time whether this deal could be won.",

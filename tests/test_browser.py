@@ -1,0 +1,413 @@
+"""The web page in a real headless Chromium, against the real server (``foursquare serve``).
+
+Playwright's sync API drives Debian's ``/usr/bin/chromium`` (never a downloaded browser). The
+server runs as a subprocess on a free port with a temporary database. Screenshots go to
+``test-artifacts/screenshots/`` (git-ignored) for a human to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from foursquare.engine import Game, Move
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parent.parent
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 375, "height": 740}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium"),
+]
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (the Python package) is not installed")
+expect = sync_api.expect
+
+
+# --- fixtures ------------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real server as a subprocess; yields its base URL."""
+    import httpx
+
+    port = free_port()
+    db = tmp_path_factory.mktemp("browser") / "games.db"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "foursquare.cli", "serve", "--port", str(port), "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    try:
+        while True:
+            if proc.poll() is not None:
+                output = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
+                pytest.fail(f"foursquare serve exited with {proc.returncode}:\n{output}")
+            try:
+                if httpx.get(base + "/", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("foursquare serve did not answer within 60 s")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def new_page(browser: Any, viewport: dict[str, int] = DESKTOP) -> Any:
+    """A fresh browser context (so a fresh player cookie) and page; page errors fail the test."""
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    page.set_default_timeout(15_000)
+    return page
+
+
+def shot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def turn_of(page: Any) -> int:
+    return int(page.get_attribute("#board", "data-turn"))
+
+
+def wait_turn(page: Any, turn: int) -> None:
+    page.wait_for_selector(f'#board[data-turn="{turn}"]')
+    page.wait_for_function("document.body.dataset.busy !== 'true'")
+
+
+def open_home(page: Any, server: str) -> str:
+    """Load the start page (which deals a random game); return the game id from the URL."""
+    page.goto(server + "/")
+    wait_turn(page, 0)
+    match = re.fullmatch(r".*#/game/([A-Za-z0-9_-]+)", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def click_cell(page: Any, row: int, col: int) -> None:
+    turn = turn_of(page)
+    page.click(f'#board .slot.legal[data-row="{row}"][data-col="{col}"]')
+    wait_turn(page, turn + 1)
+
+
+def no_horizontal_overflow(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    inner = page.evaluate("window.innerWidth")
+    assert width <= inner, f"page is {width}px wide in a {inner}px viewport"
+
+
+# --- a winning line, found with the engine (the test knows the stock; the page never does) -------------
+
+
+def _winning_moves(game: Game, seen: set[Any], budget: list[int]) -> list[Move] | None:
+    if budget[0] <= 0:
+        return None
+    budget[0] -= 1
+    status = game.outcome().status
+    if status == "won":
+        return []
+    if status == "lost":
+        return None
+    key = game.key()
+    if key in seen:
+        return None
+    seen.add(key)
+    for move in game.legal_moves:
+        game.place(move.row, move.col)
+        rest = _winning_moves(game, seen, budget)
+        game.pop()
+        if rest is not None:
+            return [move, *rest]
+    return None
+
+
+@pytest.fixture(scope="module")
+def winning() -> tuple[int, list[Move]]:
+    """The first deal (from 1) whose winning line a bounded depth-first search finds, and that line."""
+    for deal in range(1, 200):
+        line = _winning_moves(Game(deal=deal), set(), [20_000])
+        if line is not None:
+            return deal, line
+    pytest.fail("no winning line found in deals 1..199")
+
+
+# --- scenarios -----------------------------------------------------------------------------------------
+
+
+def test_win_a_numbered_deal_with_hint_undo_flips_game_over_replay_and_stats(
+    browser: Any, server: str, winning: tuple[int, list[Move]]
+) -> None:
+    deal, line = winning
+    game = Game(deal=deal)
+    flips_at = []
+    for index, move in enumerate(line):
+        if game.place(move.row, move.col).flips:
+            flips_at.append(index)
+    assert game.outcome().status == "won"
+    score = game.outcome().score
+    page = new_page(browser)
+    open_home(page, server)
+
+    # New game dialog: a numbered deal, standard rules.
+    page.click("#btn-new")
+    expect(page.locator("#new-dialog")).to_be_visible()
+    page.check('input[name="dealkind"][value="numbered"]')
+    page.fill("#new-deal", "not a number")
+    page.click("#new-start")
+    expect(page.locator("#new-deal-error")).to_have_text(re.compile("whole number"))
+    page.fill("#new-deal", str(deal))
+    page.click("#new-start")
+    expect(page.locator("#new-dialog")).to_be_hidden()
+    expect(page.locator("#deal-label")).to_have_text(f"Deal #{deal}")
+    wait_turn(page, 0)
+    first_card = Game(deal=deal).card_to_place
+    assert first_card is not None
+    expect(page.locator("#hand-card .card")).to_have_attribute("aria-label", f"{first_card.label}, face up")
+    expect(page.locator("#btn-undo")).to_be_disabled()
+
+    # Two cards, then the hint ranks the moves and marks the best cell.
+    click_cell(page, *line[0])
+    click_cell(page, *line[1])
+    page.click("#btn-hint")
+    expect(page.locator(".hint-item").first).to_be_visible(timeout=60_000)
+    count = page.locator(".hint-item").count()
+    assert 1 <= count <= 3
+    expect(page.locator("#board .slot.legal.hint-1 .hint-badge")).to_have_text(re.compile(r"\d+\s?%"))
+    expect(page.locator(".hint-item-1 .hint-win")).to_have_text(re.compile(r"\d+\s?% win"))
+
+    # Undo takes the second card back (and clears the hint); redo plays it again.
+    page.click("#btn-undo")
+    wait_turn(page, 1)
+    expect(page.locator("#hint-box")).to_be_hidden()
+    expect(page.locator("#btn-redo")).to_be_enabled()
+    page.click("#btn-redo")
+    wait_turn(page, 2)
+
+    # Play the rest; the first placement that turns cards over must animate a flip.
+    page.evaluate(
+        """() => {
+          window.__flipSeen = 0;
+          new MutationObserver((records) => {
+            for (const r of records) if (r.target.classList && r.target.classList.contains('flipping')) window.__flipSeen++;
+          }).observe(document.getElementById('board'), {subtree: true, attributes: true, attributeFilter: ['class']});
+        }"""
+    )
+    first_flip = next(i for i in flips_at if i >= 2)
+    for index in range(2, len(line)):
+        click_cell(page, *line[index])
+        if index == first_flip:
+            page.wait_for_function("window.__flipSeen > 0", timeout=5_000)
+            expect(page.locator("#board-message")).to_have_text(re.compile(r"(Row|Column): .*turned face (up|down)"))
+
+    # Game over: outcome, score, the analysis (with a spinner while it runs) and the replay viewer.
+    expect(page.locator("#over")).to_be_visible()
+    expect(page.locator("#over-title")).to_have_text("You won!")
+    expect(page.locator("#over-score")).to_have_text(str(score))
+    expect(page.locator("#actions")).to_be_hidden()
+    expect(page.locator("#replay")).to_be_visible()
+    face_down_labels = page.locator('#board .card[aria-label^="face-down card ("]').count()
+    assert face_down_labels == 0  # a win: sixteen face-up cards
+    assert page.locator('#board .card[aria-label$=", face up"]').count() == 16
+
+    page.click("#replay-first")
+    expect(page.locator("#board")).to_have_attribute("data-replay-turn", "0")
+    expect(page.locator("#replay-caption")).to_have_text("Before the first card")
+    page.click("#replay-next")
+    page.click("#replay-next")
+    expect(page.locator("#board")).to_have_attribute("data-replay-turn", "2")
+    replay_game = Game(deal=deal)
+    for move in line[:2]:
+        replay_game.place(move.row, move.col)
+    expect(page.locator("#board .slot.occupied")).to_have_count(len(replay_game.cells()))
+    expect(page.locator("#board .slot.marker-placed")).to_have_count(1)
+    page.click("#replay-last")
+    expect(page.locator("#board")).to_have_attribute("data-replay-turn", str(len(line)))
+
+    analysis = page.locator("#analysis")
+    expect(analysis).to_have_attribute("aria-busy", "false", timeout=120_000)
+    if (ROOT / "src" / "foursquare" / "analysis.py").exists():
+        expect(page.locator(".analysis-verdict")).to_have_text(re.compile("could be won"))
+    shot(page, "desktop-game-over")
+
+    # Statistics: the win is counted and drawn in the histogram; the games list links back.
+    page.click('.site-nav a[data-route="stats"]')
+    expect(page.locator(".tile-won dd")).to_have_text("1")
+    expect(page.locator(f'#histogram rect[data-score="{score}"]')).to_have_attribute("data-count", "1")
+    expect(page.locator(".games-table .outcome-won")).to_have_count(1)
+    expect(page.locator(".games-table .outcome-playing")).to_have_count(1)  # the random game of the start page
+    shot(page, "desktop-stats")
+    page.click(".games-table .outcome-won a")
+    expect(page.locator("#over")).to_be_visible()
+    assert page.errors == []
+    page.context.close()
+
+
+def test_keyboard_placement_reload_resume_and_rules(browser: Any, server: str) -> None:
+    page = new_page(browser)
+    game_id = open_home(page, server)
+
+    # The first card: focus the only highlighted cell and press Enter.
+    page.locator("#board .slot.legal").first.focus()
+    page.keyboard.press("Enter")
+    wait_turn(page, 1)
+    # Arrow keys move the focus ring among the highlighted cells; Space places the card there.
+    page.locator("#board .slot.legal").first.focus()
+    before = page.evaluate("document.activeElement.dataset.key")
+    page.keyboard.press("ArrowRight")
+    after = page.evaluate("document.activeElement.dataset.key")
+    assert after != before
+    assert page.evaluate("document.activeElement.classList.contains('legal')")
+    assert page.evaluate("document.activeElement.tabIndex") == 0
+    row, col = (int(x) for x in after.split(","))
+    page.keyboard.press("Space")
+    wait_turn(page, 2)
+    expect(page.locator(f'#board .slot.occupied[data-row="{row}"][data-col="{col}"]')).to_have_count(1)
+    # Keyboard focus stays on the grid after a move.
+    assert page.evaluate("document.getElementById('board').contains(document.activeElement)")
+    # Shortcut U undoes.
+    page.keyboard.press("u")
+    wait_turn(page, 1)
+    page.keyboard.press("r")
+    wait_turn(page, 2)
+
+    # Reload mid-game: the same game comes back from the URL …
+    cells = page.locator("#board .slot.occupied").count()
+    page.reload()
+    wait_turn(page, 2)
+    assert page.url.endswith(f"#/game/{game_id}")
+    expect(page.locator("#board .slot.occupied")).to_have_count(cells)
+    # … and from localStorage when the start page is opened without one.
+    page.goto(server + "/#/rules")
+    expect(page.locator("#rules-title")).to_be_visible()
+    expect(page.locator("#rules-body p")).to_have_count(5)
+    page.goto(server + "/")
+    wait_turn(page, 2)
+    assert page.url.endswith(f"#/game/{game_id}")
+    assert page.errors == []
+    page.context.close()
+
+
+def test_drag_and_drop_places_the_card(browser: Any, server: str) -> None:
+    page = new_page(browser)
+    open_home(page, server)
+    click_cell(page, 0, 0)
+    source = page.locator("#hand-card .card").bounding_box()
+    target_slot = page.locator("#board .slot.legal:not(.occupied)").first
+    row = int(target_slot.get_attribute("data-row"))
+    col = int(target_slot.get_attribute("data-col"))
+    target = target_slot.bounding_box()
+    assert source and target
+    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+    page.mouse.down()
+    tx, ty = target["x"] + target["width"] / 2, target["y"] + target["height"] / 2
+    page.mouse.move(tx, ty, steps=12)
+    expect(page.locator(".drag-ghost")).to_have_count(1)
+    expect(page.locator("#board .slot.drop-target")).to_have_count(1)
+    page.mouse.up()
+    wait_turn(page, 2)
+    expect(page.locator(".drag-ghost")).to_have_count(0)
+    expect(page.locator(f'#board .slot.occupied[data-row="{row}"][data-col="{col}"]')).to_have_count(1)
+    assert page.errors == []
+    page.context.close()
+
+
+def test_stale_move_shows_a_toast_and_refetches(browser: Any, server: str) -> None:
+    page = new_page(browser)
+    game_id = open_home(page, server)
+    other = page.context.new_page()
+    other.goto(f"{server}/#/game/{game_id}")
+    wait_turn(other, 0)
+    click_cell(page, 0, 0)
+    # The second tab still shows turn 0: its move is refused (409) and it catches up.
+    other.click('#board .slot.legal[data-row="0"][data-col="0"]')
+    expect(other.locator(".toast-error")).to_be_visible()
+    wait_turn(other, 1)
+    assert page.errors == []
+    page.context.close()
+
+
+def test_phone_layout_and_dark_theme(browser: Any, server: str) -> None:
+    page = new_page(browser, PHONE)
+    open_home(page, server)
+    click_cell(page, 0, 0)
+    for _ in range(5):
+        if page.locator("#over").is_visible():
+            break
+        cell = page.locator("#board .slot.legal").last
+        click_cell(page, int(cell.get_attribute("data-row")), int(cell.get_attribute("data-col")))
+    no_horizontal_overflow(page)
+    shot(page, "phone-game-light")
+
+    assert page.get_attribute("html", "data-theme") == "light"
+    page.click("#theme-toggle")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    expect(page.locator("#theme-toggle")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("localStorage.getItem('fs.theme')") == "dark"
+    page.reload()
+    wait_turn(page, turn_of(page))
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    no_horizontal_overflow(page)
+    shot(page, "phone-game-dark")
+
+    page.click('.site-nav a[data-route="stats"]')
+    expect(page.locator(".tile-played")).to_be_visible()
+    no_horizontal_overflow(page)
+    page.click('.site-nav a[data-route="rules"]')
+    expect(page.locator("#rules-title")).to_be_visible()
+    no_horizontal_overflow(page)
+    page.click("#theme-toggle")
+    expect(page.locator("html")).to_have_attribute("data-theme", "light")
+    assert page.errors == []
+    page.context.close()
