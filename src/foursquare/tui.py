@@ -56,7 +56,7 @@ import os
 import select
 import sys
 import termios
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TextIO
 
@@ -130,17 +130,15 @@ TEXT: dict[str, str] = {
     "last_redone": "Redone: {card} (cyan).",
     "last_undone": "Took back {card}.",
     "last_restart": "Started over: press r to replay your moves.",
-    "why_highest": "{line}: {card} is the highest face-up card,",
-    "why_lowest": "{line}: {card} is the lowest face-up card,",
-    "why_none_up": "{line}: no other card was face up,",
-    "why_so": "  so ",
+    "why_highest": "{line}: {card} is the highest face-up card, so",
+    "why_lowest": "{line}: {card} is the lowest face-up card, so",
+    "why_none_up": "{line}: no other card was face up, so",
     "turned_back_line": "Turned back:",
     "nothing_turned": "Nothing turned over.",
     "row": "Row",
     "column": "Column",
-    "turned_down": "{card} turned face down",
-    "turned_up": "{card} turned face up",
-    "list_separator": ", ",
+    "now_up": "  now face up:",
+    "now_down": "  now face down:",
     "key_hint": "Press a highlighted key to place the {card}.",
     "no_such_cell": "No cell is labelled {key!r}: press a highlighted key, or ? for the rules.",
     "nothing_to_undo": "Nothing to undo.",
@@ -547,17 +545,17 @@ def draw_big_card(card: Card) -> Text:
     return Text("\n".join(rows), style=card_style(card))
 
 
-def _flip_names(flips: Iterable[Flip], undone: bool = False) -> Text:
-    """``2♣ turned face down, 5♥ turned face up`` (the other way round for an undo)."""
+def _flip_lines(flips: Sequence[Flip], undone: bool = False) -> Text:
+    """``  now face up: 2♦ 7♠`` and ``  now face down: A♦`` (each way as the cards now face)."""
     text = Text()
-    for i, f in enumerate(flips):
-        if i:
-            text.append(TEXT["list_separator"])
-        up = f.face_up != undone
-        before, _, after = TEXT["turned_up" if up else "turned_down"].partition("{card}")
-        text.append(before)
-        text.append_text(card_text(f.card))
-        text.append(after, style="green" if up else "yellow")
+    for up in (True, False):
+        cards = [f.card for f in flips if (f.face_up != undone) == up]
+        if not cards:
+            continue
+        text.append("\n" + TEXT["now_up" if up else "now_down"], style="green" if up else "yellow")
+        for card in cards:
+            text.append(" ")
+            text.append_text(card_text(card))
     return text
 
 
@@ -571,9 +569,8 @@ def explain(last: LastAction | None) -> Text:
     if last.kind == "undone":
         text = Text(TEXT["last_undone"].format(card=p.card.symbol))
         if p.flips:
-            text.append("\n" + TEXT["turned_back_line"] + "\n  ")
-            text.append_text(_flip_names(p.flips, undone=True))
-            text.append(".")
+            text.append("\n" + TEXT["turned_back_line"])
+            text.append_text(_flip_lines(p.flips, undone=True))
         return text
     key = "last_redone" if last.kind == "redone" else "last_placed"
     text = Text(TEXT[key].format(card=p.card.symbol))
@@ -592,9 +589,8 @@ def explain(last: LastAction | None) -> Text:
             why = TEXT["why_highest"].format(line=name, card=p.card.symbol)
         else:
             why = TEXT["why_lowest"].format(line=name, card=p.card.symbol)
-        text.append("\n" + why + "\n" + TEXT["why_so"])
-        text.append_text(_flip_names(flips))
-        text.append(".")
+        text.append("\n" + why)
+        text.append_text(_flip_lines(flips))
     return text
 
 
@@ -773,6 +769,7 @@ class Screen:
         lines = capture.get().split("\n")
         if lines and lines[-1] == "":
             lines.pop()
+        del lines[self.console.size.height :]  # never scroll: a too-small terminal loses the bottom
         frame = "\x1b[H" + "\n".join(line + "\x1b[K" for line in lines) + "\x1b[J"
         self.console.file.write(frame)
         self.console.file.flush()
