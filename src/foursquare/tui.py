@@ -54,6 +54,7 @@ import argparse
 import contextlib
 import os
 import select
+import signal
 import sys
 import termios
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -775,30 +776,59 @@ class Screen:
         self.console.file.flush()
 
     def resized(self) -> bool:
+        """Whether the terminal's size changed (or the frame was lost) since the last frame."""
         return (self.console.size.width, self.console.size.height) != self.last_size
+
+    def invalidate(self) -> None:
+        """Have :meth:`resized` ask for a fresh frame (after the screen was given away)."""
+        self.last_size = (0, 0)
 
 
 @contextlib.contextmanager
-def terminal(console: Console, fd: int) -> Iterator[Keyboard]:
-    """Alternate screen, hidden cursor and key-at-a-time input, all undone however we leave."""
+def terminal(console: Console, fd: int, screen: Screen) -> Iterator[Keyboard]:
+    """Alternate screen, hidden cursor and key-at-a-time input, all undone however we leave.
+
+    Ctrl-Z (SIGTSTP) gives the shell a normal terminal while the game is stopped; ``fg`` brings
+    the game back and redraws it.
+    """
     keyboard = Keyboard(fd)
-    console.set_alt_screen(True)
-    console.show_cursor(False)
+
+    def enter() -> None:
+        console.set_alt_screen(True)
+        console.show_cursor(False)
+
+    def leave() -> None:
+        console.show_cursor(True)
+        console.set_alt_screen(False)
+
+    def suspend(signum: int, frame: object) -> None:
+        keyboard.__exit__()
+        leave()
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTSTP)  # stops here until SIGCONT
+        signal.signal(signal.SIGTSTP, suspend)
+        keyboard.__enter__()
+        enter()
+        screen.invalidate()
+
+    enter()
+    previous = signal.signal(signal.SIGTSTP, suspend)
     try:
         with keyboard:
             yield keyboard
     finally:
-        console.show_cursor(True)
-        console.set_alt_screen(False)
+        signal.signal(signal.SIGTSTP, previous)
+        leave()
 
 
 def play_interactive(session: Session, console: Console | None = None) -> int:
     """The full-screen game; returns the exit status (130 after Ctrl-C, like the rest of the CLI)."""
     console = console or Console(highlight=False)
     status = 0
+    screen = Screen(console)
     try:
-        with terminal(console, sys.stdin.fileno()) as keyboard:
-            Interactive(session, keyboard, Screen(console)).run()
+        with terminal(console, sys.stdin.fileno(), screen) as keyboard:
+            Interactive(session, keyboard, screen).run()
     except KeyboardInterrupt:  # the terminal is already restored by now
         status = 130
     for line in _goodbye(session):
