@@ -29,6 +29,7 @@ def grid_text(game: Game) -> str:
 
 
 def outcome_text(game: Game) -> str:
+    """One line: the outcome, then how many cards were played, are left, and lie face down."""
     outcome = game.outcome()
     status = describe_outcome(outcome)
     return f"{status}; {game.turn} cards played, {game.stock_left} left in the stock, {game.face_down} face down"

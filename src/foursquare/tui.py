@@ -9,10 +9,10 @@ new random deal, ``?``/``h`` the rules, ``q`` quit. At the end: ``n`` new random
 deal again, ``u`` take back the last card, ``q`` quit. The terminal is restored on every exit path
 (Ctrl-C included: exit status 130). A random deal's number is shown only once the game is over.
 
-**Lines** (stdin is not a terminal), for scripts and tests. One command per line, blank lines
-ignored, case-insensitive:
+**Lines** (otherwise: stdin or stdout is not a terminal), for scripts and tests. One command per
+line, blank lines ignored, case-insensitive:
 
-* ``ROW COL``  two integers (``0 1``, ``-1 2``): place the card there;
+* ``ROW COL``  two integers (``0 1``, ``-1 2``; ``0,1`` too): place the card there;
 * ``u``        undo;   ``r`` redo;   ``q`` quit.
 
 Output is plain text, one fact per line, each starting with a fixed word. At the start::
@@ -68,7 +68,7 @@ from rich.table import Table
 from rich.text import Text
 
 from foursquare import record
-from foursquare.cards import Card
+from foursquare.cards import DECK_SIZE, Card
 from foursquare.engine import MAX_FACE_DOWN, Flip, Game, Move, Outcome, Placement, Variant
 from foursquare.render import grid_text
 
@@ -120,7 +120,7 @@ TEXT: dict[str, str] = {
     "variant_short": "Variant: {text}",
     "variant_diagonal": "diagonal adjacency",
     "variant_count_buried": "covered face-down cards count",
-    "move": "Move {turn} of 40",
+    "move": "Move {turn} of {total}",
     "to_place": "Card to place",
     "stock_left": "Stock: {left} left",
     "face_down_label": "Face down: ",
@@ -394,21 +394,19 @@ def _state_lines(game: Game) -> str:
 
 def _report_lines(kind: Literal["placed", "undone", "redone"], placement: Placement) -> str:
     move = placement.move
-    head = TEXT[kind].format(card=placement.card.name, row=move.row, col=move.col)
-    if kind == "undone":
-        # Undoing turns every flipped card back, so it now faces the other way.
-        flips = [
-            TEXT["flip"].format(
-                card=f.card.name, row=f.row, col=f.col, way="down" if f.face_up else "up", line=f.line
-            )
-            for f in placement.flips
-        ]
-        return head + "\n" + TEXT["turned_back"].format(flips=", ".join(flips) or TEXT["nothing"])
+    undone = kind == "undone"  # an undo turns every flipped card back: it now faces the other way
     flips = [
-        TEXT["flip"].format(card=f.card.name, row=f.row, col=f.col, way="up" if f.face_up else "down", line=f.line)
+        TEXT["flip"].format(
+            card=f.card.name, row=f.row, col=f.col, way="up" if f.face_up != undone else "down", line=f.line
+        )
         for f in placement.flips
     ]
-    return head + "\n" + TEXT["turned_over"].format(flips=", ".join(flips) or TEXT["nothing"])
+    return "\n".join(
+        [
+            TEXT[kind].format(card=placement.card.name, row=move.row, col=move.col),
+            TEXT["turned_back" if undone else "turned_over"].format(flips=", ".join(flips) or TEXT["nothing"]),
+        ]
+    )
 
 
 # --- interactive mode: drawing ------------------------------------------------------------------------
@@ -418,13 +416,22 @@ CELL_HEIGHT = 3  # lines per cell
 BOARD_CELLS = 5  # the largest window ever needed: a 3-wide grid plus a legal cell on each side
 SIDE_MIN_WIDTH = 26  # narrower terminals get the side panel below the board
 
+STYLE_LABEL_EMPTY = "bold yellow"
+STYLE_LABEL_PILE = "bold black on yellow"
+STYLE_EMPTY_BORDER = "yellow"
+STYLE_LAST_PLACED = "bold cyan"
+STYLE_FLIPPED = "bold magenta"
+STYLE_BACK = "bright_blue on blue"
+STYLE_BACK_NAME = "grey70 on blue"
+
 
 def card_style(card: Card) -> str:
+    """Hearts and diamonds red, clubs and spades the terminal's own colour; the suit symbol always shows."""
     return "bold red" if card.suit in RED_SUITS else "bold"
 
 
-def card_text(card: Card, style: str | None = None) -> Text:
-    return Text(card.symbol, style=style or card_style(card))
+def card_text(card: Card) -> Text:
+    return Text(card.symbol, style=card_style(card))
 
 
 def cell_labels(game: Game) -> dict[Move, str]:
@@ -447,15 +454,6 @@ def _window(game: Game) -> tuple[int, int, int, int]:
     rows = [r for r, _ in cells]
     cols = [c for _, c in cells]
     return min(rows), max(rows), min(cols), max(cols)
-
-
-STYLE_LABEL_EMPTY = "bold yellow"
-STYLE_LABEL_PILE = "bold black on yellow"
-STYLE_EMPTY_BORDER = "yellow"
-STYLE_LAST_PLACED = "bold cyan"
-STYLE_FLIPPED = "bold magenta"
-STYLE_BACK = "bright_blue on blue"
-STYLE_BACK_NAME = "grey70 on blue"
 
 
 def _draw_cell(
@@ -615,7 +613,7 @@ def draw_side(session: Session, last: LastAction | None, message: str | None) ->
     items: list[RenderableType] = []
     card = game.card_to_place
     if card is not None:
-        items.append(Text(TEXT["move"].format(turn=game.turn + 1), style="bold"))
+        items.append(Text(TEXT["move"].format(turn=game.turn + 1, total=DECK_SIZE), style="bold"))
         items.append(Text(TEXT["to_place"]))
         items.append(draw_big_card(card))
     else:
