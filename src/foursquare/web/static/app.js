@@ -199,7 +199,9 @@ function hintBoardBadges() {
 /** Draw the whole game view from a server state; `change` describes what the last request did. */
 function renderGame(change = {}) {
   const state = game.state;
-  document.title = `${t("app.title")} · ${state.deal !== null ? t("panel.deal", { deal: state.deal }) : t("panel.dealHidden")}`;
+  document.title = t("app.pageTitle", {
+    page: state.deal !== null ? t("panel.deal", { deal: state.deal }) : t("panel.dealHidden"),
+  });
   const playing = isPlaying();
   const view = $("view-game");
   view.dataset.outcome = state.outcome;
@@ -248,7 +250,7 @@ function placedMessage(placed, flips) {
   const shown = displayCoords(placed.row, placed.col);
   const head = t("flip.placed", { card: cardSymbol(placed.card), row: shown.row, col: shown.col });
   const tail = flipSentence(flips);
-  return tail ? `${head} ${tail}` : head;
+  return tail ? t("text.sentences", { a: head, b: tail }) : head;
 }
 
 async function loadGame(id) {
@@ -409,7 +411,10 @@ function renderHintBox() {
             if (slot) slot.focus();
           },
         },
-        el("span", { class: "hint-where", text: pile ? `${where} (${t("hint.onPile", { top: cardSymbol(pile.card) })})` : where }),
+        el("span", {
+          class: "hint-where",
+          text: pile ? t("hint.whereOnPile", { where, pile: t("hint.onPile", { top: cardSymbol(pile.card) }) }) : where,
+        }),
         el("span", { class: "hint-win", text: t("hint.win", { pct: percent(move.win_probability) }) }),
         el("span", { class: "hint-score", text: t("hint.score", { score: decimal(move.expected_score) }) }),
       );
@@ -505,7 +510,11 @@ function showGameOver(justEnded) {
   if (!game.replay) {
     game.replay = { total: state.turn, turn: state.turn, cache: new Map(), markers: [] };
     setupReplayControls();
-    // The final grid is on the board already; the replay starts at the last move.
+    // The final grid is on the board already; once any flip has played, show it as the replay's last step.
+    const id = state.id;
+    setTimeout(() => {
+      if (game.state?.id === id && game.replay && game.replay.turn === game.replay.total) showReplay(game.replay.total);
+    }, justEnded ? flipDuration() + 250 : 0);
   }
   $("replay").hidden = false;
   updateReplayButtons();
@@ -570,9 +579,10 @@ async function showReplay(turn, markers = []) {
     caption = t("replay.position", { turn, total: replay.total });
     if (position.placed) {
       const shown = displayCoords(position.placed.row, position.placed.col);
-      caption += ` — ${t("replay.placed", { card: cardSymbol(position.placed.card), row: shown.row, col: shown.col })}`;
+      let placed = t("replay.placed", { card: cardSymbol(position.placed.card), row: shown.row, col: shown.col });
       const flips = flipSentence(position.flips ?? []);
-      if (flips) caption += ` ${flips}`;
+      if (flips) placed = t("text.sentences", { a: placed, b: flips });
+      caption = t("replay.caption", { position: caption, placed });
     }
   }
   $("replay-caption").textContent = caption;
@@ -671,7 +681,7 @@ function renderAnalysis(analysis) {
               type: "button",
               class: "button button-small",
               text: t("over.show"),
-              "aria-label": `${t("over.show")}: ${line}`,
+              "aria-label": t("over.showLabel", { line }),
               onclick: () =>
                 showReplay(move.index, [
                   { row: move.played[0], col: move.played[1], kind: "played", label: t("replay.played") },
@@ -886,7 +896,7 @@ function renderGames(data) {
       "tr",
       { class: `game-row outcome-${summary.outcome}` },
       el("td", { class: "col-date", text: dateTime(summary.created_at) }),
-      el("td", { class: "col-deal", text: summary.deal === null ? t("stats.hidden") : `#${summary.deal}` }),
+      el("td", { class: "col-deal", text: summary.deal === null ? t("stats.hidden") : t("stats.dealNumber", { deal: summary.deal }) }),
       el("td", { class: "col-rules", text: variantText(summary.variant).join(", ") }),
       el("td", { class: "col-turn", text: integer(summary.turn) }),
       el("td", { class: "col-result" }, el("span", { class: `badge badge-${summary.outcome}`, text: t(`stats.result.${summary.outcome}`) })),
@@ -938,13 +948,13 @@ async function route() {
   }
   if (hash === "/stats") {
     showView("stats");
-    document.title = `${t("app.title")} · ${t("stats.title")}`;
+    document.title = t("app.pageTitle", { page: t("stats.title") });
     await showStats();
     return;
   }
   if (hash === "/rules") {
     showView("rules");
-    document.title = `${t("app.title")} · ${t("nav.rules")}`;
+    document.title = t("app.pageTitle", { page: t("nav.rules") });
     return;
   }
   // The start page: resume the remembered game, else deal a new one.

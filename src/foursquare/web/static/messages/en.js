@@ -7,6 +7,8 @@ export default {
   "app.title": "Foursquare",
   "app.tagline": "a solitaire by Wil Su",
   "app.loading": "Loading…",
+  "app.pageTitle": "{page} · Foursquare",
+  "text.sentences": "{a} {b}",
   "app.skip": "Skip to the game",
 
   "nav.label": "Main",
@@ -77,6 +79,7 @@ export default {
   "hint.loading": "Thinking…",
   "hint.move": "Row {row}, column {col}",
   "hint.onPile": "on {top}",
+  "hint.whereOnPile": "{where} ({pile})",
   "hint.win": "{pct} win",
   "hint.score": "expected score {score}",
   "hint.badge": "{pct} · {score}",
@@ -116,6 +119,7 @@ export default {
   "over.moveLoss": "−{pct} win chance, −{score} expected score",
   "over.perfectPlay": "Every move matched the best choice.",
   "over.show": "Show",
+  "over.showLabel": "Show move: {line}",
 
   // Replay
   "replay.title": "Replay",
@@ -127,6 +131,7 @@ export default {
   "replay.position": "After move {turn} of {total}",
   "replay.start": "Before the first card",
   "replay.placed": "{card} to row {row}, column {col}.",
+  "replay.caption": "{position} — {placed}",
   "replay.nextCard": "Next card",
   "replay.slider": "Move",
   "replay.best": "best",
@@ -173,6 +178,7 @@ export default {
   "stats.col.score": "Score",
   "stats.col.open": "Open",
   "stats.hidden": "hidden",
+  "stats.dealNumber": "#{deal}",
   "stats.result.playing": "in play",
   "stats.result.won": "won",
   "stats.result.lost": "lost",
@@ -185,7 +191,7 @@ export default {
   "rules.body": [
     "Foursquare is a solitaire for one 40-card deck: ace (low) to 10 in four suits.",
     "Turn the cards of the stock over one at a time and place each one face up: the first card starts the grid; every later card goes on an empty cell next to a card (above, below, left or right), or on top of any pile holding fewer than four cards. All the cards together must fit in a 4 × 4 square.",
-    "After placing a card, look along its row. If it is higher than every face-up top card among the other piles of that row, or lower than every one of them, every other top card of the row turns over: face up becomes face down and face down becomes face up. Then do the same along its column.",
+    "After placing a card, look along its row. If it is strictly higher than every face-up top card of the other piles in that row, or strictly lower than every one of them, every other top card of the row turns over: face up becomes face down and face down becomes face up. (When the other tops in the row are all face down, they all turn face up.) Then do the same along its column.",
     "You win when all sixteen cells of the 4 × 4 square show a face-up card; your score is the number of cards still in the stock. You lose when more than four top cards are face down, or when the stock runs out first.",
     "House rules: with diagonal adjacency a card may also go on an empty cell that touches a card at a corner. With buried cards counting, face-down cards covered by a later card still count towards the limit of four.",
   ],
