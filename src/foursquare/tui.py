@@ -146,7 +146,8 @@ TEXT: dict[str, str] = {
     "nothing_to_redo": "Nothing to redo.",
     "footer_play": "[b]u[/b] undo   [b]r[/b] redo   [b]s[/b] start over   [b]n[/b] new deal   "
     "[b]?[/b] rules   [b]q[/b] quit",
-    "footer_end": "[b]u[/b] take back the last card   [b]?[/b] rules",
+    "footer_end": "[b]n[/b] new deal   [b]s[/b] same deal   [b]u[/b] take back the last card   [b]?[/b] rules   "
+    "[b]q[/b] quit",
     "play_another": "Play another? (n)ew random deal / (s)ame deal again / (q)uit",
     "won_banner": "YOU WON!  SCORE {score}",
     "won_score": "All 16 cells face up with {score} cards left in the stock.",
@@ -594,12 +595,14 @@ def explain(last: LastAction | None) -> Text:
 
 
 def deal_caption(session: Session, reveal: bool) -> str:
+    """The deal number, or for a random deal a note that it is kept secret until ``reveal``."""
     if session.deal_shown or reveal:
         return TEXT["deal_number"].format(deal=session.game.deal)
     return TEXT["deal_winnable"] if session.winnable else TEXT["deal_random"]
 
 
 def variant_caption(variant: Variant) -> str | None:
+    """The house rules in force, or None for the standard game."""
     parts = []
     if variant.adjacency == "diagonal":
         parts.append(TEXT["variant_diagonal"])
@@ -608,7 +611,8 @@ def variant_caption(variant: Variant) -> str | None:
     return TEXT["variant_short"].format(text=", ".join(parts)) if parts else None
 
 
-def draw_side(session: Session, last: LastAction | None, message: str | None) -> RenderableType:
+def draw_side(session: Session, last: LastAction | None) -> RenderableType:
+    """Beside the board: the card to place (or the outcome), stock, face-down count, the last move."""
     game = session.game
     items: list[RenderableType] = []
     card = game.card_to_place
@@ -633,9 +637,6 @@ def draw_side(session: Session, last: LastAction | None, message: str | None) ->
         items.append(Text(caption, style="dim"))
     items.append(Text(""))
     items.append(explain(last))
-    if message:
-        items.append(Text(""))
-        items.append(Text(message, style="bold yellow"))
     return Group(*items)
 
 
@@ -660,13 +661,17 @@ def end_panel(session: Session) -> Panel:
 
 
 def draw_screen(session: Session, last: LastAction | None, message: str | None, width: int) -> RenderableType:
+    """A whole frame: header, board and side panel (side by side when ``width`` allows), footer.
+
+    ``message`` (a warning or a question) takes the place of the usual hint above the keys.
+    """
     game = session.game
     labels = cell_labels(game)
     over = game.is_over()
     header = Text(TEXT["title"], style="bold")
     header.append("   " + deal_caption(session, reveal=over), style="dim")
     board = draw_board(game, labels, last)
-    side = draw_side(session, last, message)
+    side = draw_side(session, last)
     layout = Table.grid(padding=(0, 2))
     board_width = CELL_WIDTH * BOARD_CELLS + 4
     layout.add_column(width=board_width, no_wrap=True)
@@ -676,14 +681,15 @@ def draw_screen(session: Session, last: LastAction | None, message: str | None, 
     else:
         layout.add_row(board)
         layout.add_row(side)
-    if over:
-        footer = Group(Text(TEXT["play_another"], style="bold"), Text.from_markup(TEXT["footer_end"]))
+    card = game.card_to_place
+    if message:
+        prompt = Text(message, style="bold yellow")
+    elif card is None:
+        prompt = Text(TEXT["play_another"], style="bold")
     else:
-        footer = Group(
-            Text(TEXT["key_hint"].format(card=game.card_to_place.symbol if game.card_to_place is not None else "")),
-            Text.from_markup(TEXT["footer_play"]),
-        )
-    return Group(header, layout, footer)
+        prompt = Text(TEXT["key_hint"].format(card=card.symbol))
+    keys = Text.from_markup(TEXT["footer_end"] if card is None else TEXT["footer_play"])
+    return Group(header, layout, prompt, keys)
 
 
 def draw_help(width: int, height: int) -> RenderableType:
