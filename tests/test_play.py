@@ -302,7 +302,14 @@ class Terminal:
         env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "32"}
         env.pop("NO_COLOR", None)
         self.process = subprocess.Popen(
-            [*PLAY, *args], stdin=self.slave, stdout=self.slave, stderr=self.slave, env=env, close_fds=True
+            [*PLAY, *args],
+            stdin=self.slave,
+            stdout=self.slave,
+            stderr=self.slave,
+            env=env,
+            close_fds=True,
+            start_new_session=True,  # a session of its own, whose controlling terminal is the pty:
+            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),  # so Ctrl-C sends it SIGINT
         )
         self.output = ""
 
@@ -381,6 +388,18 @@ def test_interactive_one_key_places_a_card_and_q_quits(terminal_factory: StartTe
     assert "\x1b[?1049l" in term.output  # back from the alternate screen
     assert termios.tcgetattr(term.slave) == term.mode  # the terminal's mode is restored
     assert record.read(path).moves == [Move(0, 0)]
+
+
+def test_ctrl_c_restores_the_terminal(terminal_factory: StartTerminal) -> None:
+    term = terminal_factory("--deal", "5")
+    at = term.wait_for("Press a highlighted key")
+    term.press("a")
+    at = term.wait_for("Move 2 of 40", at)
+    term.press("\x03")
+    assert term.finish() == 130
+    assert "deal 5 not finished after 1 card" in ANSI.sub("", term.output)[at:]
+    assert term.output.rfind("\x1b[?1049l") > term.output.rfind("\x1b[?1049h")
+    assert termios.tcgetattr(term.slave) == term.mode
 
 
 def test_interactive_game_to_a_win_then_the_same_deal_again(terminal_factory: StartTerminal, tmp_path: Path) -> None:
