@@ -181,8 +181,8 @@ HELP_PARAGRAPHS = (
     "of cards left in the stock.",
     "[b]Losing.[/b] More than 4 top cards face down (with the count-buried variant, face-down cards under "
     "other cards count too), or the stock runs out.",
-    "[b]Tips.[/b] A middle rank in a busy row turns nothing over. Covering a face-down card hides it. "
-    "Undo freely: u takes a card back, r plays it again.",
+    "[b]Tips.[/b] A middle rank in a busy row turns nothing over. Covering a face-down card takes it out of "
+    "the count (unless covered cards count). Undo freely: u takes a card back, r plays it again.",
 )
 
 # Keys: commands first, then the labels of cells, which never include a command key.
