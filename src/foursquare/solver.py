@@ -1,0 +1,850 @@
+"""Perfect-information solver: the best score reachable when the whole stock order is known.
+
+The question "what is the best score of this deal?" is "what is the smallest number of cards
+after which all 16 cells can be face up?". The solver answers it with an IDA*-style iterative
+deepening search, compiled with numba:
+
+* **Frames.** A won game fills a 4×4 box, so every winning line stays inside one 4×4 *frame*.
+  The solver searches each frame separately, in fixed frame coordinates (cell ``i = 4 * row +
+  col``), where rows and columns never move. From the first card there are 16 frames, but the
+  rules are symmetric under the square's 8 symmetries, so three suffice: the first card in a
+  corner, on an edge, or in the middle; the corner and middle frames also use the diagonal
+  mirror while the position is symmetric.
+* **Lower bound.** Every empty cell needs a card, and a face-down top that shares no row or
+  column with an empty cell can only be turned over (or covered) by a card placed on an occupied
+  pile: one more card, or two when no single cell's row and column reach all of them.
+* **Iterative deepening.** Iteration ``k`` looks for a win after at most ``k`` placements and
+  returns, when there is none, the least number of placements its cut-off nodes still allowed;
+  that is the next ``k``. Positions that cannot win by ``k`` are kept in a transposition table
+  (keyed by a Zobrist hash of the frame position; the turn is the sum of pile heights), with that
+  lower bound, so the next iteration skips them; lost positions store "never".
+* **Ordering.** Children are tried by their own lower bound, then by fewest face-down cards.
+
+The solver never decides a rule on its own: every line it returns is replayed through
+:class:`foursquare.engine.Game` before it is reported, and the tests compare it with a brute-force
+search over the engine. ``solve`` is given the whole stock, so it is only for analysis after a
+game, for choosing winnable deals, and for the ``solve`` command; no player calls it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from foursquare import record
+from foursquare.cards import DECK_SIZE, MAX_DEAL, Card, deal_stock
+from foursquare.engine import GRID, MAX_FACE_DOWN, PILE_CAP, Game, Move, Variant, describe_outcome
+
+Status = Literal["optimal", "unwinnable", "bounds"]
+IntArray = npt.NDArray[np.int64]
+
+CELLS = GRID * GRID
+FULL = (1 << CELLS) - 1
+INF = DECK_SIZE + 1  # "no win is possible": a lower bound on the winning turn past the last card
+ABORTED = -2
+TT_BITS = 21
+CHECK_EVERY = 1 << 14  # nodes between two looks at the clock
+
+# --- user-facing text (one place, for translation) ---------------------------------------------------
+
+TEXT = {
+    "optimal": "optimal: no line scores more",
+    "unwinnable": "unwinnable: no line wins, whatever the placements",
+    "bounds": "time ran out: bounds only",
+    "best": "best score found",
+    "none": "none",
+    "upper": "no line scores more than",
+    "line": "line",
+    "time": "time",
+    "nodes": "nodes searched",
+    "deal": "deal",
+    "from_record": "from the position the record reaches (turn {turn})",
+    "winnable_deal": "deal {deal} is winnable: best score {score}",
+    "no_winnable": "no deal proven winnable within {tries} tries; try again or raise --timeout",
+    "bad_moves": "move {index} ({row}, {col}) is illegal: {error}",
+    "stock_size": "the stock must hold the 40 cards, not {n}",
+    "timeout": "timeout must be a positive number of seconds, not {value!r}",
+}
+
+
+DEFAULT_VARIANT = Variant()
+
+
+class SolverError(ValueError):
+    """The solver was asked about an impossible position or with bad limits."""
+
+
+# --- the compiled search ----------------------------------------------------------------------------
+
+
+_POP16 = np.array([bin(x).count("1") for x in range(1 << CELLS)], dtype=np.int64)
+_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+                      31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
+
+
+@numba.njit(cache=True)
+def _popcount(x: int) -> int:  # pragma: no cover - compiled
+    """Set bits of a 16-bit mask."""
+    return int(_POP16[x & FULL])
+
+
+@numba.njit(cache=True)
+def _low(x: int) -> int:  # pragma: no cover - compiled
+    """Index of the lowest set bit of a non-zero mask below 2**32 (de Bruijn multiplication)."""
+    return int(_DEBRUIJN[(((x & -x) * 0x077CB531) >> 27) & 31])
+
+
+@numba.njit(cache=True)
+def _now() -> float:  # pragma: no cover - compiled
+    with numba.objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@numba.njit(cache=True)
+def _place(
+    src: int,
+    dst: int,
+    cell: int,
+    card: int,
+    top: IntArray,
+    height: IntArray,
+    state: IntArray,
+    hashes: npt.NDArray[np.uint64],
+    row_mask: IntArray,
+    col_mask: IntArray,
+    z_card: npt.NDArray[np.uint64],
+    z_up: npt.NDArray[np.uint64],
+    z_height: npt.NDArray[np.uint64],
+    z_buried: npt.NDArray[np.uint64],
+    count_buried: bool,
+) -> None:  # pragma: no cover - compiled
+    """Copy position ``src`` to slot ``dst`` and place ``card`` at ``cell`` there (rules as in the engine).
+
+    ``state[slot]`` holds (occupied mask, face-up mask, buried face-down count).
+    """
+    for j in range(16):
+        top[dst, j] = top[src, j]
+        height[dst, j] = height[src, j]
+    occ = state[src, 0]
+    up = state[src, 1]
+    buried = state[src, 2]
+    h = hashes[src]
+    bit = 1 << cell
+    if occ & bit:
+        h ^= z_card[cell, top[dst, cell] // 4] ^ z_height[cell, height[dst, cell]]
+        if up & bit:
+            h ^= z_up[cell]
+        elif count_buried:
+            h ^= z_buried[buried] ^ z_buried[buried + 1]
+            buried += 1
+    top[dst, cell] = card
+    height[dst, cell] += 1
+    occ |= bit
+    up |= bit
+    h ^= z_card[cell, card // 4] ^ z_height[cell, height[dst, cell]] ^ z_up[cell]
+    rank = card // 4
+    for line in range(2):
+        others = occ & (row_mask[cell] if line == 0 else col_mask[cell])
+        if others == 0:
+            continue
+        shown = others & up
+        turn_over = shown == 0
+        if not turn_over:
+            lo = 99
+            hi = -1
+            m = shown
+            while m:
+                j = _low(m)
+                m &= m - 1
+                r = top[dst, j] // 4
+                if r < lo:
+                    lo = r
+                if r > hi:
+                    hi = r
+            turn_over = rank > hi or rank < lo
+        if turn_over:
+            up ^= others
+            m = others
+            while m:
+                j = _low(m)
+                m &= m - 1
+                h ^= z_up[j]
+    state[dst, 0] = occ
+    state[dst, 1] = up
+    state[dst, 2] = buried
+    hashes[dst] = h
+
+
+@numba.njit(cache=True)
+def _root(parent: IntArray, parity: IntArray, x: int) -> tuple[int, int]:  # pragma: no cover - compiled
+    """The root of x in a union-find with parities, and x's parity relative to it."""
+    p = 0
+    while parent[x] != x:
+        p ^= parity[x]
+        x = parent[x]
+    return x, p
+
+
+@numba.njit(cache=True)
+def _toggles_possible(
+    occ: int, up: int, free_row: int, free_col: int, skip: int, parent: IntArray, parity: IntArray
+) -> bool:  # pragma: no cover - compiled
+    """Can some choice of line toggles turn every occupied top (but ``skip``) face up?
+
+    Without new cards on occupied piles, a top at (r, c) is turned over only by the toggles of row r
+    and of column c, and every top of a line turns with it; so with X_r (Y_c) the parity of row r's
+    (column c's) toggles to come, each face-down top needs X_r + Y_c = 1 and each face-up top
+    X_r + Y_c = 0. A line with no empty cell (and not freed by ``free_row``/``free_col``) has no
+    toggle to come: it is tied to the ground node. Union-find with parities decides consistency.
+    """
+    for x in range(9):
+        parent[x] = x
+        parity[x] = 0
+    empty = FULL & ~occ
+    for line in range(8):
+        if line < 4:
+            has = (empty >> (4 * line)) & 0xF or (free_row >> line) & 1
+        else:
+            c = line - 4
+            has = (empty >> c) & 0x1111 or (free_col >> c) & 1
+        if not has:
+            parent[line] = 8
+    m = occ & ~skip
+    while m:
+        j = _low(m)
+        m &= m - 1
+        want = 0 if (up >> j) & 1 else 1
+        ra, pa = _root(parent, parity, j // 4)
+        rb, pb = _root(parent, parity, 4 + j % 4)
+        if ra == rb:
+            if pa ^ pb != want:
+                return False
+        else:
+            parent[ra] = rb
+            parity[ra] = pa ^ pb ^ want
+    return True
+
+
+@numba.njit(cache=True)
+def _lower_bound(
+    occ: int, up: int, height: IntArray, slot: int, parent: IntArray, parity: IntArray
+) -> int:  # pragma: no cover - compiled
+    """Placements still needed at least before all 16 tops can be face up (0 only when won).
+
+    Every empty cell needs a card. If the tops cannot all end face up by toggles of lines through
+    empty cells alone, a card must go on an occupied pile; if one such card (which toggles its own
+    row and column and covers its pile) cannot repair it either, two are needed.
+    """
+    n_empty = _popcount(FULL & ~occ)
+    if _toggles_possible(occ, up, 0, 0, 0, parent, parity):
+        return n_empty
+    m = occ
+    while m:
+        j = _low(m)
+        m &= m - 1
+        if height[slot, j] < PILE_CAP and _toggles_possible(
+            occ, up, 1 << (j // 4), 1 << (j % 4), 1 << j, parent, parity
+        ):
+            return n_empty + 1
+    return n_empty + 2
+
+
+@numba.njit(cache=True)
+def _tight_key(
+    slot: int,
+    k: int,
+    cards: IntArray,
+    top: IntArray,
+    state: IntArray,
+    cross: IntArray,
+    z_tight: npt.NDArray[np.uint64],
+    z_up: npt.NDArray[np.uint64],
+    z_buried: npt.NDArray[np.uint64],
+) -> np.uint64:  # pragma: no cover - compiled
+    """A coarser key, valid only when the remaining cards must each fill an empty cell ("no slack").
+
+    Then piles never grow, so heights do not matter; a top is only ever compared with the cards
+    ``cards[slot:k]``, so its rank matters only up to where it falls among theirs; and a top whose
+    row and column are full is never compared again. Positions with equal keys play out alike.
+    """
+    occ = state[slot, 0]
+    up = state[slot, 1]
+    future = 0
+    for t in range(slot, k):
+        future |= 1 << (cards[t] // 4)
+    reach = 0
+    m = FULL & ~occ
+    while m:
+        j = _low(m)
+        m &= m - 1
+        reach |= cross[j]
+    h = z_buried[state[slot, 2]] ^ z_tight[CELLS + slot, 0]
+    m = occ
+    while m:
+        j = _low(m)
+        m &= m - 1
+        if (reach >> j) & 1:
+            r = top[slot, j] // 4
+            bucket = 2 * _popcount(future & ((1 << r) - 1)) + ((future >> r) & 1) + 1
+        else:
+            bucket = 0
+        h ^= z_tight[j, bucket]
+        if (up >> j) & 1:
+            h ^= z_up[j]
+    return np.uint64(h)
+
+
+@numba.njit(cache=True)
+def _evaluate(
+    slot: int,
+    k: int,
+    height: IntArray,
+    state: IntArray,
+    hashes: npt.NDArray[np.uint64],
+    count_buried: bool,
+    tt_key: npt.NDArray[np.uint64],
+    tt_bound: npt.NDArray[np.int8],
+    parent: IntArray,
+    parity: IntArray,
+    cards: IntArray,
+    top: IntArray,
+    cross: IntArray,
+    z_tight: npt.NDArray[np.uint64],
+    z_up: npt.NDArray[np.uint64],
+    z_buried: npt.NDArray[np.uint64],
+    tight_key: npt.NDArray[np.uint64],
+) -> tuple[int, int]:  # pragma: no cover - compiled
+    """Settle the position in ``slot`` if possible: (value, -1); else (-1, an ordering key, lower first).
+
+    The value is the winning turn when won, ``INF`` when lost, or a lower bound > k on the winning turn.
+    """
+    occ = state[slot, 0]
+    up = state[slot, 1]
+    if occ == FULL and up == FULL:
+        return slot, -1
+    down = _popcount(occ & ~up)
+    if down + (state[slot, 2] if count_buried else 0) > MAX_FACE_DOWN or slot == DECK_SIZE:
+        return INF, -1
+    bound = _lower_bound(occ, up, height, slot, parent, parity)
+    f = slot + bound
+    if f > DECK_SIZE:
+        return INF, -1
+    if f > k:
+        return f, -1
+    i = hashes[slot] & (tt_key.shape[0] - 1)
+    if tt_key[i] == hashes[slot] and tt_bound[i] > k:
+        return int(tt_bound[i]), -1
+    if f == k and bound == _popcount(FULL & ~occ):
+        tight = _tight_key(slot, k, cards, top, state, cross, z_tight, z_up, z_buried)
+        if tight_key[tight & (tight_key.shape[0] - 1)] == tight:
+            return k + 1, -1
+    return -1, bound * 8 + down
+
+
+@numba.njit(cache=True)
+def _search(
+    t0: int,
+    k: int,
+    cards: IntArray,
+    top: IntArray,
+    height: IntArray,
+    state: IntArray,
+    hashes: npt.NDArray[np.uint64],
+    adjacent: IntArray,
+    row_mask: IntArray,
+    col_mask: IntArray,
+    cross: IntArray,
+    first_cell: int,
+    mirror_keep: int,
+    diagonal: int,
+    count_buried: bool,
+    z_card: npt.NDArray[np.uint64],
+    z_up: npt.NDArray[np.uint64],
+    z_height: npt.NDArray[np.uint64],
+    z_buried: npt.NDArray[np.uint64],
+    tt_key: npt.NDArray[np.uint64],
+    tt_bound: npt.NDArray[np.int8],
+    z_tight: npt.NDArray[np.uint64],
+    tight_key: npt.NDArray[np.uint64],
+    deadline: float,
+    line: IntArray,
+    counters: IntArray,
+) -> int:  # pragma: no cover - compiled
+    """Depth-first search from slot ``t0`` (the position after ``t0`` cards) for a win within ``k`` cards.
+
+    Returns the winning turn (≤ k; ``line[t0:turn]`` then holds the cells), or a lower bound > k on
+    the winning turn (``INF`` when no win exists), or ``ABORTED`` when the deadline passed.
+    ``counters[0]`` counts the positions examined.
+    """
+    moves = np.empty((42, 16), dtype=np.int64)
+    n_moves = np.zeros(42, dtype=np.int64)
+    index = np.zeros(42, dtype=np.int64)
+    best = np.zeros(42, dtype=np.int64)
+    keys = np.empty(16, dtype=np.int64)
+    parent = np.zeros(9, dtype=np.int64)
+    parity = np.zeros(9, dtype=np.int64)
+    tt_mask = tt_key.shape[0] - 1
+    nodes = counters[0] + 1
+
+    value, _ = _evaluate(t0, k, height, state, hashes, count_buried, tt_key, tt_bound, parent, parity,
+                         cards, top, cross, z_tight, z_up, z_buried, tight_key)
+    if value >= 0:
+        counters[0] = nodes
+        return value
+    sp = t0
+    mode = 0  # 0: expand the open position at sp; 1: a child of sp returned `value`; 2: try sp's next child
+    while True:
+        if mode == 0:
+            if counters.shape[0] > 1:
+                counters[1 + sp] += 1  # expansions per turn, for profiling
+            occ = state[sp, 0]
+            best[sp] = INF
+            if occ == 0:
+                cand = 1 << first_cell
+            else:
+                near = 0
+                open_piles = 0
+                m = occ
+                while m:
+                    j = _low(m)
+                    m &= m - 1
+                    near |= adjacent[j]
+                    if height[sp, j] < PILE_CAP:
+                        open_piles |= 1 << j
+                cand = near & ~occ
+                if open_piles:
+                    n_empty = _popcount(FULL & ~occ)
+                    if sp + 1 + n_empty <= k:
+                        cand |= open_piles
+                    else:  # a card on a pile would leave too few cards to fill the empty cells
+                        best[sp] = sp + 1 + n_empty
+                if mirror_keep and (occ & ~diagonal) == 0:
+                    cand &= mirror_keep
+            n = 0
+            card = cards[sp]
+            won = False
+            while cand:
+                j = _low(cand)
+                cand &= cand - 1
+                _place(sp, sp + 1, j, card, top, height, state, hashes, row_mask, col_mask,
+                       z_card, z_up, z_height, z_buried, count_buried)
+                nodes += 1
+                if (nodes & (CHECK_EVERY - 1)) == 0 and _now() > deadline:
+                    counters[0] = nodes
+                    return ABORTED
+                value, key = _evaluate(sp + 1, k, height, state, hashes, count_buried, tt_key, tt_bound,
+                                       parent, parity, cards, top, cross, z_tight, z_up, z_buried, tight_key)
+                if value >= 0:
+                    if value <= k:
+                        line[sp] = j
+                        won = True
+                        break
+                    if value < best[sp]:
+                        best[sp] = value
+                    continue
+                pos = n  # insertion sort by key
+                while pos > 0 and keys[pos - 1] > key:
+                    keys[pos] = keys[pos - 1]
+                    moves[sp, pos] = moves[sp, pos - 1]
+                    pos -= 1
+                keys[pos] = key
+                moves[sp, pos] = j
+                n += 1
+            if won:
+                if sp == t0:
+                    counters[0] = nodes
+                    return value
+                sp -= 1
+                mode = 1
+                continue
+            n_moves[sp] = n
+            index[sp] = 0
+            mode = 2
+        elif mode == 1:
+            if value <= k:
+                # A win below: record the cell of this position's move and pass the win up.
+                line[sp] = moves[sp, index[sp]]
+                if sp == t0:
+                    counters[0] = nodes
+                    return value
+                sp -= 1
+                continue
+            if value < best[sp]:
+                best[sp] = value
+            index[sp] += 1
+            mode = 2
+        else:
+            if index[sp] < n_moves[sp]:
+                _place(sp, sp + 1, moves[sp, index[sp]], cards[sp], top, height, state, hashes, row_mask,
+                       col_mask, z_card, z_up, z_height, z_buried, count_buried)
+                sp += 1
+                mode = 0
+                continue
+            # Every child failed: remember the bound and hand it up.
+            value = best[sp]
+            i = hashes[sp] & tt_mask
+            tt_key[i] = hashes[sp]
+            tt_bound[i] = value
+            if sp + _popcount(FULL & ~state[sp, 0]) == k and state[sp, 0] != 0:
+                tight = _tight_key(sp, k, cards, top, state, cross, z_tight, z_up, z_buried)
+                tight_key[tight & (tight_key.shape[0] - 1)] = tight
+            if sp == t0:
+                counters[0] = nodes
+                return int(value)
+            sp -= 1
+            mode = 1
+
+
+# --- frames -----------------------------------------------------------------------------------------
+
+
+def _masks(variant: Variant) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Row, column, row-or-column and neighbour masks of each frame cell (a cell is not its own)."""
+    row = np.zeros(CELLS, dtype=np.int64)
+    col = np.zeros(CELLS, dtype=np.int64)
+    adjacent = np.zeros(CELLS, dtype=np.int64)
+    for i in range(CELLS):
+        r, c = divmod(i, GRID)
+        for j in range(CELLS):
+            rj, cj = divmod(j, GRID)
+            if j == i:
+                continue
+            if rj == r:
+                row[i] |= 1 << j
+            if cj == c:
+                col[i] |= 1 << j
+            if (rj - r, cj - c) in variant.steps:
+                adjacent[i] |= 1 << j
+    return row, col, row | col, adjacent
+
+
+DIAGONAL = sum(1 << (GRID * r + r) for r in range(GRID))
+UPPER = sum(1 << (GRID * r + c) for r in range(GRID) for c in range(GRID) if c >= r)
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """A 4×4 window of the engine's grid: frame cell (r, c) is engine cell (r + row0, c + col0)."""
+
+    row0: int
+    col0: int
+    first_cell: int  # where the first card goes (frame index), when no card is placed yet
+    mirror: bool  # the diagonal mirror maps the frame onto itself, first cell included
+
+    def to_move(self, cell: int) -> Move:
+        return Move(cell // GRID + self.row0, cell % GRID + self.col0)
+
+    def cell_of(self, row: int, col: int) -> int:
+        return (row - self.row0) * GRID + (col - self.col0)
+
+
+def _frames(game: Game) -> list[_Frame]:
+    bounds = game.bounds()
+    if bounds is None:
+        # Up to the square's symmetries the first card is in a corner, on an edge or in the middle.
+        return [_Frame(0, 0, 0, True), _Frame(0, -1, 1, False), _Frame(-1, -1, GRID + 1, True)]
+    min_r, max_r, min_c, max_c = bounds
+    return [
+        _Frame(r0, c0, -1, False)
+        for r0 in range(max_r - GRID + 1, min_r + 1)
+        for c0 in range(max_c - GRID + 1, min_c + 1)
+    ]
+
+
+class _Tables:
+    """Zobrist keys and the transposition table shared by every frame of one solve."""
+
+    def __init__(self, bits: int = TT_BITS) -> None:
+        rng = np.random.default_rng(20240229)
+        high = np.iinfo(np.uint64).max
+
+        def draw(*shape: int) -> npt.NDArray[np.uint64]:
+            return rng.integers(1, high, size=shape, dtype=np.uint64, endpoint=True)
+
+        self.z_card = draw(CELLS, 10)  # by rank: suits never matter
+        self.z_up = draw(CELLS)
+        self.z_height = draw(CELLS, PILE_CAP + 1)
+        self.z_buried = draw(DECK_SIZE + 2)
+        self.z_first = draw(CELLS)
+        self.z_tight = draw(CELLS + DECK_SIZE + 2, 32)
+        self.tight_key = np.zeros(1 << bits, dtype=np.uint64)
+        self.tt_key = np.zeros(1 << bits, dtype=np.uint64)
+        self.tt_bound = np.zeros(1 << bits, dtype=np.int8)
+
+
+class _Search:
+    """One frame's search arrays, set to the game's position."""
+
+    def __init__(self, game: Game, frame: _Frame, tables: _Tables) -> None:
+        variant = game.variant
+        self.frame = frame
+        self.t0 = game.turn
+        self.row, self.col, self.cross, self.adjacent = _masks(variant)
+        self.top = np.zeros((DECK_SIZE + 2, CELLS), dtype=np.int64)
+        self.height = np.zeros((DECK_SIZE + 2, CELLS), dtype=np.int64)
+        self.state = np.zeros((DECK_SIZE + 2, 3), dtype=np.int64)
+        self.hashes = np.zeros(DECK_SIZE + 2, dtype=np.uint64)
+        self.line = np.zeros(DECK_SIZE + 2, dtype=np.int64)
+        self.cards = np.array([int(c) for c in game.stock], dtype=np.int64)
+        self.count_buried = variant.count_buried
+        self.mirror_keep = UPPER if frame.mirror else 0
+        h = np.uint64(0)
+        occ = up = buried = 0
+        for cell in game.cells():
+            i = frame.cell_of(cell.row, cell.col)
+            occ |= 1 << i
+            self.top[self.t0, i] = int(cell.top)
+            self.height[self.t0, i] = cell.height
+            h ^= tables.z_card[i, cell.top.rank - 1] ^ tables.z_height[i, cell.height]
+            if cell.top_face_up:
+                up |= 1 << i
+                h ^= tables.z_up[i]
+            buried += cell.face_up[:-1].count(False)
+        if not self.count_buried:
+            buried = 0
+        h ^= tables.z_buried[buried]
+        if occ == 0:
+            h ^= tables.z_first[frame.first_cell]  # empty frames differ by where the first card goes
+        self.state[self.t0] = (occ, up, buried)
+        self.hashes[self.t0] = h
+        self.tables = tables
+        scratch = np.zeros(9, dtype=np.int64)
+        self.bound = self.t0 + _lower_bound(occ, up, self.height, self.t0, scratch, scratch.copy())
+
+    def run(self, k: int, deadline: float, counters: IntArray) -> int:
+        t = self.tables
+        return int(
+            _search(
+                self.t0, k, self.cards, self.top, self.height, self.state, self.hashes, self.adjacent,
+                self.row, self.col, self.cross, self.frame.first_cell, self.mirror_keep, DIAGONAL,
+                self.count_buried, t.z_card, t.z_up, t.z_height, t.z_buried, t.tt_key, t.tt_bound,
+                t.z_tight, t.tight_key, deadline, self.line, counters,
+            )
+        )
+
+    def moves(self, turn: int) -> list[Move]:
+        return [self.frame.to_move(int(cell)) for cell in self.line[self.t0 : turn]]
+
+
+# --- the public API ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What the solver knows about the best score of a position, the whole stock being known.
+
+    ``line`` is the whole line from the first card (the given moves included) of the best win
+    found. ``upper_bound`` is proven: no line scores more (``-1`` when no line wins at all).
+    """
+
+    status: Status
+    best_score: int | None
+    upper_bound: int
+    line: tuple[Move, ...]
+    proven: bool
+    nodes: int
+    seconds: float
+
+    @property
+    def winnable(self) -> bool | None:
+        """True when a win was found, False when proven unwinnable, None when unknown."""
+        if self.best_score is not None:
+            return True
+        return False if self.status == "unwinnable" else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "proven": self.proven,
+            "best_score": self.best_score,
+            "upper_bound": self.upper_bound,
+            "line": [[m.row, m.col] for m in self.line],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+def _start(stock: Sequence[Card], variant: Variant, moves: Sequence[Move | tuple[int, int]]) -> Game:
+    if len(stock) != DECK_SIZE:
+        raise SolverError(TEXT["stock_size"].format(n=len(stock)))
+    game = Game(stock=list(stock), variant=variant)
+    for index, move in enumerate(moves):
+        error = game.illegality(move[0], move[1])
+        if error is not None:
+            raise SolverError(TEXT["bad_moves"].format(index=index, row=move[0], col=move[1], error=error.explanation))
+        game.place(move[0], move[1])
+    return game
+
+
+def _checked_line(game: Game, tail: Sequence[Move], turn: int) -> tuple[Move, ...]:
+    """Replay a found line through the engine: it must win after exactly ``turn`` cards."""
+    replay = game.copy()
+    for move in tail:
+        replay.place(move.row, move.col)
+    outcome = replay.outcome()
+    if outcome.status != "won" or replay.turn != turn:
+        raise RuntimeError(f"solver bug: its line does not win after {turn} cards ({describe_outcome(outcome)})")
+    return tuple(replay.moves)
+
+
+def solve(
+    stock: Sequence[Card],
+    variant: Variant = DEFAULT_VARIANT,
+    *,
+    moves: Sequence[Move | tuple[int, int]] = (),
+    timeout: float = 10.0,
+) -> Solution:
+    """The best score reachable from the position after ``moves``, the whole ``stock`` order known.
+
+    Returns the optimum with a line reaching it, or a proof that no line wins, or — when
+    ``timeout`` seconds pass first — the best line found and a proven upper bound.
+    """
+    if not timeout > 0:
+        raise SolverError(TEXT["timeout"].format(value=timeout))
+    started = time.perf_counter()
+    deadline = started + timeout
+    game = _start(stock, variant, moves)
+    counters = np.zeros(1, dtype=np.int64)
+
+    def result(status: Status, best: tuple[int, tuple[Move, ...]] | None, upper: int) -> Solution:
+        return Solution(
+            status=status,
+            best_score=None if best is None else DECK_SIZE - best[0],
+            upper_bound=upper,
+            line=() if best is None else best[1],
+            proven=status != "bounds",
+            nodes=int(counters[0]),
+            seconds=time.perf_counter() - started,
+        )
+
+    outcome = game.outcome()
+    if outcome.status == "won":
+        return result("optimal", (game.turn, tuple(game.moves)), DECK_SIZE - game.turn)
+    if outcome.status == "lost":
+        return result("unwinnable", None, -1)
+
+    tables = _Tables()
+    searches = [_Search(game, frame, tables) for frame in _frames(game)]
+    best: tuple[int, tuple[Move, ...]] | None = None
+
+    # A short probe for any win, most promising cells first: a line to show if time runs out,
+    # and often the optimum itself, which then spares the last deepening iteration.
+    probe_deadline = started + min(0.05 * timeout, 0.5)
+    for search in searches:
+        if best is not None or time.perf_counter() > probe_deadline:
+            break
+        value = search.run(DECK_SIZE, probe_deadline, counters)
+        if 0 <= value <= DECK_SIZE:
+            best = (value, _checked_line(game, search.moves(value), value))
+
+    # Iterative deepening: k is a proven lower bound on the winning turn of every frame.
+    while True:
+        k = min(search.bound for search in searches)
+        if k >= INF:
+            return result("unwinnable", None, -1)
+        if best is not None and best[0] <= k:
+            return result("optimal", best, DECK_SIZE - best[0])
+        for search in searches:
+            if search.bound > k:
+                continue
+            value = search.run(k, deadline, counters)
+            if value == ABORTED:
+                return result("bounds", best, DECK_SIZE - k)
+            if value <= k:
+                best = (value, _checked_line(game, search.moves(value), value))
+                return result("optimal", best, DECK_SIZE - value)
+            search.bound = value
+
+
+def random_winnable_deal(variant: Variant = DEFAULT_VARIANT, *, seed: int | None = None, timeout: float = 10.0) -> int:
+    """A deal number, drawn at random (reproducibly with ``seed``), that the solver proves winnable.
+
+    A deal counts as proven winnable as soon as the solver finds a win (replayed through the engine);
+    the optimum need not be proven. Each candidate gets at most ``timeout`` seconds.
+    """
+    rng = random.Random(seed) if seed is not None else random.SystemRandom()
+    for _ in range(WINNABLE_TRIES):
+        deal = rng.randrange(MAX_DEAL)
+        if solve(deal_stock(deal), variant, timeout=timeout).best_score is not None:
+            return deal
+    raise SolverError(TEXT["no_winnable"].format(tries=WINNABLE_TRIES))
+
+
+WINNABLE_TRIES = 50
+
+
+# --- the command line ---------------------------------------------------------------------------------
+
+
+def solution_json(solution: Solution, game: Game) -> dict[str, Any]:
+    """The ``solve --json`` document: the solution, the deal, and a full game record of the line."""
+    data: dict[str, Any] = {"deal": game.deal}
+    data.update(solution.to_json())
+    data["record"] = None
+    if solution.line:
+        won = Game(deal=game.deal, variant=game.variant) if game.deal is not None else None
+        if won is None:
+            won = Game(stock=list(game.stock), variant=game.variant)
+        for move in solution.line:
+            won.place(move.row, move.col)
+        data["record"] = record.to_json(won)
+    return data
+
+
+def solution_text(solution: Solution, game: Game) -> str:
+    lines = []
+    if game.deal is not None:
+        lines.append(f"{TEXT['deal']}: {game.deal}")
+    if game.turn:
+        lines.append(TEXT["from_record"].format(turn=game.turn))
+    lines.append(TEXT[solution.status])
+    best = TEXT["none"] if solution.best_score is None else str(solution.best_score)
+    lines.append(f"{TEXT['best']}: {best}")
+    if solution.status == "bounds":
+        lines.append(f"{TEXT['upper']}: {solution.upper_bound}")
+    if solution.line:
+        cells = "  ".join(f"{m.row},{m.col}" for m in solution.line)
+        lines.append(f"{TEXT['line']}: {cells}")
+    lines.append(f"{TEXT['time']}: {solution.seconds:.2f} s; {TEXT['nodes']}: {solution.nodes}")
+    return "\n".join(lines)
+
+
+def _variant_of(args: argparse.Namespace) -> Variant:
+    return Variant(adjacency=args.adjacency, count_buried=args.count_buried)
+
+
+def command_solve(args: argparse.Namespace) -> int:
+    """``foursquare solve``: solve a deal, or the position a record reaches, with the stock known."""
+    if args.record is not None:
+        game = record.read(args.record)
+    else:
+        game = Game(deal=args.deal, variant=_variant_of(args))
+    solution = solve(game.stock, game.variant, moves=game.moves, timeout=args.timeout)
+    if args.json:
+        print(json.dumps(solution_json(solution, game)))
+    else:
+        print(solution_text(solution, game))
+    return 0
+
+
+def command_winnable_deal(args: argparse.Namespace) -> int:
+    """``foursquare deal --winnable``: a random deal proven winnable, and its stock order."""
+    variant = _variant_of(args)
+    deal = random_winnable_deal(variant, seed=args.seed)
+    stock = deal_stock(deal)
+    if args.json:
+        print(json.dumps({"deal": deal, "stock": [c.name for c in stock], "variant": variant.to_json()}))
+    else:
+        print(TEXT["deal"] + f": {deal}")
+        print(" ".join(c.name for c in stock))
+    return 0
