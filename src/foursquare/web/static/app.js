@@ -21,6 +21,7 @@ const STORAGE_THEME = "fs.theme";
 const MAX_FACE_DOWN = 4;
 const DECK = 40;
 const PER_PAGE = 20;
+const MAX_COSTLY = 5;
 
 const $ = (id) => document.getElementById(id);
 
@@ -521,6 +522,7 @@ function showGameOver(justEnded) {
   if (!game.analysis) loadAnalysis();
   if (wasHidden && justEnded) {
     setTimeout(() => $("over-title").focus({ preventScroll: true }), flipDuration() + 150);
+    if (state.outcome === "won" && flipDuration() > 0) setTimeout(() => board.celebrate(), flipDuration() + 100);
   }
 }
 
@@ -642,7 +644,12 @@ function renderAnalysis(analysis) {
     parts.push(el("p", { class: "analysis-best", text: t("over.bestScoreUnknown", { bound: perfect.upper_bound }) }));
   }
   const moves = analysis.moves ?? [];
-  const costly = (analysis.costliest ?? []).map((index) => moves.find((m) => m.index === index) ?? moves[index]).filter(Boolean);
+  const costly = (analysis.costliest ?? [])
+    .map((index) => moves.find((m) => m.index === index) ?? moves[index])
+    .filter(Boolean)
+    .slice(0, MAX_COSTLY);
+  const mistakes = moves.filter((m) => m.mistake).length;
+  parts.push(el("p", { class: "analysis-mistakes", text: t("over.mistakes", { count: mistakes }) }));
   parts.push(el("h4", { text: t("over.costliest") }));
   if (costly.length === 0) {
     parts.push(el("p", { class: "analysis-clean", text: t("over.noMistakes") }));

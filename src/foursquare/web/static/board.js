@@ -28,6 +28,10 @@ export class Board {
     this.origin = { row: 0, col: 0 };
     element.addEventListener("click", (event) => this.#onClick(event));
     element.addEventListener("keydown", (event) => this.#onKey(event));
+    // Hovering a highlighted cell shows a faint preview of the card there (mouse and pen only).
+    this.canHover = window.matchMedia("(hover: hover)");
+    element.addEventListener("pointerover", (event) => this.#preview(event.target.closest?.(".slot.legal")));
+    element.addEventListener("pointerleave", () => this.#preview(null));
     element.addEventListener("focusin", (event) => {
       const slot = event.target.closest?.(".slot.legal");
       if (slot) this.#setFocusKey(slot.dataset.key);
@@ -50,6 +54,8 @@ export class Board {
     const legal = view.interactive ? (view.legal ?? []) : [];
     const markers = view.markers ?? [];
     this.interactive = Boolean(view.interactive);
+    this.card = view.interactive ? view.card : null;
+    this.#preview(null);
     this.legal = legal.map(([row, col]) => ({ row, col, key: key(row, col) }));
     const legalKeys = new Set(this.legal.map((cell) => cell.key));
     const byKey = new Map(cells.map((cell) => [key(cell.row, cell.col), cell]));
@@ -163,6 +169,30 @@ export class Board {
     }
     this.#updateRovingFocus();
     return flipping;
+  }
+
+  #preview(slot) {
+    const current = this.element.querySelector(".card.preview");
+    if (current && current.parentElement === slot) return;
+    if (current) current.remove();
+    if (!slot || !this.card || !this.interactive || !this.canHover.matches) return;
+    const ghost = createCard(this.card, true);
+    ghost.classList.add("preview");
+    ghost.removeAttribute("role");
+    ghost.removeAttribute("aria-label");
+    ghost.setAttribute("aria-hidden", "true");
+    slot.append(ghost);
+  }
+
+  /** A short wave over the cards (after a win). */
+  celebrate() {
+    const slots = [...this.element.querySelectorAll(".slot.occupied")];
+    slots.forEach((slot, index) => slot.style.setProperty("--i", String(index)));
+    this.element.classList.remove("celebrate");
+    void this.element.offsetWidth;
+    this.element.classList.add("celebrate");
+    clearTimeout(this.celebrateTimer);
+    this.celebrateTimer = setTimeout(() => this.element.classList.remove("celebrate"), 2600);
   }
 
   #drawPile(slot, cell, justPlaced) {

@@ -114,6 +114,7 @@ export default {
   "over.bestScore": "Best possible score: {score}.",
   "over.bestScoreUnknown": "Best possible score: at most {bound}.",
   "over.costliest": "Your costliest moves",
+  "over.mistakes": { one: "{count} mistake.", other: "{count} mistakes." },
   "over.noMistakes": "No costly moves: every choice was as good as the best one.",
   "over.moveLine": "Move {n}: {card} to row {prow}, column {pcol}; better: row {brow}, column {bcol}",
   "over.moveLoss": "−{pct} win chance, −{score} expected score",
