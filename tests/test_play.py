@@ -275,7 +275,7 @@ def test_winnable_takes_the_solvers_deal_and_hides_its_number(monkeypatch: pytes
         calls.append((variant, seed))
         return WON_ORTHOGONAL
 
-    monkeypatch.setattr(solver, "random_winnable_deal", fake, raising=False)
+    monkeypatch.setattr(solver, "random_winnable_deal", fake)
     game = greedy_game(WON_ORTHOGONAL)
     monkeypatch.setattr(sys, "stdin", io.StringIO(commands(game.moves)))
     out = io.StringIO()

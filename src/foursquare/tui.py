@@ -83,7 +83,6 @@ TEXT: dict[str, str] = {
     # option errors
     "deal_and_winnable": "give --deal N or --winnable, not both",
     "cannot_save": "cannot save the game to {path}: {error}",
-    "no_solver": "--winnable needs the solver (foursquare.solver), which is not available: {error}",
     # line mode
     "deal": "deal {deal}",
     "deal_hidden": "deal: random (its number is shown when the game ends)",
@@ -249,14 +248,9 @@ class Session:
 def new_game(variant: Variant, deal: int | None, winnable: bool) -> Game:
     """A game of ``deal``, or a random (solver-proven winnable with ``winnable``) deal."""
     if winnable:
-        try:
-            from foursquare import solver
-        except ImportError as exc:
-            raise PlayError(TEXT["no_solver"].format(error=exc)) from None
-        finder = getattr(solver, "random_winnable_deal", None)
-        if finder is None:
-            raise PlayError(TEXT["no_solver"].format(error="it has no random_winnable_deal()"))
-        deal = int(finder(variant, seed=None))
+        from foursquare.solver import random_winnable_deal  # numba: slow to import, so only when needed
+
+        deal = random_winnable_deal(variant, seed=None)
     return Game(deal=deal, variant=variant)
 
 
@@ -268,12 +262,15 @@ def command_play(args: argparse.Namespace) -> int:
     save: str | None = args.save
     if save is not None:
         check_save_path(save)
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    if args.winnable and interactive:
+        print(TEXT["finding_deal"], flush=True)
     game = new_game(variant, args.deal, args.winnable)
     session = Session(game, variant, deal_shown=args.deal is not None, winnable=args.winnable, save=save)
     error = session.write()
     if error is not None:
         raise PlayError(error.removeprefix("warning: "))
-    if sys.stdin.isatty() and sys.stdout.isatty():
+    if interactive:
         return play_interactive(session)
     return play_lines(session, sys.stdin, sys.stdout, sys.stderr)
 
@@ -931,7 +928,11 @@ class Interactive:
     def new_deal(self) -> None:
         if self.session.winnable:
             self.draw(TEXT["finding_deal"])
-        game = new_game(self.session.variant, None, self.session.winnable)
+        try:
+            game = new_game(self.session.variant, None, self.session.winnable)
+        except ValueError as exc:  # the solver found no winnable deal in its tries
+            self.message = str(exc)
+            return
         self.last = None
         self.message = self.session.start(game, deal_shown=False)
 
