@@ -868,6 +868,7 @@ class Interactive:
                 key = self.key(self.draw)
             except EOFError:
                 return
+            key = key.lower() if len(key) == 1 else key  # Caps Lock does not matter
             self.message = None
             if key == KEY_QUIT:
                 return
