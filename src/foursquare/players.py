@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from foursquare import kernel as K
 from foursquare import record
@@ -38,12 +39,16 @@ from foursquare.engine import Game, Move, Variant, View
 
 PLAYER_NAMES = ("random", "greedy", "best")
 
-#: Playouts per legal move of the default hint (no time budget): fast enough for 100 ms.
-HINT_PLAYOUTS = 1200
+#: Playouts per ranking of the default hint (no time budget): fast enough for 100 ms.
+HINT_PLAYOUTS = 600
 #: Playouts per decision of the best player without a time budget.
-BEST_PLAYOUTS = 6000
-#: Fewest futures each move is tried against.
-MIN_SAMPLES = 16
+BEST_PLAYOUTS = 2000
+#: Futures per round of the race between moves.
+BATCH = 16
+#: Rounds before a race may end with a single move left.
+MIN_ROUNDS = 2
+#: Standard errors by which a move must trail the leader to leave the race.
+CONFIDENCE = 2.5
 
 TEXT = {
     "unknown_player": "unknown player {name!r}: choose one of {choices}",
@@ -186,40 +191,90 @@ def make_player(name: str, *, seed: int = 0, time_budget: float | None = None) -
 # --- Monte Carlo evaluation --------------------------------------------------------------------------
 
 
-def rank_moves(view: View, *, seed: int, playouts: int, time_budget: float | None) -> list[MoveAdvice]:
+def rank_moves(
+    view: View,
+    *,
+    seed: int,
+    playouts: int,
+    time_budget: float | None,
+    weights: npt.NDArray[np.float64] | None = None,
+) -> list[MoveAdvice]:
     """Every legal move with its Monte Carlo estimates, best first.
 
-    Without a time budget each move is tried against ``playouts // moves`` (at least
-    :data:`MIN_SAMPLES`) sampled futures, the same futures for every move; with one, batches of
-    futures are added until the budget is spent.
+    Rounds of :data:`BATCH` sampled futures are played out after every move still in the race, the
+    same futures for all of them (common random numbers). After each round a move whose mean
+    score is clearly below the leader's (upper bound below the leader's lower bound,
+    :data:`CONFIDENCE` standard errors) leaves the race. Without a time budget the race stops
+    after ``playouts`` playouts in all, or when one move is left after :data:`MIN_ROUNDS` rounds;
+    with one, when the budget is spent. Moves still in the race rank first, by mean score; the
+    others follow in the reverse order they left it.
     """
     if view.card is None or not view.legal_moves:
         raise PlayerError("the game is over: there is no move to rank")
+    weights = K.POLICY_WEIGHTS if weights is None else weights
+    n = len(view.legal_moves)
     state = K.state_of_view(view)
-    cells = np.array([K.cell_of(m.row, m.col) for m in view.legal_moves], dtype=np.int64)
     unseen = K.stock_array(view.unseen)
     rng = K.make_rng(_seed_of(seed, view))
-    n = len(cells)
     wins = np.zeros(n, dtype=np.int64)
     scores = np.zeros(n, dtype=np.int64)
-    per_batch = max(MIN_SAMPLES, playouts // n)
-    samples = 0
-    if time_budget is None:
-        K.monte_carlo(state, int(view.card), unseen, cells, per_batch, rng, wins, scores)
-        samples = per_batch
-    else:
-        deadline = time.perf_counter() + time_budget
-        batch = MIN_SAMPLES
-        while True:
-            K.monte_carlo(state, int(view.card), unseen, cells, batch, rng, wins, scores)
-            samples += batch
-            if time.perf_counter() + 0.0 >= deadline:
+    samples = np.zeros(n, dtype=np.int64)
+    left_in_round = np.full(n, -1, dtype=np.int64)
+    alive = list(range(n))
+    paired: list[list[int]] = [[] for _ in range(n)]  # per move: its score on each shared future
+    deadline = None if time_budget is None else time.perf_counter() + time_budget
+    spent = 0
+    rounds = 0
+    while True:
+        cells = np.array([K.cell_of(*view.legal_moves[i]) for i in alive], dtype=np.int64)
+        results = np.empty((BATCH, len(alive)), dtype=np.int8)
+        K.monte_carlo(state, int(view.card), unseen, cells, rng, results, weights)
+        for j, i in enumerate(alive):
+            column = results[:, j].astype(np.int64)
+            wins[i] += int((column >= 0).sum())
+            won = np.maximum(column, 0)
+            scores[i] += int(won.sum())
+            samples[i] += BATCH
+            paired[i].extend(won.tolist())
+        spent += BATCH * len(alive)
+        rounds += 1
+        alive = _survivors(alive, paired, scores, samples)
+        for i in range(n):
+            if left_in_round[i] < 0 and i not in alive:
+                left_in_round[i] = rounds
+        if deadline is not None:
+            if time.perf_counter() >= deadline:
                 break
+        elif spent >= playouts or (len(alive) == 1 and rounds >= MIN_ROUNDS):
+            break
     advice = [
-        MoveAdvice(move, int(wins[i]) / samples, int(scores[i]) / samples) for i, move in enumerate(view.legal_moves)
+        MoveAdvice(move, int(wins[i]) / int(samples[i]), int(scores[i]) / int(samples[i]))
+        for i, move in enumerate(view.legal_moves)
     ]
-    order = sorted(range(n), key=lambda i: (-advice[i].expected_score, -advice[i].win_probability, i))
-    return [advice[i] for i in order]
+
+    def rank(i: int) -> tuple[int, float, float, int]:
+        out = left_in_round[i]
+        return (-(10**9 if out < 0 else int(out)), -advice[i].expected_score, -advice[i].win_probability, i)
+
+    return [advice[i] for i in sorted(range(n), key=rank)]
+
+
+def _survivors(
+    alive: list[int], paired: list[list[int]], scores: npt.NDArray[np.int64], samples: npt.NDArray[np.int64]
+) -> list[int]:
+    """The moves still in the race: the leader by mean score, and every move that the paired
+    differences on the shared futures do not show below it by :data:`CONFIDENCE` standard errors.
+    """
+    lead = max(alive, key=lambda i: (scores[i] / samples[i], -i))
+    leader = np.asarray(paired[lead], dtype=np.float64)
+    keep = []
+    for i in alive:
+        # every move still in the race has met exactly the leader's futures
+        diff = np.asarray(paired[i], dtype=np.float64) - leader
+        se = float(diff.std()) / math.sqrt(len(diff))
+        if i == lead or float(diff.mean()) + CONFIDENCE * se >= 0:
+            keep.append(i)
+    return keep
 
 
 def hint(view: View, *, seed: int = 0, time_budget: float | None = None) -> list[MoveAdvice]:
