@@ -115,7 +115,7 @@ def new_page(browser: Any, viewport: dict[str, int] = DESKTOP) -> Any:
 
 def shot(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True, animations="disabled")
 
 
 def turn_of(page: Any) -> int:
@@ -450,5 +450,71 @@ def test_reduced_motion_turns_cards_without_animation(
     assert page.evaluate("window.__flipSeen") == 0
     duration = page.evaluate("getComputedStyle(document.querySelector('#board .card-inner')).transitionDuration")
     assert duration == "0s"
+    assert page.errors == []
+    page.context.close()
+
+
+def test_analysis_panel_lists_costliest_moves_and_shows_them_in_the_replay(
+    browser: Any, server: str, winning: tuple[int, list[Move]]
+) -> None:
+    """The analysis panel draws the contract's JSON; the server's answer is replaced by a known one."""
+    deal, line = winning
+    game = Game(deal=deal)
+    entries = []
+    best_cells: dict[int, Move] = {}
+    for index, move in enumerate(line):
+        card = game.card_to_place
+        assert card is not None
+        others = [m for m in game.legal_moves if m != move]
+        best = others[0] if others else move
+        best_cells[index] = best
+        mistake = index in (3, 5)
+        entries.append(
+            {
+                "index": index,
+                "card": card.name,
+                "played": list(move),
+                "best": list(best if mistake else move),
+                "played_win_probability": 0.5 if mistake else 0.9,
+                "best_win_probability": 0.9,
+                "played_expected_score": 5.0 if mistake else 9.0,
+                "best_expected_score": 9.0,
+                "win_probability_loss": 0.4 if mistake else 0.0,
+                "expected_score_loss": 4.0 if mistake else 0.0,
+                "forced": len(game.legal_moves) == 1,
+                "mistake": mistake,
+            }
+        )
+        game.place(move.row, move.col)
+    outcome = game.outcome()
+    analysis = {
+        "outcome": outcome.status,
+        "reason": outcome.reason,
+        "score": outcome.score,
+        "deal": deal,
+        "moves": entries,
+        "costliest": [5, 3],
+        "perfect": {"status": "optimal", "winnable": True, "best_score": 20, "upper_bound": 20, "line": []},
+    }
+    page = new_page(browser)
+    page.route("**/api/games/*/analysis", lambda route: route.fulfill(json=analysis))
+    open_home(page, server)
+    start_deal(page, deal)
+    for move in line:
+        click_cell(page, *move)
+    expect(page.locator(".analysis-verdict")).to_have_text(re.compile("could be won"))
+    expect(page.locator(".analysis-best")).to_have_text("Best possible score: 20.")
+    expect(page.locator(".analysis-mistakes")).to_have_text("2 mistakes.")
+    costly = page.locator(".costly-move")
+    expect(costly).to_have_count(2)
+    expect(costly.first.locator(".costly-line")).to_have_text(re.compile(r"^Move 6: "))
+    expect(costly.first.locator(".costly-loss")).to_have_text(re.compile(r"40\s?% win chance"))
+    costly.first.locator("button").click()
+    expect(page.locator("#board")).to_have_attribute("data-replay-turn", "5")
+    played, best = line[5], best_cells[5]
+    for kind, cell in (("played", played), ("best", best)):
+        marker = page.locator(f'#board .slot.marker-{kind}[data-row="{cell.row}"][data-col="{cell.col}"]')
+        expect(marker).to_have_count(1)
+    shot(page, "desktop-analysis")
     assert page.errors == []
     page.context.close()

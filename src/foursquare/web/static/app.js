@@ -522,7 +522,11 @@ function showGameOver(justEnded) {
   if (!game.analysis) loadAnalysis();
   if (wasHidden && justEnded) {
     setTimeout(() => $("over-title").focus({ preventScroll: true }), flipDuration() + 150);
-    if (state.outcome === "won" && flipDuration() > 0) setTimeout(() => board.celebrate(), flipDuration() + 100);
+    if (state.outcome === "won" && flipDuration() > 0) {
+      setTimeout(() => {
+        if (game.state?.id === state.id && game.replay?.turn === game.replay?.total) board.celebrate();
+      }, flipDuration() + 100);
+    }
   }
 }
 
@@ -571,7 +575,15 @@ async function showReplay(turn, markers = []) {
     ? [{ row: position.placed.row, col: position.placed.col, kind: "placed", label: "" }]
     : [];
   const shownMarkers = markers.length ? markers : placedMarker;
-  board.render({ cells: position.cells, legal: [], card: null, interactive: false, markers: shownMarkers });
+  if (turn !== replay.total) board.stopCelebrating();
+  board.render({
+    cells: position.cells,
+    legal: [],
+    card: null,
+    interactive: false,
+    markers: shownMarkers,
+    frame: finalFrame(),
+  });
   $("board").dataset.replayTurn = String(turn);
   renderHand(position.card);
   renderGauges(DECK - turn, position.face_down);
@@ -588,6 +600,15 @@ async function showReplay(turn, markers = []) {
     }
   }
   $("replay-caption").textContent = caption;
+}
+
+/** The extent of the final grid, which holds every cell the game ever used. */
+function finalFrame() {
+  const cells = game.state?.cells ?? [];
+  if (cells.length === 0) return undefined;
+  const rows = cells.map((c) => c.row);
+  const cols = cells.map((c) => c.col);
+  return { minRow: Math.min(...rows), maxRow: Math.max(...rows), minCol: Math.min(...cols), maxCol: Math.max(...cols) };
 }
 
 function setupReplayButtons() {
@@ -654,11 +675,9 @@ function renderAnalysis(analysis) {
   if (costly.length === 0) {
     parts.push(el("p", { class: "analysis-clean", text: t("over.noMistakes") }));
   } else {
-    // Coordinates are told relative to the final grid, which holds every card of the game.
-    const cells = game.state.cells;
-    const origin = cells.length
-      ? { row: Math.min(...cells.map((c) => c.row)), col: Math.min(...cells.map((c) => c.col)) }
-      : { row: 0, col: 0 };
+    // Coordinates are told relative to the final grid, the frame the replay draws every step in.
+    const frame = finalFrame() ?? { minRow: 0, minCol: 0 };
+    const origin = { row: frame.minRow, col: frame.minCol };
     const at = ([row, col]) => ({ row: row - origin.row + 1, col: col - origin.col + 1 });
     parts.push(
       el(

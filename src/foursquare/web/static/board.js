@@ -46,7 +46,7 @@ export class Board {
   /**
    * Draw a position.
    * view: {cells, legal, card, interactive, placed: {row,col}|null, hint: [{row,col,label}],
-   *        markers: [{row, col, kind, label}]}
+   *        markers: [{row, col, kind, label}], frame: {minRow, maxRow, minCol, maxCol}|undefined}
    * Returns the number of cards that started a flip animation.
    */
   render(view) {
@@ -68,6 +68,11 @@ export class Board {
 
     const rows = [...positions.values()].map(([r]) => r);
     const cols = [...positions.values()].map(([, c]) => c);
+    if (view.frame) {
+      // A fixed frame (the replay uses the final grid's) keeps the cards from shifting between steps.
+      rows.push(view.frame.minRow, view.frame.maxRow);
+      cols.push(view.frame.minCol, view.frame.maxCol);
+    }
     const minRow = Math.min(...rows);
     const minCol = Math.min(...cols);
     this.origin = { row: minRow, col: minCol };
@@ -185,6 +190,11 @@ export class Board {
   }
 
   /** A short wave over the cards (after a win). */
+  stopCelebrating() {
+    clearTimeout(this.celebrateTimer);
+    this.element.classList.remove("celebrate");
+  }
+
   celebrate() {
     const slots = [...this.element.querySelectorAll(".slot.occupied")];
     slots.forEach((slot, index) => slot.style.setProperty("--i", String(index)));
