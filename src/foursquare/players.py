@@ -315,6 +315,13 @@ def play_game(player: Player, game: Game, on_move: Callable[[Game], None] | None
     return GameResult(game.deal or 0, outcome.status == "won", outcome.score or 0, game.turn, tuple(times))
 
 
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the kernel functions the players use, so timings exclude it."""
+    view = Game(deal=1).view()
+    K.greedy_move(K.state_of_view(view), int(view.card))  # type: ignore[arg-type]
+    rank_moves(view, seed=0, playouts=1, time_budget=None)
+
+
 def _play_deal(job: tuple[str, int, float | None, int, Variant]) -> GameResult:
     name, seed, budget, deal, variant = job
     return play_game(make_player(name, seed=seed, time_budget=budget), Game(deal=deal, variant=variant))
@@ -363,13 +370,14 @@ def play_deals(
     variant = variant if variant is not None else Variant()
     work = [(name, seed, time_budget, deal, variant) for deal in deals]
     results: list[GameResult] = []
+    warm_up()
     if jobs <= 1:
         for job in work:
             results.append(_play_deal(job))
             if progress is not None:
                 progress()
         return results
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=warm_up) as pool:
         for result in pool.map(_play_deal, work, chunksize=4):
             results.append(result)
             if progress is not None:
