@@ -410,8 +410,9 @@ def test_phone_layout_and_dark_theme(browser: Any, server: str) -> None:
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
     expect(page.locator("#theme-toggle")).to_have_attribute("aria-pressed", "true")
     assert page.evaluate("localStorage.getItem('fs.theme')") == "dark"
+    turn = turn_of(page)
     page.reload()
-    wait_turn(page, turn_of(page))
+    wait_turn(page, turn)
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
     no_horizontal_overflow(page)
     shot(page, "phone-game-dark")
