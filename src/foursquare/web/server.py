@@ -25,6 +25,8 @@ import threading
 import time
 import webbrowser
 from argparse import Namespace
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -77,6 +79,7 @@ MESSAGES = {
     "the_body": "the request body",
     "serving": "Foursquare is being served at {url}  (database: {db}; press Ctrl+C to stop)",
     "cannot_listen": "cannot listen on {host} port {port}: {error}",
+    "bad_port": "a port is a number from 0 to 65535 (0: any free port)",
 }
 
 
@@ -270,10 +273,17 @@ def create_app(db_path: str | Path) -> FastAPI:
     Raises :class:`~foursquare.web.store.StoreError` if the database cannot be used.
     """
     store = Store(db_path)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close()
+
     app = FastAPI(
         title="Foursquare",
         summary="Play Wil Su's Foursquare solitaire; the server keeps the stock.",
         version="1",
+        lifespan=lifespan,
     )
     app.state.store = store
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
@@ -508,6 +518,8 @@ def default_db_path() -> Path:
 
 def _listen(host: str, port: int) -> socket.socket:
     """A listening socket, or :class:`ServeError` saying why there cannot be one."""
+    if not 0 <= port <= 65535:
+        raise ServeError(say("cannot_listen", host=host, port=port, error=say("bad_port")))
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
         sock = socket.socket(family, kind, proto)

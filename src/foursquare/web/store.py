@@ -207,6 +207,16 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._check_and_prepare()
+        # Held open for the store's lifetime: closing the last connection to a WAL database makes
+        # SQLite checkpoint and delete the WAL, which would cost every request a few fsyncs.
+        self._keeper: sqlite3.Connection | None = sqlite3.connect(self.path, check_same_thread=False)
+        self._keeper.execute("SELECT count(*) FROM games").fetchone()  # opens the file and the WAL
+
+    def close(self) -> None:
+        """Release the database (a store is usable until then)."""
+        if self._keeper is not None:
+            self._keeper.close()
+            self._keeper = None
 
     # --- opening -----------------------------------------------------------------------------------
 

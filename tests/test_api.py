@@ -1,0 +1,661 @@
+"""The JSON API of ``foursquare serve``, driven over HTTP as the page drives it (FastAPI's TestClient).
+
+Every test gets a fresh SQLite database in a temporary directory. Moves are chosen from what the
+server shows (``legal``), never from the stock — except the winning lines below, which are test data.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import re
+import socket
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from foursquare import record
+from foursquare.cards import Card, deal_stock
+from foursquare.engine import Game, Variant
+from foursquare.web import server
+from foursquare.web.server import create_app
+from foursquare.web.store import SCHEMA_VERSION, Store, StoreError, summarize
+
+# Winning lines found offline by the perfect-information solver (``foursquare solve --deal N``); they are
+# test data for the statistics, replayed here through the API like any other moves.
+WINS = {
+    1: (24, [[0, 0], [0, 1], [1, 0], [0, 2], [1, 1], [2, 0], [1, 2], [0, 3], [2, 2], [3, 2], [3, 3], [1, 3], [2, 1],
+             [2, 3], [3, 1], [3, 0]]),
+    2: (24, [[0, 0], [0, 1], [1, 0], [2, 0], [0, 2], [0, 3], [1, 2], [2, 1], [1, 3], [2, 2], [1, 1], [3, 0], [3, 2],
+             [3, 3], [2, 3], [3, 1]]),
+    5: (18, [[0, 0], [0, 1], [1, 0], [0, 2], [2, 0], [0, 3], [3, 0], [1, 2], [1, 1], [2, 2], [2, 1], [3, 2], [3, 1],
+             [2, 2], [2, 2], [1, 3], [1, 3], [1, 0], [2, 3], [3, 3], [2, 3], [2, 3]]),
+}  # fmt: skip
+
+CARD_TOKEN = re.compile(r'"((?:[A2-9]|10)[CDHS])"')
+STATE_KEYS = {
+    "id", "deal", "variant", "turn", "card", "stock_left", "face_down", "max_face_down", "cells", "legal",
+    "outcome", "reason", "score", "can_undo", "can_redo", "created_at", "updated_at",
+}  # fmt: skip
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "games.db"
+
+
+@pytest.fixture
+def client(db_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(db_path), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    state: dict[str, Any] = response.json()
+    return state
+
+
+def move(client: TestClient, state: dict[str, Any], row: int, col: int) -> dict[str, Any]:
+    response = client.post(f"/api/games/{state['id']}/moves", json={"row": row, "col": col, "turn": state["turn"]})
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def play_out(client: TestClient, state: dict[str, Any], seed: int = 0) -> dict[str, Any]:
+    """Play to the end, each move picked at random among the legal cells the server lists."""
+    rng = random.Random(seed)
+    while state["outcome"] == "playing":
+        state = move(client, state, *rng.choice(state["legal"]))
+    return state
+
+
+def play_line(client: TestClient, deal: int, line: list[list[int]]) -> dict[str, Any]:
+    state = new_game(client, deal=deal)
+    for row, col in line:
+        state = move(client, state, row, col)
+    return state
+
+
+def stored_row(db_path: Path, game_id: str) -> sqlite3.Row:
+    with sqlite3.connect(db_path) as conn:
+        conn.row_factory = sqlite3.Row
+        row: sqlite3.Row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+    return row
+
+
+# --- starting games --------------------------------------------------------------------------------------
+
+
+def test_a_chosen_deal_shows_its_number_and_first_card(client: TestClient) -> None:
+    state = new_game(client, deal=1, variant={"adjacency": "diagonal", "count_buried": True})
+    assert set(state) == STATE_KEYS
+    assert state["deal"] == 1
+    assert state["variant"] == {"adjacency": "diagonal", "count_buried": True}
+    assert (state["turn"], state["card"], state["stock_left"], state["face_down"]) == (0, "3S", 40, 0)
+    assert (state["cells"], state["legal"], state["outcome"], state["score"]) == ([], [[0, 0]], "playing", None)
+    assert (state["can_undo"], state["can_redo"], state["max_face_down"]) == (False, False, 4)
+    assert len(state["id"]) >= 22
+    assert client.get(f"/api/games/{state['id']}").json() == state
+
+
+def test_the_largest_deal_number_round_trips(client: TestClient) -> None:
+    state = new_game(client, deal=2**64 - 1)
+    assert state["deal"] == 2**64 - 1
+    assert state["card"] == deal_stock(2**64 - 1)[0].name
+
+
+def test_an_empty_body_starts_a_random_deal_with_default_rules(client: TestClient) -> None:
+    response = client.post("/api/games")
+    assert response.status_code == 201
+    state = response.json()
+    assert state["deal"] is None
+    assert state["variant"] == {"adjacency": "orthogonal", "count_buried": False}
+    assert client.post("/api/games", json={}).json()["deal"] is None
+
+
+def test_the_player_cookie_is_set_once_and_scopes_the_game_list(client: TestClient) -> None:
+    response = client.post("/api/games", json={"deal": 3})
+    cookie = response.headers["set-cookie"]
+    assert cookie.startswith("fs_player=") and "HttpOnly" in cookie and "samesite=lax" in cookie.lower()
+    assert "set-cookie" not in client.get("/api/games").headers
+    assert client.get("/api/games").json()["total"] == 1
+    with TestClient(client.app) as stranger:
+        assert stranger.get("/api/games").json()["total"] == 0
+        assert stranger.get("/api/stats").json()["played"] == 0
+        # A game is reached by its id, whoever asks: the id is the secret.
+        assert stranger.get(f"/api/games/{response.json()['id']}").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        ({"deal": 2**64}, "bad request: deal must be less than 18446744073709551616"),
+        ({"deal": -1}, "bad request: deal must be at least 0"),
+        ({"deal": "7"}, "bad request: deal must be an integer"),
+        ({"deal": 1.5}, "bad request: deal must be an integer"),
+        ({"deal": True}, "bad request: deal must be an integer"),
+        ({"deal": 1, "seed": 2}, "bad request: seed is not a known field"),
+        ({"variant": {"adjacency": "hex"}}, "bad request: variant.adjacency must be 'orthogonal' or 'diagonal'"),
+        ({"variant": {"count_buried": "yes"}}, "bad request: variant.count_buried must be true or false"),
+        ({"variant": {"wrap": True}}, "bad request: variant.wrap is not a known field"),
+        ({"variant": "diagonal"}, "bad request: variant must be a JSON object"),
+        ([1, 2], "bad request: the request body must be a JSON object"),
+    ],
+)
+def test_malformed_new_game_bodies_are_refused_in_plain_words(client: TestClient, body: Any, detail: str) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 422
+    assert response.json() == {"detail": detail}
+    assert client.get("/api/games").json()["total"] == 0
+
+
+def test_a_body_that_is_not_json_is_refused(client: TestClient) -> None:
+    response = client.post("/api/games", content=b"{deal: 1", headers={"content-type": "application/json"})
+    assert response.status_code == 422
+    assert response.json() == {"detail": "bad request: the request body is not valid JSON"}
+
+
+# --- moves ------------------------------------------------------------------------------------------------
+
+
+def test_a_move_reports_the_placement_and_its_flips_as_the_engine_does(client: TestClient) -> None:
+    state = new_game(client, deal=1)
+    state = move(client, state, 0, 0)
+    assert state["placed"] == {"row": 0, "col": 0, "card": "3S"}
+    assert (state["flips"], state["turn"], state["card"], state["can_undo"]) == ([], 1, "AH", True)
+    state = move(client, state, 0, 1)
+    game = Game(deal=1)
+    game.place(0, 0)
+    placement = game.place(0, 1)
+    assert state["placed"] == {"row": 0, "col": 1, "card": "AH"}
+    assert state["flips"] == [{"row": 0, "col": 0, "card": "3S", "face_up": False, "line": "row"}]
+    assert [f["card"] for f in state["flips"]] == [f.card.name for f in placement.flips]
+    assert state["cells"] == record.replay_json(game)["cells"]
+    assert state["legal"] == [[m.row, m.col] for m in game.legal_moves]
+    assert (state["face_down"], state["stock_left"], state["card"]) == (1, 38, game.card_to_place.name)  # type: ignore[union-attr]
+
+
+def test_a_stale_turn_is_refused_and_changes_nothing(client: TestClient, db_path: Path) -> None:
+    state = move(client, new_game(client, deal=1), 0, 0)
+    response = client.post(f"/api/games/{state['id']}/moves", json={"row": 0, "col": 1, "turn": 0})
+    assert response.status_code == 409
+    assert response.json()["detail"] == "the game is at turn 1, not 0: it changed since you last looked (reload it)"
+    assert json.loads(stored_row(db_path, state["id"])["moves"]) == [[0, 0]]
+    assert client.get(f"/api/games/{state['id']}").json()["turn"] == 1
+
+
+def test_an_illegal_move_is_refused_with_the_engines_reason(client: TestClient) -> None:
+    state = move(client, new_game(client, deal=1), 0, 0)
+    response = client.post(f"/api/games/{state['id']}/moves", json={"row": 5, "col": 5, "turn": 1})
+    assert response.status_code == 422
+    assert response.json() == {
+        "detail": "cannot place a card at (5, 5): the cell is empty and not orthogonally next to a card"
+    }
+    first = new_game(client, deal=1)
+    response = client.post(f"/api/games/{first['id']}/moves", json={"row": 0, "col": 1, "turn": 0})
+    assert response.json() == {"detail": "cannot place a card at (0, 1): the first card defines cell (0, 0)"}
+
+
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        ({"row": 0, "col": 0}, "bad request: turn is missing"),
+        ({}, "bad request: row is missing; col is missing; turn is missing"),
+        ({"row": "0", "col": 0, "turn": 0}, "bad request: row must be an integer"),
+        ({"row": 0, "col": None, "turn": 0}, "bad request: col must be an integer"),
+        ({"row": 0, "col": 0, "turn": 0, "card": "3S"}, "bad request: card is not a known field"),
+        ({"row": 0, "col": 0, "turn": -1}, "bad request: turn must be at least 0"),
+    ],
+)
+def test_malformed_move_bodies_are_refused(client: TestClient, body: dict[str, Any], detail: str) -> None:
+    state = new_game(client, deal=1)
+    response = client.post(f"/api/games/{state['id']}/moves", json=body)
+    assert (response.status_code, response.json()) == (422, {"detail": detail})
+
+
+def test_undo_redo_and_restart(client: TestClient) -> None:
+    state = new_game(client, deal=1)
+    game_id = state["id"]
+    response = client.post(f"/api/games/{game_id}/undo")
+    assert (response.status_code, response.json()) == (409, {"detail": "there is nothing to undo"})
+    response = client.post(f"/api/games/{game_id}/redo")
+    assert (response.status_code, response.json()) == (409, {"detail": "there is nothing to redo"})
+    for row, col in ([0, 0], [0, 1], [1, 0]):
+        state = move(client, state, row, col)
+    after_three = {k: v for k, v in state.items() if k not in ("placed", "flips", "updated_at")}
+    state = client.post(f"/api/games/{game_id}/undo").json()
+    assert (state["turn"], state["card"], state["can_undo"], state["can_redo"]) == (2, "5C", True, True)
+    state = client.post(f"/api/games/{game_id}/undo").json()
+    assert client.get(f"/api/games/{game_id}").json() == state
+    state = client.post(f"/api/games/{game_id}/redo").json()
+    state = client.post(f"/api/games/{game_id}/redo").json()
+    assert {k: v for k, v in state.items() if k != "updated_at"} == after_three
+    state = client.post(f"/api/games/{game_id}/undo").json()
+    state = move(client, state, 0, -1)  # a different move drops the redo list
+    assert state["can_redo"] is False
+    state = client.post(f"/api/games/{game_id}/restart").json()
+    assert (state["turn"], state["card"], state["cells"], state["can_undo"], state["can_redo"]) == (
+        0, "3S", [], False, False,
+    )  # fmt: skip
+
+
+def test_a_finished_game_is_final(client: TestClient) -> None:
+    state = play_out(client, new_game(client, deal=7))
+    assert state["outcome"] == "lost" and state["score"] == 0 and state["card"] is None
+    assert state["legal"] == [] and state["can_undo"] is False and state["can_redo"] is False
+    game_id = state["id"]
+    for path, body in (("moves", {"row": 0, "col": 0, "turn": state["turn"]}), ("undo", None), ("redo", None),
+                       ("restart", None)):  # fmt: skip
+        response = client.post(f"/api/games/{game_id}/{path}", json=body)
+        assert response.status_code == 409, path
+        assert response.json()["detail"].startswith("the game is over (lost: "), path
+    assert client.get(f"/api/games/{game_id}/hint").status_code == 409
+    assert client.get(f"/api/games/{game_id}").json() == {
+        k: v for k, v in state.items() if k not in ("placed", "flips")
+    }
+
+
+def test_unknown_games_are_404_on_every_endpoint(client: TestClient) -> None:
+    gets = ["", "/hint", "/analysis", "/record", "/replay?turn=0"]
+    posts = ["/moves", "/undo", "/redo", "/restart"]
+    for suffix in gets:
+        response = client.get(f"/api/games/no-such-game{suffix}")
+        assert (response.status_code, response.json()) == (404, {"detail": "there is no game with id 'no-such-game'"})
+    for suffix in posts:
+        body = {"row": 0, "col": 0, "turn": 0} if suffix == "/moves" else None
+        response = client.post(f"/api/games/no-such-game{suffix}", json=body)
+        assert (response.status_code, response.json()) == (404, {"detail": "there is no game with id 'no-such-game'"})
+
+
+# --- hidden information ----------------------------------------------------------------------------------
+
+
+def card_fields(value: Any) -> Iterator[str]:
+    """Every value of a "card" key anywhere in a JSON document."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "card" and isinstance(item, str):
+                yield item
+            else:
+                yield from card_fields(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from card_fields(item)
+
+
+def check_no_future_card(response: httpx.Response, seen: set[str], stock: tuple[Card, ...] | None) -> Any:
+    """Every card the response names has been the card to place; returns the parsed JSON.
+
+    ``seen`` grows with the card to place each state shows; with the ``stock`` known, that card must
+    be the next one of the stock.
+    """
+    data = response.json()
+    if isinstance(data, dict) and data.get("card") and "turn" in data and "cells" in data:
+        if stock is not None and data.get("outcome") == "playing":
+            assert data["card"] == stock[data["turn"]].name
+        seen.add(data["card"])
+    for name in card_fields(data):
+        assert name in seen, f"{name} shown before it was the card to place: {response.text}"
+    for name in CARD_TOKEN.findall(response.text):
+        assert name in seen, f"{name} shown before it was the card to place: {response.text}"
+    if stock is not None:
+        unseen_now = {c.name for c in stock} - seen
+        for name in unseen_now:
+            assert f'"{name}"' not in response.text
+    return data
+
+
+@pytest.mark.parametrize("deal", [None, 11, 12])
+def test_no_response_ever_shows_a_card_before_it_is_the_card_to_place(client: TestClient, deal: int | None) -> None:
+    stock = None if deal is None else deal_stock(deal)
+    seen: set[str] = set()
+    rng = random.Random(deal)
+    body = {} if deal is None else {"deal": deal}
+    state = check_no_future_card(client.post("/api/games", json=body), seen, stock)
+    game_id = state["id"]
+    hints = 0
+    while state["outcome"] == "playing":
+        assert state["deal"] == deal
+        if state["turn"] in (3, 8) and hints < 2:
+            hints += 1
+            check_no_future_card(client.get(f"/api/games/{game_id}/hint"), seen, stock)
+        if state["turn"] % 5 == 4:
+            check_no_future_card(client.post(f"/api/games/{game_id}/undo"), seen, stock)
+            check_no_future_card(client.post(f"/api/games/{game_id}/redo"), seen, stock)
+        check_no_future_card(client.get(f"/api/games/{game_id}"), seen, stock)
+        check_no_future_card(client.get("/api/games"), seen, stock)
+        for path in ("record", "replay?turn=0", "analysis"):
+            assert check_no_future_card(client.get(f"/api/games/{game_id}/{path}"), seen, stock)["detail"]
+        row, col = rng.choice(state["legal"])
+        state = check_no_future_card(
+            client.post(f"/api/games/{game_id}/moves", json={"row": row, "col": col, "turn": state["turn"]}),
+            seen,
+            stock,
+        )
+    # Over: the deal number is no longer a secret, and the record names it.
+    final_deal = client.get(f"/api/games/{game_id}/record").json()["deal"]
+    assert state["deal"] == final_deal
+    assert client.get("/api/games").json()["games"][0]["deal"] == final_deal
+    if deal is not None:
+        assert final_deal == deal
+
+
+def test_a_random_deals_number_is_hidden_from_the_list_until_the_end(client: TestClient) -> None:
+    state = new_game(client)
+    assert client.get("/api/games").json()["games"][0]["deal"] is None
+    state = play_out(client, state, seed=3)
+    summary = client.get("/api/games").json()["games"][0]
+    assert summary["deal"] is not None and summary["deal"] == state["deal"]
+    assert deal_stock(summary["deal"])[0].name == client.get(f"/api/games/{state['id']}/replay?turn=0").json()["card"]
+
+
+# --- finished games: record, replay ---------------------------------------------------------------------------
+
+
+def test_record_and_replay_of_a_finished_game(client: TestClient) -> None:
+    state = new_game(client, deal=2)
+    for path in ("record", "replay", "analysis"):
+        response = client.get(f"/api/games/{state['id']}/{path}")
+        assert response.status_code == 409
+        assert response.json()["detail"].startswith("the game is still being played")
+    score, line = WINS[2]
+    state = play_line(client, 2, line)
+    assert (state["outcome"], state["reason"], state["score"]) == ("won", "sixteen_face_up", score)
+    rec = client.get(f"/api/games/{state['id']}/record").json()
+    assert rec == {"format": "foursquare-game", "version": 1, "deal": 2,
+                   "variant": {"adjacency": "orthogonal", "count_buried": False}, "moves": line}  # fmt: skip
+    assert record.load(rec).outcome().score == score
+
+    game = Game(deal=2)
+    start = client.get(f"/api/games/{state['id']}/replay?turn=0").json()
+    assert start == {"turn": 0, "cells": [], "card": deal_stock(2)[0].name, "placed": None, "flips": [],
+                     "face_down": 0, "outcome": "playing", "reason": None, "score": None}  # fmt: skip
+    for k, (row, col) in enumerate(line, start=1):
+        placement = game.place(row, col)
+        replay = client.get(f"/api/games/{state['id']}/replay", params={"turn": k}).json()
+        assert replay["turn"] == k
+        assert replay["cells"] == record.replay_json(game)["cells"]
+        assert replay["placed"] == {"row": row, "col": col, "card": placement.card.name}
+        assert replay["flips"] == [
+            {"row": f.row, "col": f.col, "card": f.card.name, "face_up": f.face_up, "line": f.line}
+            for f in placement.flips
+        ]
+        assert replay["card"] == (None if game.card_to_place is None else game.card_to_place.name)
+        assert (replay["face_down"], replay["outcome"]) == (game.face_down, game.outcome().status)
+    assert replay["score"] == score
+    assert client.get(f"/api/games/{state['id']}/replay").json() == replay  # no turn: the final position
+    for bad in ("-1", str(len(line) + 1)):
+        response = client.get(f"/api/games/{state['id']}/replay?turn={bad}")
+        assert response.status_code == 422
+        detail = f"turn must be between 0 and {len(line)} (the cards placed in this game), not {bad}"
+        assert response.json()["detail"] == detail
+    response = client.get(f"/api/games/{state['id']}/replay?turn=two")
+    assert (response.status_code, response.json()) == (422, {"detail": "bad request: turn must be an integer"})
+
+
+# --- listing and statistics ------------------------------------------------------------------------------------
+
+
+def test_the_game_list_is_paginated_newest_first(client: TestClient) -> None:
+    ids = [new_game(client, deal=d)["id"] for d in range(5)]
+    page1 = client.get("/api/games?page=1&per_page=2").json()
+    assert (page1["page"], page1["per_page"], page1["total"]) == (1, 2, 5)
+    assert [g["id"] for g in page1["games"]] == ids[::-1][:2]
+    assert set(page1["games"][0]) == {"id", "deal", "variant", "turn", "outcome", "reason", "score", "created_at",
+                                      "updated_at"}  # fmt: skip
+    page3 = client.get("/api/games", params={"page": 3, "per_page": 2}).json()
+    assert [g["id"] for g in page3["games"]] == [ids[0]]
+    assert client.get("/api/games?page=4&per_page=2").json()["games"] == []
+    default = client.get("/api/games").json()
+    assert (default["page"], default["per_page"], len(default["games"])) == (1, 20, 5)
+    for query, detail in (("page=0", "page must be at least 1"), ("per_page=101", "per_page must be at most 100"),
+                          ("page=x", "page must be an integer")):  # fmt: skip
+        response = client.get(f"/api/games?{query}")
+        assert (response.status_code, response.json()) == (422, {"detail": f"bad request: {detail}"})
+
+
+def test_statistics_after_several_finished_games(client: TestClient) -> None:
+    empty = client.get("/api/stats").json()
+    assert (empty["played"], empty["win_rate"], empty["best_score"], empty["mean_score"]) == (0, 0.0, None, None)
+    assert empty["score_histogram"] == [{"score": s, "count": 0} for s in range(25)]
+
+    play_line(client, 1, WINS[1][1])  # won 24
+    lost = play_out(client, new_game(client, deal=7))  # lost
+    assert lost["outcome"] == "lost"
+    play_line(client, 5, WINS[5][1])  # won 18
+    move(client, new_game(client, deal=9), 0, 0)  # still playing: not counted
+    play_line(client, 2, WINS[2][1])  # won 24
+
+    stats = client.get("/api/stats").json()
+    histogram = {h["score"]: h["count"] for h in stats["score_histogram"]}
+    assert [h["score"] for h in stats["score_histogram"]] == list(range(25))
+    assert {s: n for s, n in histogram.items() if n} == {24: 2, 18: 1}
+    assert {k: v for k, v in stats.items() if k != "score_histogram"} == {
+        "played": 4, "won": 3, "lost": 1, "win_rate": 0.75, "current_streak": 2, "best_streak": 2,
+        "best_score": 24, "mean_score": (24 + 0 + 18 + 24) / 4,
+    }  # fmt: skip
+
+    play_out(client, new_game(client, deal=7))  # a loss ends the streak
+    stats = client.get("/api/stats").json()
+    assert (stats["played"], stats["current_streak"], stats["best_streak"]) == (5, 0, 2)
+
+
+def test_summarize_counts_streaks_in_the_order_games_ended() -> None:
+    stats = summarize([("won", 3), ("won", 5), ("won", 0), ("lost", 0), ("won", 24)])
+    assert (stats["best_streak"], stats["current_streak"], stats["best_score"]) == (3, 1, 24)
+    assert stats["mean_score"] == pytest.approx(32 / 5)
+    assert stats["score_histogram"][0] == {"score": 0, "count": 1}  # a win with the last card scores 0
+
+
+# --- hint and analysis -------------------------------------------------------------------------------------------
+
+
+def test_the_hint_ranks_every_legal_move(client: TestClient) -> None:
+    state = move(client, move(client, new_game(client, deal=1), 0, 0), 0, 1)
+    hint = client.get(f"/api/games/{state['id']}/hint").json()
+    assert hint["turn"] == 2
+    assert sorted([m["row"], m["col"]] for m in hint["moves"]) == state["legal"]
+    for advice in hint["moves"]:
+        assert set(advice) == {"row", "col", "win_probability", "expected_score"}
+        assert 0 <= advice["win_probability"] <= 1 and 0 <= advice["expected_score"] <= 24
+    from foursquare.players import hint as rank_moves
+
+    game = Game(deal=1)
+    game.place(0, 0)
+    game.place(0, 1)
+    expected = [[a.move.row, a.move.col] for a in rank_moves(game.view(), seed=0)]
+    assert [[m["row"], m["col"]] for m in hint["moves"]] == expected  # best first, as the player ranks them
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("foursquare.analysis") is None,
+    reason="foursquare.analysis (the post-game analysis, another module) is not installed yet",
+)
+def test_the_analysis_of_a_finished_game_is_computed_once_and_cached(client: TestClient, db_path: Path) -> None:
+    score, line = WINS[1]
+    state = play_line(client, 1, line)
+    started = time.perf_counter()
+    response = client.get(f"/api/games/{state['id']}/analysis")
+    assert response.status_code == 200, response.text
+    analysis = response.json()
+    assert (analysis["outcome"], analysis["score"], analysis["deal"]) == ("won", score, 1)
+    assert [m["played"] for m in analysis["moves"]] == line
+    assert set(analysis["perfect"]) >= {"status", "winnable", "best_score", "upper_bound", "line"}
+    assert json.loads(stored_row(db_path, state["id"])["analysis"]) == analysis
+    first = time.perf_counter() - started
+    started = time.perf_counter()
+    assert client.get(f"/api/games/{state['id']}/analysis").json() == analysis
+    print(f"analysis: {first:.2f} s, then {time.perf_counter() - started:.3f} s from the cache")
+
+
+# --- concurrency ------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def live_server(db_path: Path) -> Iterator[str]:
+    """The app under a real uvicorn server in a thread; yields its base URL."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    uv = uvicorn.Server(uvicorn.Config(create_app(db_path), log_level="warning"))
+    thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(400):
+        if uv.started:
+            break
+        time.sleep(0.025)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    uv.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+
+
+def test_twenty_concurrent_copies_of_one_move_apply_exactly_once(live_server: str, db_path: Path) -> None:
+    with httpx.Client(base_url=live_server) as http:
+        state = http.post("/api/games", json={"deal": 1}).json()
+        state = http.post(f"/api/games/{state['id']}/moves", json={"row": 0, "col": 0, "turn": 0}).json()
+    copies = 20
+    barrier = threading.Barrier(copies)
+    statuses: list[int] = []
+    lock = threading.Lock()
+
+    def send() -> None:
+        with httpx.Client(base_url=live_server, timeout=60) as http:
+            barrier.wait()
+            response = http.post(f"/api/games/{state['id']}/moves", json={"row": 0, "col": 1, "turn": 1})
+        with lock:
+            statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=send) for _ in range(copies)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(statuses) == [200] + [409] * (copies - 1)
+    row = stored_row(db_path, state["id"])
+    assert (json.loads(row["moves"]), row["turn"]) == ([[0, 0], [0, 1]], 2)
+
+
+# --- errors never show internals -------------------------------------------------------------------------------
+
+
+def test_an_unexpected_error_says_internal_error_and_nothing_more(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = new_game(client, deal=1)
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("secret detail: the next card is 7H")
+
+    monkeypatch.setattr(server, "state_json", broken)
+    response = client.get(f"/api/games/{state['id']}")
+    assert (response.status_code, response.json()) == (500, {"detail": "internal error"})
+
+
+def test_a_damaged_stored_game_is_reported_without_a_trace(client: TestClient, db_path: Path) -> None:
+    state = new_game(client, deal=1)
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE games SET moves = '[[7, 7]]', turn = 1 WHERE id = ?", (state["id"],))
+    response = client.get(f"/api/games/{state['id']}")
+    assert response.status_code == 500
+    assert response.json()["detail"].startswith(f"the stored game {state['id']!r} cannot be replayed")
+    assert "Traceback" not in response.text
+
+
+# --- the database file ------------------------------------------------------------------------------------------
+
+
+def test_a_new_database_is_versioned_and_in_wal_mode(db_path: Path) -> None:
+    Store(db_path)
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    Store(db_path)  # opening it again changes nothing
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"this is not a database, it is a shopping list\n" * 20, "is not a readable Foursquare database"),
+        (b"SQLite format 3\x00" + b"\xff" * 200, "is not a readable Foursquare database"),
+    ],
+)
+def test_a_file_that_is_not_a_database_is_refused_and_left_alone(db_path: Path, content: bytes, message: str) -> None:
+    db_path.write_bytes(content)
+    with pytest.raises(StoreError, match=message):
+        create_app(db_path)
+    assert db_path.read_bytes() == content
+    assert sorted(p.name for p in db_path.parent.iterdir()) == [db_path.name]
+
+
+def test_someone_elses_sqlite_database_is_refused_and_left_alone(db_path: Path) -> None:
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("CREATE TABLE recipes (name TEXT)")
+    before = db_path.read_bytes()
+    with pytest.raises(StoreError, match=r"not a Foursquare one .* recipes"):
+        Store(db_path)
+    assert db_path.read_bytes() == before
+
+
+def test_a_database_from_a_newer_version_is_refused(db_path: Path) -> None:
+    Store(db_path)
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(StoreError, match="newer version of Foursquare"):
+        Store(db_path)
+
+
+def test_a_missing_directory_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="does not exist"):
+        Store(tmp_path / "nowhere" / "games.db")
+
+
+def test_a_stock_game_is_stored_and_replayed(db_path: Path) -> None:
+    store = Store(db_path)
+    stock = tuple(reversed(deal_stock(4)))
+    stored = store.create_game("p" * 22, stock=stock, variant=Variant(count_buried=True), hidden=False)
+    stored, _ = store.change(stored.id, lambda game, _: game.place(0, 0))
+    again = store.get(stored.id)
+    assert again.stock == stock and again.deal is None and again.variant == Variant(count_buried=True)
+    assert again.rebuild().card_to_place == stock[1]
+
+
+# --- the page -------------------------------------------------------------------------------------------------
+
+
+def test_the_page_is_served_at_its_routes_when_installed(client: TestClient) -> None:
+    index = server.STATIC_DIR / "index.html"
+    if not index.is_file():
+        pytest.skip("the page (web/static/index.html) is not installed yet")
+    for path in ("/", "/stats", "/rules", "/game/abc"):
+        response = client.get(path)
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/html")
+        assert response.content == index.read_bytes()
+
+
+def test_a_missing_page_is_a_plain_404(client: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(server, "STATIC_DIR", tmp_path / "no-static")
+    response = client.get("/")
+    assert (response.status_code, response.json()) == (
+        404, {"detail": "the web page is not installed (missing static/index.html)"}
+    )  # fmt: skip
+    assert client.get("/no/such/thing").json() == {"detail": "not found"}
+
+
+def test_the_api_is_described_by_openapi(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/api/games", "/api/games/{game_id}/moves", "/api/stats", "/api/games/{game_id}/replay"} <= set(paths)
+    assert client.get("/docs").status_code == 200
