@@ -1,0 +1,146 @@
+"""``foursquare serve`` as a real process: it survives SIGKILL without losing a move, and refuses bad databases."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+SERVE = [sys.executable, "-m", "foursquare.cli", "serve"]
+START_TIMEOUT = 60.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serving(db: Path, *extra: str, env: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """Start ``foursquare serve`` on a free port; yield its URL once it answers; SIGKILL it afterwards."""
+    port = free_port()
+    process = subprocess.Popen(
+        [*SERVE, "--port", str(port), "--db", str(db), *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"the server exited with {process.returncode}: {process.stderr.read()}")  # type: ignore[union-attr]
+            try:
+                httpx.get(f"{url}/openapi.json", timeout=2)
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    pytest.fail("the server did not answer within a minute")
+                time.sleep(0.1)
+        yield url, process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def without_timestamps(state: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in state.items() if k not in ("created_at", "updated_at", "placed", "flips")}
+
+
+def test_a_game_survives_sigkill_and_resumes_exactly(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    http = httpx.Client(timeout=30)
+    with serving(db) as (url, process):
+        finished = http.post(f"{url}/api/games", json={"deal": 1}).json()
+        while finished["outcome"] == "playing":  # a game to the end, for the statistics
+            row, col = finished["legal"][finished["turn"] % len(finished["legal"])]
+            response = http.post(
+                f"{url}/api/games/{finished['id']}/moves", json={"row": row, "col": col, "turn": finished["turn"]}
+            )
+            assert response.status_code == 200, response.text
+            finished = response.json()
+        state = http.post(f"{url}/api/games", json={}).json()
+        for _ in range(4):
+            row, col = state["legal"][-1]
+            state = http.post(
+                f"{url}/api/games/{state['id']}/moves", json={"row": row, "col": col, "turn": state["turn"]}
+            ).json()
+        state = http.post(f"{url}/api/games/{state['id']}/undo").json()
+        assert (state["turn"], state["can_redo"], state["deal"]) == (3, True, None)
+        before = http.get(f"{url}/api/games/{state['id']}").json()
+        stats = http.get(f"{url}/api/stats").json()
+        games = http.get(f"{url}/api/games").json()
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+        assert process.stdout is not None
+        assert process.stdout.readline().startswith(f"Foursquare is being served at {url}/")
+
+    with serving(db) as (url, _):
+        after = http.get(f"{url}/api/games/{state['id']}").json()
+        assert without_timestamps(after) == without_timestamps(before)
+        assert after == before  # nothing changed, so not even the timestamps
+        assert http.get(f"{url}/api/stats").json() == stats
+        assert stats["played"] == 1 and stats["lost"] == 1
+        assert http.get(f"{url}/api/games").json() == games
+        # and it goes on from where it was: the redo list survived too
+        again = http.post(f"{url}/api/games/{state['id']}/redo").json()
+        assert again["turn"] == 4
+        row, col = again["legal"][0]
+        moved = http.post(f"{url}/api/games/{state['id']}/moves", json={"row": row, "col": col, "turn": 4})
+        assert moved.status_code == 200 and moved.json()["turn"] == 5
+
+
+def test_a_corrupt_database_stops_the_server_with_exit_2_and_is_left_alone(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    content = b"SQLite format 3\x00" + os.urandom(4000)
+    db.write_bytes(content)
+    result = subprocess.run([*SERVE, "--port", str(free_port()), "--db", str(db)], capture_output=True, text=True,
+                            timeout=120)  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"foursquare: error: {db} is not a readable Foursquare database")
+    assert "Traceback" not in result.stderr and result.stdout == ""
+    assert db.read_bytes() == content
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.db"]
+
+
+def test_a_busy_port_is_a_clear_error(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = subprocess.run([*SERVE, "--port", str(port), "--db", str(tmp_path / "g.db")], capture_output=True,
+                                text=True, timeout=120)  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"foursquare: error: cannot listen on 127.0.0.1 port {port}: ")
+    assert "Traceback" not in result.stderr
+
+
+def test_open_shows_the_page_in_the_browser(tmp_path: Path) -> None:
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.py"
+    browser.write_text(f"import sys\nopen({str(opened)!r}, 'w').write(sys.argv[1])\n")
+    env = {**os.environ, "BROWSER": f"{sys.executable} {browser} %s"}
+    with serving(tmp_path / "games.db", "--open", env=env) as (url, _):
+        deadline = time.monotonic() + 30
+        while not opened.exists() or not opened.read_text():
+            assert time.monotonic() < deadline, "the browser was not opened"
+            time.sleep(0.1)
+        assert opened.read_text() == f"{url}/"
