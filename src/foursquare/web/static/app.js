@@ -10,6 +10,7 @@ import {
   decimal,
   integer,
   joinList,
+  parseCard,
   percent,
   t,
   tLines,
@@ -175,15 +176,35 @@ function renderGauges(stockLeft, faceDown) {
   gauge.classList.toggle("danger", faceDown >= MAX_FACE_DOWN);
 }
 
-function flipSentence(flips) {
+/**
+ * What turned over and why, e.g. "Row: 9♣ is higher than every other face-up card, so 4♠ turned face down."
+ * The reason is read off the server's flips (the cards that were face up are those now face down); the
+ * page never decides whether cards turn.
+ */
+function flipSentence(flips, placedCard) {
   const parts = [];
   for (const line of ["row", "column"]) {
+    const inLine = flips.filter((f) => f.line === line);
+    if (inLine.length === 0) continue;
     const what = [];
     for (const faceUp of [false, true]) {
-      const cards = flips.filter((f) => f.line === line && f.face_up === faceUp).map((f) => cardSymbol(f.card));
+      const cards = inLine.filter((f) => f.face_up === faceUp).map((f) => cardSymbol(f.card));
       if (cards.length) what.push(t(faceUp ? "flip.up" : "flip.down", { cards: joinList(cards) }));
     }
-    if (what.length) parts.push(t("flip.sentence", { line: t(`flip.line.${line}`), what: joinList(what) }));
+    const wasUp = inLine.find((f) => !f.face_up);
+    let reason;
+    if (!placedCard) reason = null;
+    else if (!wasUp) reason = t("flip.reason.allDown");
+    else {
+      const higher = parseCard(placedCard).rank > parseCard(wasUp.card).rank;
+      reason = t(higher ? "flip.reason.higher" : "flip.reason.lower", { card: cardSymbol(placedCard) });
+    }
+    const lineName = t(`flip.line.${line}`);
+    parts.push(
+      reason
+        ? t("flip.explained", { line: lineName, reason, what: joinList(what) })
+        : t("flip.sentence", { line: lineName, what: joinList(what) }),
+    );
   }
   return parts.join(" ");
 }
@@ -206,6 +227,7 @@ function renderGame(change = {}) {
   const playing = isPlaying();
   const view = $("view-game");
   view.dataset.outcome = state.outcome;
+  view.dataset.turn = String(state.turn);
   const boardEl = $("board");
   const keepFocus = board.hasFocus();
 
@@ -250,7 +272,7 @@ function renderGame(change = {}) {
 function placedMessage(placed, flips) {
   const shown = displayCoords(placed.row, placed.col);
   const head = t("flip.placed", { card: cardSymbol(placed.card), row: shown.row, col: shown.col });
-  const tail = flipSentence(flips);
+  const tail = flipSentence(flips, placed.card);
   return tail ? t("text.sentences", { a: head, b: tail }) : head;
 }
 
@@ -594,7 +616,7 @@ async function showReplay(turn, markers = []) {
     if (position.placed) {
       const shown = displayCoords(position.placed.row, position.placed.col);
       let placed = t("replay.placed", { card: cardSymbol(position.placed.card), row: shown.row, col: shown.col });
-      const flips = flipSentence(position.flips ?? []);
+      const flips = flipSentence(position.flips ?? [], position.placed.card);
       if (flips) placed = t("text.sentences", { a: placed, b: flips });
       caption = t("replay.caption", { position: caption, placed });
     }
