@@ -855,10 +855,21 @@ function renderStats(stats) {
       el("div", { class: `tile tile-${name}` }, el("dt", { text: t(`stats.${name}`) }), el("dd", { text: value })),
     ),
   );
-  $("histogram").replaceChildren(histogram(stats.score_histogram ?? []));
+  lastStats = stats;
+  drawHistogram();
 }
 
-function histogram(bins) {
+let lastStats = null;
+
+function drawHistogram() {
+  const holder = $("histogram");
+  if (!lastStats || holder.offsetParent === null) return;
+  const width = Math.max(280, Math.min(900, Math.floor(holder.clientWidth)));
+  holder.replaceChildren(histogram(lastStats.score_histogram ?? [], width));
+}
+
+/** The score histogram as an inline SVG drawn at `width` CSS pixels (so its text stays readable). */
+function histogram(bins, width) {
   const SVG = "http://www.w3.org/2000/svg";
   const svgEl = (tag, attributes = {}, text) => {
     const node = document.createElementNS(SVG, tag);
@@ -870,8 +881,7 @@ function histogram(bins) {
   const maxScore = Math.max(24, ...bins.map((bin) => bin.score));
   const scores = Array.from({ length: maxScore + 1 }, (_, score) => score);
   const top = Math.max(1, ...scores.map((s) => counts.get(s) ?? 0));
-  const width = 600;
-  const height = 220;
+  const height = width < 480 ? 180 : 230;
   const left = 34;
   const bottom = 40;
   const plotH = height - bottom - 16;
@@ -883,6 +893,8 @@ function histogram(bins) {
     : t("stats.histogramEmpty");
   const svg = svgEl("svg", {
     viewBox: `0 0 ${width} ${height}`,
+    width,
+    height,
     class: "histogram-svg",
     role: "img",
     "aria-label": t("stats.histogramLabel", { summary }),
@@ -913,7 +925,8 @@ function histogram(bins) {
     bar.append(svgEl("title", {}, t("stats.histogramBar", { score, count })));
     svg.append(bar);
     if (count) svg.append(svgEl("text", { x: x + barW / 2, y: y - 4, class: "bar-label", "text-anchor": "middle" }, integer(count)));
-    if (score % 2 === 0 || step > 22) {
+    const every = step > 22 ? 1 : step > 12 ? 2 : 4;
+    if (score % every === 0) {
       svg.append(svgEl("text", { x: x + barW / 2, y: 16 + plotH + 16, class: "axis-label", "text-anchor": "middle" }, String(score)));
     }
   }
@@ -1076,6 +1089,11 @@ function start() {
     showStats();
   });
   window.addEventListener("hashchange", route);
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(drawHistogram, 150);
+  });
   document.body.classList.add("ready");
   route();
 }
