@@ -167,14 +167,15 @@ class BestPlayer:
 
     name = "best"
 
-    def __init__(self, seed: int = 0, time_budget: float | None = None) -> None:
+    def __init__(self, seed: int = 0, time_budget: float | None = None, playouts: int = 0) -> None:
         self.seed = seed
         self.time_budget = time_budget
+        self.playouts = playouts or BEST_PLAYOUTS
 
     def choose(self, view: View) -> Move:
         if len(view.legal_moves) == 1:
             return view.legal_moves[0]
-        return rank_moves(view, seed=self.seed, playouts=BEST_PLAYOUTS, time_budget=self.time_budget)[0].move
+        return rank_moves(view, seed=self.seed, playouts=self.playouts, time_budget=self.time_budget)[0].move
 
 
 def make_player(name: str, *, seed: int = 0, time_budget: float | None = None) -> Player:
@@ -335,7 +336,9 @@ def wilson(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, 
     denom = 1 + z * z / games
     centre = (p + z * z / (2 * games)) / denom
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo = 0.0 if wins == 0 else max(0.0, centre - half)
+    hi = 1.0 if wins == games else min(1.0, centre + half)
+    return lo, hi
 
 
 def summarize(player: str, results: Sequence[GameResult]) -> dict[str, Any]:

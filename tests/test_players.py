@@ -1,0 +1,298 @@
+"""Players, hints and the ``autoplay`` and ``hint`` commands."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from foursquare import kernel as K
+from foursquare import record
+from foursquare.cards import Card, deal_stock
+from foursquare.engine import Game, Move, Variant
+from foursquare.players import (
+    PLAYER_NAMES,
+    BestPlayer,
+    MoveAdvice,
+    PlayerError,
+    greedy_move,
+    hint,
+    make_player,
+    play_game,
+    rank_moves,
+    summarize,
+    wilson,
+)
+
+VARIANTS = [
+    Variant("orthogonal", False),
+    Variant("orthogonal", True),
+    Variant("diagonal", False),
+    Variant("diagonal", True),
+]
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "foursquare.cli", *args], capture_output=True, text=True, timeout=600, check=False
+    )
+
+
+def played(deal: int, moves: int, variant: Variant | None = None) -> Game:
+    """Deal ``deal`` after ``moves`` greedy moves."""
+    game = Game(deal=deal, variant=variant)
+    for _ in range(moves):
+        move = greedy_move(game.view())
+        game.place(move.row, move.col)
+    return game
+
+
+# --- greedy -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: f"{v.adjacency}-{v.count_buried}")
+def test_greedy_engine_and_kernel_agree_move_for_move(variant: Variant) -> None:
+    kernel_player = make_player("greedy")
+    for deal in range(1, 61):
+        game = Game(deal=deal, variant=variant)
+        while not game.is_over():
+            view = game.view()
+            move = greedy_move(view)
+            assert kernel_player.choose(view) == move, f"deal {deal} turn {game.turn}"
+            game.place(move.row, move.col)
+
+
+def test_greedy_follows_its_definition() -> None:
+    """Check the rule itself on many positions: win at once, else fewest face down, more cells, first."""
+    for deal in range(200, 230):
+        game = Game(deal=deal)
+        while not game.is_over():
+            view = game.view()
+            keys = []
+            for move in view.legal_moves:
+                trial = game.copy()
+                outcome = trial.place(move.row, move.col).outcome
+                if outcome.status == "won":
+                    keys.append((-1, 0, 0))
+                elif outcome.status == "lost":
+                    keys.append((1, 0, -len(trial.cells())))
+                else:
+                    keys.append((0, trial.face_down, -len(trial.cells())))
+            expected = view.legal_moves[keys.index(min(keys))]
+            assert greedy_move(view) == expected
+            game.place(expected.row, expected.col)
+
+
+def test_greedy_wins_the_same_games_as_the_bench_kernel() -> None:
+    stocks = np.array([[int(c) for c in deal_stock(d)] for d in range(1, 101)], dtype=np.int8)
+    scores = K.greedy_games(stocks, 0, 0)
+    player = make_player("greedy")
+    for deal in range(1, 101):
+        result = play_game(player, Game(deal=deal))
+        assert (result.score if result.won else -1) == scores[deal - 1]
+
+
+# --- players ------------------------------------------------------------------------------------------
+
+
+def test_make_player_names_the_valid_players() -> None:
+    for name in PLAYER_NAMES:
+        assert make_player(name).name == name
+    with pytest.raises(PlayerError, match="random, greedy, best") as info:
+        make_player("clever")
+    assert isinstance(info.value, ValueError)
+
+
+def test_random_player_is_legal_and_seeded() -> None:
+    def moves(seed: int) -> list[Move]:
+        game = Game(deal=9)
+        play_game(make_player("random", seed=seed), game)
+        return game.moves
+
+    assert moves(1) == moves(1)
+    assert moves(1) != moves(2)
+
+
+def test_players_refuse_a_finished_game() -> None:
+    game = played(4, 0)
+    play_game(make_player("greedy"), game)
+    for name in PLAYER_NAMES:
+        with pytest.raises(PlayerError, match="over"):
+            make_player(name).choose(game.view())
+
+
+def test_honest_play_same_view_same_decision_whatever_the_future() -> None:
+    """One position reached with two stock orders that differ only after the card to place."""
+    game = played(11, 6)
+    stock = list(game.stock)
+    future = stock[game.turn + 1 :]
+    other_stock = stock[: game.turn + 1] + future[::-1]
+    other = Game(stock=other_stock)
+    for move in game.moves:
+        other.place(move.row, move.col)
+    assert other.view() == game.view()
+    assert game.stock != other.stock
+    for name in PLAYER_NAMES:
+        assert make_player(name, seed=3).choose(game.view()) == make_player(name, seed=3).choose(other.view())
+    assert hint(game.view(), seed=3) == hint(other.view(), seed=3)
+
+
+def test_best_plays_a_whole_game_legally() -> None:
+    game = Game(deal=2)
+    result = play_game(make_player("best", seed=1), game)
+    assert game.is_over() and result.moves == game.turn
+    replayed = Game(deal=2)
+    for move in game.moves:
+        replayed.place(move.row, move.col)
+    assert replayed.outcome() == game.outcome()
+
+
+def test_best_beats_greedy_where_greedy_loses() -> None:
+    """Greedy loses deals 1-5; the best player wins at least four of them even on a short budget."""
+    greedy = [play_game(make_player("greedy"), Game(deal=d)).won for d in range(1, 6)]
+    assert not any(greedy)
+    best = [play_game(BestPlayer(seed=0, playouts=300), Game(deal=d)).won for d in range(1, 6)]
+    assert sum(best) >= 4
+
+
+# --- hints ----------------------------------------------------------------------------------------------
+
+
+def test_hint_ranks_every_legal_move_and_is_deterministic() -> None:
+    view = played(5, 8).view()
+    advice = hint(view, seed=7)
+    assert sorted(a.move for a in advice) == sorted(view.legal_moves)
+    assert all(isinstance(a, MoveAdvice) and 0 <= a.win_probability <= 1 for a in advice)
+    assert all(0 <= a.expected_score <= 40 - view.turn for a in advice)
+    assert advice == hint(view, seed=7)
+    assert advice[0].expected_score == max(a.expected_score for a in advice)
+
+
+def test_hint_finds_the_immediate_win() -> None:
+    """A position one card from winning: the winning cell is certain and scores the stock left."""
+    for deal in range(1, 400):
+        game = Game(deal=deal)
+        while not game.is_over():
+            view = game.view()
+            winning = [m for m in view.legal_moves if game.copy().place(m.row, m.col).outcome.status == "won"]
+            if winning and len(view.legal_moves) > 1:
+                best = hint(view)[0]
+                assert best.move in winning
+                assert best.win_probability == 1.0
+                assert best.expected_score == 40 - view.turn - 1
+                return
+            move = rank_moves(view, seed=0, playouts=64, time_budget=None)[0].move
+            game.place(move.row, move.col)
+    pytest.fail("no position with an immediate win found")
+
+
+def test_hint_with_a_time_budget_samples_more() -> None:
+    view = played(6, 3).view()
+    advice = hint(view, time_budget=0.3)
+    assert sorted(a.move for a in advice) == sorted(view.legal_moves)
+    with pytest.raises(PlayerError, match="positive"):
+        hint(view, time_budget=0)
+
+
+def test_hint_refuses_a_finished_game() -> None:
+    game = played(4, 0)
+    play_game(make_player("greedy"), game)
+    with pytest.raises(PlayerError, match="over"):
+        hint(game.view())
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(95, 100)
+    assert lo == pytest.approx(0.8882, abs=1e-4) and hi == pytest.approx(0.9785, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert wilson(10, 10)[1] == 1.0
+
+
+def test_summary_counts_a_loss_as_zero() -> None:
+    results = [play_game(make_player("greedy"), Game(deal=d)) for d in range(1, 31)]
+    summary = summarize("greedy", results)
+    assert summary["games"] == 30
+    assert summary["wins"] == sum(r.won for r in results)
+    assert summary["mean_score"] == sum(r.score for r in results if r.won) / 30
+
+
+# --- the commands -----------------------------------------------------------------------------------------
+
+
+def test_cli_autoplay_many_prints_one_json_object() -> None:
+    proc = run_cli("autoplay", "--player", "greedy", "--deals", "1-40", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert set(data) >= {"player", "games", "wins", "win_rate", "ci95", "mean_score", "seconds_per_move"}
+    stocks = np.array([[int(c) for c in deal_stock(d)] for d in range(1, 41)], dtype=np.int8)
+    scores = K.greedy_games(stocks, 0, 0)
+    assert data["games"] == 40 and data["wins"] == int((scores >= 0).sum())
+    assert data["mean_score"] == pytest.approx(float(np.maximum(scores, 0).sum()) / 40)
+    assert data["ci95"] == list(wilson(data["wins"], 40))
+
+
+def test_cli_autoplay_with_jobs_and_variant_and_text_summary() -> None:
+    proc = run_cli("autoplay", "--player", "greedy", "--deals", "1-12", "--jobs", "2", "--adjacency", "diagonal")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("greedy: ") and "/12 won" in proc.stdout
+    stocks = np.array([[int(c) for c in deal_stock(d)] for d in range(1, 13)], dtype=np.int8)
+    wins = int((K.greedy_games(stocks, 1, 0) >= 0).sum())
+    assert f"{wins}/12 won" in proc.stdout
+
+
+def test_cli_autoplay_demo_shows_every_move() -> None:
+    proc = run_cli("autoplay", "--player", "greedy", "--deal", "1", "--delay", "0")
+    assert proc.returncode == 0, proc.stderr
+    game = Game(deal=1)
+    play_game(make_player("greedy"), game)
+    for i, placement in enumerate(game.placements, start=1):
+        assert f"turn {i:>2}: {placement.card.name} -> ({placement.move.row}, {placement.move.col})" in proc.stdout
+    assert proc.stdout.rstrip().endswith(f"score {game.outcome().score or 0}")
+
+
+def test_cli_autoplay_rejects_unknown_player() -> None:
+    proc = run_cli("autoplay", "--player", "oracle", "--deal", "1")
+    assert proc.returncode == 2
+    assert "random, greedy, best" in proc.stderr
+
+
+def test_cli_hint_json_and_table(tmp_path: Path) -> None:
+    game = played(8, 5)
+    path = tmp_path / "game.json"
+    record.write(game, path)
+    proc = run_cli("hint", str(path), "--json", "--seed", "4")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    card = game.card_to_place
+    assert card is not None
+    assert data["turn"] == 5 and data["card"] == card.name
+    assert sorted((m["row"], m["col"]) for m in data["moves"]) == sorted(game.legal_moves)
+    expected = hint(game.view(), seed=4)
+    assert [(m["row"], m["col"]) for m in data["moves"]] == [tuple(a.move) for a in expected]
+    text = run_cli("hint", str(path))
+    assert text.returncode == 0, text.stderr
+    assert f"turn 5, card {card.name}" in text.stdout
+    first = expected[0].move
+    assert f"({first.row}, {first.col})" in text.stdout
+
+
+def test_cli_hint_on_a_finished_game_is_an_error(tmp_path: Path) -> None:
+    game = Game(deal=4)
+    play_game(make_player("greedy"), game)
+    path = tmp_path / "over.json"
+    record.write(game, path)
+    proc = run_cli("hint", str(path))
+    assert proc.returncode == 2
+    assert "over" in proc.stderr and "no move to hint" in proc.stderr
+
+
+def test_hint_positions_from_explicit_stocks() -> None:
+    stock = [Card(i) for i in range(40)]
+    game = Game(stock=stock)
+    game.place(0, 0)
+    advice = hint(game.view())
+    assert {a.move for a in advice} == set(game.legal_moves)
