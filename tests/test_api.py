@@ -626,7 +626,7 @@ def test_a_stock_game_is_stored_and_replayed(db_path: Path) -> None:
     store = Store(db_path)
     stock = tuple(reversed(deal_stock(4)))
     stored = store.create_game("p" * 22, stock=stock, variant=Variant(count_buried=True), hidden=False)
-    stored, _ = store.change(stored.id, lambda game, _: game.place(0, 0))
+    stored, _, _ = store.change(stored.id, lambda game, _: game.place(0, 0))
     again = store.get(stored.id)
     assert again.stock == stock and again.deal is None and again.variant == Variant(count_buried=True)
     assert again.rebuild().card_to_place == stock[1]

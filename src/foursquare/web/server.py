@@ -391,8 +391,8 @@ def create_app(db_path: str | Path) -> FastAPI:
                 raise UnprocessableError(str(illegal))
             return game.place(body.row, body.col)
 
-        stored, placement = store.change(game_id, apply)
-        return {**state_json(stored, stored.rebuild()), **placement_json(placement)}
+        stored, game, placement = store.change(game_id, apply)
+        return {**state_json(stored, game), **placement_json(placement)}
 
     @app.post("/api/games/{game_id}/undo", summary="Take back the last card")
     def undo(game_id: str) -> dict[str, Any]:
@@ -402,8 +402,8 @@ def create_app(db_path: str | Path) -> FastAPI:
                 raise ConflictError(say("nothing_to_undo"))
             game.undo()
 
-        stored, _ = store.change(game_id, apply)
-        return state_json(stored, stored.rebuild())
+        stored, game, _ = store.change(game_id, apply)
+        return state_json(stored, game)
 
     @app.post("/api/games/{game_id}/redo", summary="Play the last undone card again")
     def redo(game_id: str) -> dict[str, Any]:
@@ -413,8 +413,8 @@ def create_app(db_path: str | Path) -> FastAPI:
                 raise ConflictError(say("nothing_to_redo"))
             game.redo()
 
-        stored, _ = store.change(game_id, apply)
-        return state_json(stored, stored.rebuild())
+        stored, game, _ = store.change(game_id, apply)
+        return state_json(stored, game)
 
     @app.post("/api/games/{game_id}/restart", summary="Back to the first card of the same deal")
     def restart(game_id: str) -> dict[str, Any]:
@@ -422,8 +422,8 @@ def create_app(db_path: str | Path) -> FastAPI:
             refuse_if_over(stored, game)
             game.restart()
 
-        stored, _ = store.change(game_id, apply)
-        return state_json(stored, stored.rebuild())
+        stored, game, _ = store.change(game_id, apply)
+        return state_json(stored, game)
 
     @app.get("/api/games/{game_id}/hint", summary="Rank the legal moves, best first")
     def hint(game_id: str) -> dict[str, Any]:

@@ -199,7 +199,7 @@ class Store:
     >>> import tempfile, os
     >>> store = Store(os.path.join(tempfile.mkdtemp(), "games.db"))
     >>> game = store.create_game("player-1", deal=17, variant=Variant(), hidden=False)
-    >>> stored, placement = store.change(game.id, lambda g, s: g.place(0, 0))
+    >>> stored, _, placement = store.change(game.id, lambda g, s: g.place(0, 0))
     >>> stored.turn, stored.moves
     (1, (Move(row=0, col=0),))
     """
@@ -364,13 +364,13 @@ class Store:
             raise UnknownGameError(game_id)
         return _decode(row)
 
-    def change(self, game_id: str, apply: Callable[[Game, StoredGame], T]) -> tuple[StoredGame, T]:
+    def change(self, game_id: str, apply: Callable[[Game, StoredGame], T]) -> tuple[StoredGame, Game, T]:
         """Change one game atomically.
 
         In one ``BEGIN IMMEDIATE`` transaction: read the game, rebuild it with the engine, call
         ``apply(game, stored)`` (which checks what it must — the turn, whether the game is over —
         and changes ``game`` with the engine, raising to abandon), then write the game back.
-        Returns the stored game as written and what ``apply`` returned.
+        Returns the stored game as written, the engine's game and what ``apply`` returned.
         """
         with self.transaction() as conn:
             stored = self._read(conn, game_id)
@@ -400,7 +400,7 @@ class Store:
                     game_id,
                 ),
             )
-            return self._read(conn, game_id), result
+            return self._read(conn, game_id), game, result
 
     def save_analysis(self, game_id: str, analysis: dict[str, Any]) -> None:
         """Cache the analysis of a finished game (the first one written wins)."""
