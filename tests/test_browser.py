@@ -519,3 +519,22 @@ def test_analysis_panel_lists_costliest_moves_and_shows_them_in_the_replay(
     shot(page, "desktop-analysis")
     assert page.errors == []
     page.context.close()
+
+
+def test_new_game_dialog_sends_the_house_rules(browser: Any, server: str) -> None:
+    page = new_page(browser)
+    open_home(page, server)
+    page.keyboard.press("n")
+    expect(page.locator("#new-dialog")).to_be_visible()
+    page.check("#new-diagonal")
+    page.check("#new-buried")
+    page.click("#new-start")
+    expect(page.locator("#variant-tags .tag")).to_have_text(["Diagonal adjacency", "Buried cards count"])
+    expect(page.locator("#deal-label")).to_have_text("Random deal")
+    wait_turn(page, 0)
+    click_cell(page, 0, 0)
+    # Diagonal adjacency: the eight neighbours of the first card and its own pile take the next card.
+    expect(page.locator("#board .slot.legal")).to_have_count(9)
+    expect(page.locator('#board .slot.legal[data-row="1"][data-col="1"]')).to_have_count(1)
+    assert page.errors == []
+    page.context.close()
