@@ -549,7 +549,7 @@ def command_serve(args: Namespace) -> int:
     """``foursquare serve``: check the database, listen, print the URL, serve until interrupted."""
     import uvicorn
 
-    db = Path(args.db) if args.db else default_db_path()
+    db = Path(args.db).expanduser() if args.db else default_db_path()
     app = create_app(db)
     sock = _listen(args.host, args.port)
     url = _url(sock, args.host)
