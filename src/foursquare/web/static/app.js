@@ -115,7 +115,14 @@ const game = {
   replay: null,
   analysis: null,
   loadToken: 0,
+  version: 0, // bumped whenever a new state arrives, so late answers (hints) for an older one are dropped
 };
+
+/** Take a state from the server as the current one. */
+function adopt(state) {
+  game.state = state;
+  game.version += 1;
+}
 
 const board = new Board($("board"), { onPlace: (row, col) => place(row, col) });
 
@@ -306,7 +313,7 @@ function setGameState(state, change = {}) {
     $("board").replaceChildren();
     board.slots.clear();
   }
-  game.state = state;
+  adopt(state);
   storage(STORAGE_GAME, state.id);
   const target = `#/game/${state.id}`;
   if (location.hash !== target) history.replaceState(null, "", target);
@@ -321,7 +328,7 @@ async function place(row, col) {
     const result = await api.move(before.id, row, col, before.turn);
     game.hint = null;
     const ended = result.outcome !== "playing";
-    game.state = result;
+    adopt(result);
     renderGame({ placed: result.placed, message: "", justEnded: ended });
     $("board-message").textContent = placedMessage(result.placed, result.flips ?? []);
   } catch (error) {
@@ -349,7 +356,7 @@ async function simpleAction(call, message = "") {
   try {
     const state = await call(game.state.id);
     game.hint = null;
-    game.state = state;
+    adopt(state);
     renderGame({ message });
   } catch (error) {
     await handleActionError(error);
@@ -382,6 +389,7 @@ async function requestHint() {
   if (!isPlaying() || game.busy) return;
   const turn = game.state.turn;
   const id = game.state.id;
+  const version = game.version;
   game.hint = [];
   game.hintTurn = turn;
   $("hint-box").hidden = false;
@@ -389,7 +397,7 @@ async function requestHint() {
   $("hint-list").replaceChildren();
   try {
     const answer = await api.hint(id);
-    if (!game.state || game.state.id !== id || game.state.turn !== turn || answer.turn !== turn) return;
+    if (game.version !== version || game.state.id !== id || answer.turn !== turn) return;
     game.hint = answer.moves ?? [];
     renderGame({});
     const best = game.hint[0];
@@ -403,6 +411,7 @@ async function requestHint() {
       });
     }
   } catch (error) {
+    if (game.version !== version) return;
     game.hint = null;
     renderHintBox();
     await handleActionError(error);
@@ -670,7 +679,7 @@ async function loadAnalysis() {
       }),
     );
   } finally {
-    section.setAttribute("aria-busy", "false");
+    if (game.state?.id === id) section.setAttribute("aria-busy", "false");
   }
 }
 
