@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -28,11 +29,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(db: Path, *extra: str, env: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+def serving(
+    db: Path | None, *extra: str, env: dict[str, str] | None = None
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """Start ``foursquare serve`` on a free port; yield its URL once it answers; SIGKILL it afterwards."""
     port = free_port()
     process = subprocess.Popen(
-        [*SERVE, "--port", str(port), "--db", str(db), *extra],
+        [*SERVE, "--port", str(port), *([] if db is None else ["--db", str(db)]), *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -133,14 +136,26 @@ def test_a_busy_port_is_a_clear_error(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_open_shows_the_page_in_the_browser(tmp_path: Path) -> None:
+def test_open_the_default_database_and_ctrl_c(tmp_path: Path) -> None:
+    """--open shows the page in the browser; without --db the database goes to the user data directory."""
     opened = tmp_path / "opened.txt"
     browser = tmp_path / "browser.py"
     browser.write_text(f"import sys\nopen({str(opened)!r}, 'w').write(sys.argv[1])\n")
-    env = {**os.environ, "BROWSER": f"{sys.executable} {browser} %s"}
-    with serving(tmp_path / "games.db", "--open", env=env) as (url, _):
+    data = tmp_path / "data"
+    env = {**os.environ, "BROWSER": f"{sys.executable} {browser} %s", "XDG_DATA_HOME": str(data)}
+    with serving(None, "--open", env=env) as (url, process):
         deadline = time.monotonic() + 30
         while not opened.exists() or not opened.read_text():
             assert time.monotonic() < deadline, "the browser was not opened"
             time.sleep(0.1)
         assert opened.read_text() == f"{url}/"
+        assert httpx.post(f"{url}/api/games", json={"deal": 3}).status_code == 201
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+        assert process.stdout is not None
+        db = data / "foursquare" / "games.db"
+        assert process.stdout.readline() == (
+            f"Foursquare is being served at {url}/  (database: {db}; press Ctrl+C to stop)\n"
+        )
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT deal FROM games").fetchall() == [("3",)]

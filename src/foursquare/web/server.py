@@ -567,6 +567,8 @@ def command_serve(args: Namespace) -> int:
         threading.Thread(target=open_when_ready, daemon=True).start()
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # uvicorn has shut down gracefully and re-raised Ctrl+C: stopping as asked is a success
     finally:
         sock.close()
     sys.stdout.flush()
