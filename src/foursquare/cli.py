@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -89,8 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("play", help="play in the terminal", description="Play Foursquare in the terminal.")
-    p.add_argument("--deal", type=deal_number, help="deal number (default: a random deal)")
-    p.add_argument("--winnable", action="store_true", help="a random deal the solver has proven winnable")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--deal", type=deal_number, help="deal number (default: a random deal)")
+    which.add_argument("--winnable", action="store_true", help="a random deal the solver has proven winnable")
     p.add_argument("--save", metavar="FILE", help="write the game record to FILE after every move")
     add_variant_options(p)
 
@@ -218,6 +220,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `foursquare deal 1 | head`): not an error worth a traceback.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     parser.error(f"unknown command {args.command!r}")
     return EXIT_BAD_INPUT
 
