@@ -12,8 +12,10 @@ import random
 import re
 import socket
 import sqlite3
+import sys
 import threading
 import time
+import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -520,6 +522,52 @@ def live_server(db_path: Path) -> Iterator[str]:
     uv.should_exit = True
     thread.join(timeout=10)
     sock.close()
+
+
+def test_the_analysis_is_computed_once_when_asked_concurrently(
+    live_server: str, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stand-in for the (slow) analysis module counts its calls: five simultaneous asks, one analysis."""
+    calls: list[int] = []
+
+    def analyze(game: Game) -> dict[str, Any]:
+        calls.append(game.turn)
+        time.sleep(0.3)
+        return {"outcome": game.outcome().status, "score": game.outcome().score, "moves": len(game.moves)}
+
+    stand_in = types.ModuleType("foursquare.analysis")
+    stand_in.analyze = analyze  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "foursquare.analysis", stand_in)
+    with httpx.Client(base_url=live_server, timeout=60) as http:
+        state = http.post("/api/games", json={"deal": 2}).json()
+        for row, col in WINS[2][1]:
+            state = http.post(f"/api/games/{state['id']}/moves", json={"row": row, "col": col, "turn": state["turn"]})
+            state = state.json()
+    answers: list[httpx.Response] = []
+    barrier = threading.Barrier(5)
+
+    def ask() -> None:
+        with httpx.Client(base_url=live_server, timeout=60) as http:
+            barrier.wait()
+            answers.append(http.get(f"/api/games/{state['id']}/analysis"))
+
+    threads = [threading.Thread(target=ask) for _ in range(5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [a.status_code for a in answers] == [200] * 5
+    assert all(a.json() == {"outcome": "won", "score": 24, "moves": 16} for a in answers)
+    assert calls == [16]
+    assert json.loads(stored_row(db_path, state["id"])["analysis"]) == answers[0].json()
+
+
+def test_without_the_analysis_module_the_answer_is_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "foursquare.analysis", None)
+    state = play_out(client, new_game(client, deal=7))
+    response = client.get(f"/api/games/{state['id']}/analysis")
+    assert response.status_code == 503
+    assert response.json()["detail"].startswith("the analysis is not available in this installation")
 
 
 def test_twenty_concurrent_copies_of_one_move_apply_exactly_once(live_server: str, db_path: Path) -> None:

@@ -450,18 +450,32 @@ def create_app(db_path: str | Path) -> FastAPI:
 
     @app.get("/api/games/{game_id}/analysis", summary="Analyse a finished game (slow the first time)")
     async def analysis(game_id: str) -> Any:
-        stored = await run_in_threadpool(store.get, game_id)
+        return JSONResponse(json.loads(await run_in_threadpool(analysis_text, game_id)))
+
+    analysis_locks: dict[str, threading.Lock] = {}
+    analysis_locks_guard = threading.Lock()
+
+    def analysis_text(game_id: str) -> str:
+        """The cached analysis, computed first if need be — once, however many requests ask at the same time."""
+        stored = store.get(game_id)
         if not stored.is_over:
             raise ConflictError(say("still_playing", what="the analysis"))
         if stored.analysis is not None:
-            return JSONResponse(json.loads(stored.analysis))
+            return stored.analysis
         try:
             from foursquare.analysis import analyze
         except ImportError as exc:
             raise UnavailableError(say("not_available", what="the analysis", error=exc)) from None
-        result = await run_in_threadpool(analyze, stored.rebuild())
-        await run_in_threadpool(store.save_analysis, game_id, result)
-        return JSONResponse(result)
+        with analysis_locks_guard:
+            lock = analysis_locks.setdefault(game_id, threading.Lock())
+        with lock:
+            stored = store.get(game_id)
+            if stored.analysis is None:
+                store.save_analysis(game_id, analyze(stored.rebuild()))
+                stored = store.get(game_id)
+        if stored.analysis is None:
+            raise DamagedGameError(f"the analysis of game {game_id!r} was not stored")
+        return stored.analysis
 
     @app.get("/api/games/{game_id}/record", summary="The game record of a finished game")
     def game_record(game_id: str) -> dict[str, Any]:
