@@ -245,6 +245,7 @@ function renderGame(change = {}) {
       card: state.card,
       interactive: playing,
       placed: change.placed ?? null,
+      flyFrom: change.flyFrom ?? null,
       hint: hintBoardBadges(),
     });
     renderHand(state.card);
@@ -320,16 +321,19 @@ function setGameState(state, change = {}) {
   renderGame(change);
 }
 
-async function place(row, col) {
+/** Place the card at (row, col); `fly` animates it from the hand (not after a drag: it is already there). */
+async function place(row, col, { fly = true } = {}) {
   if (!isPlaying() || game.busy) return;
   setBusy(true);
   const before = game.state;
+  const handCard = $("hand-card").querySelector(".card");
+  const flyFrom = fly && handCard ? handCard.getBoundingClientRect() : null;
   try {
     const result = await api.move(before.id, row, col, before.turn);
     game.hint = null;
     const ended = result.outcome !== "playing";
     adopt(result);
-    renderGame({ placed: result.placed, message: "", justEnded: ended });
+    renderGame({ placed: result.placed, flyFrom, message: "", justEnded: ended });
     $("board-message").textContent = placedMessage(result.placed, result.flips ?? []);
   } catch (error) {
     await handleActionError(error);
@@ -518,7 +522,7 @@ function setupDrag() {
     ghost.remove();
     if (!drop) return;
     const target = board.legalSlotAt(event.clientX, event.clientY);
-    if (target) place(Number(target.dataset.row), Number(target.dataset.col));
+    if (target) place(Number(target.dataset.row), Number(target.dataset.col), { fly: false });
   };
   slot.addEventListener("pointerup", (event) => finish(event, true));
   slot.addEventListener("pointercancel", (event) => finish(event, false));

@@ -1,7 +1,7 @@
 // The floating grid: a CSS grid laid over the bounding box of the occupied and highlighted cells.
 // It only draws what the server says (cells, legal cells); it knows no rule of the game.
 
-import { createCard, setCard } from "./cards.js";
+import { createCard, flipDuration, setCard } from "./cards.js";
 import { cardName, t } from "./i18n.js";
 
 const key = (row, col) => `${row},${col}`;
@@ -12,6 +12,31 @@ const ARROWS = {
   ArrowLeft: [0, -1],
   ArrowRight: [0, 1],
 };
+
+const FLY_MS = 240;
+
+/** Move `card` from the rectangle `from` (where the card to place was) to where it now lies. */
+function flyIn(card, from) {
+  const to = card.getBoundingClientRect();
+  if (!to.width || !from.width) return;
+  const dx = from.left - to.left;
+  const dy = from.top - to.top;
+  const scale = from.width / to.width;
+  card.classList.remove("dealt");
+  card.classList.add("flying");
+  card.style.transition = "none";
+  card.style.transformOrigin = "0 0";
+  card.style.transform = `translate(${dx}px, ${dy}px) scale(${scale})`;
+  void card.offsetWidth;
+  card.style.transition = `transform ${FLY_MS}ms cubic-bezier(0.25, 0.8, 0.35, 1)`;
+  card.style.transform = "";
+  clearTimeout(card._flyTimer);
+  card._flyTimer = setTimeout(() => {
+    card.classList.remove("flying");
+    card.style.transition = "";
+    card.style.transformOrigin = "";
+  }, FLY_MS + 30);
+}
 
 export class Board {
   /**
@@ -109,7 +134,8 @@ export class Board {
       const isLegal = legalKeys.has(slotKey);
       const shown = this.displayCoords(row, col);
 
-      flipping += this.#drawPile(slot, cell, view.placed && view.placed.row === row && view.placed.col === col);
+      const justPlaced = Boolean(view.placed && view.placed.row === row && view.placed.col === col);
+      flipping += this.#drawPile(slot, cell, justPlaced ? (view.flyFrom ?? true) : null);
 
       slot.classList.toggle("occupied", Boolean(cell));
       slot.classList.toggle("legal", isLegal);
@@ -205,7 +231,8 @@ export class Board {
     this.celebrateTimer = setTimeout(() => this.element.classList.remove("celebrate"), 2600);
   }
 
-  #drawPile(slot, cell, justPlaced) {
+  /** Draw a pile; `placed` is null, true (just placed: a small drop) or the rect to fly the card in from. */
+  #drawPile(slot, cell, placed) {
     let pile = slot.querySelector(":scope > .pile");
     if (!cell) {
       if (pile) pile.remove();
@@ -229,7 +256,8 @@ export class Board {
     const badge = pile.querySelector(".pile-badge");
     badge.textContent = cell.height > 1 ? t("card.pileBadge", { count: cell.height }) : "";
     const card = pile.querySelector(".card");
-    if (justPlaced) {
+    if (placed && typeof placed === "object" && flipDuration() > 0) flyIn(card, placed);
+    else if (placed) {
       card.classList.remove("dealt");
       void card.offsetWidth;
       card.classList.add("dealt");
