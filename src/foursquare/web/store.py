@@ -272,9 +272,18 @@ class Store:
         if version > 0 and "games" not in tables:
             raise StoreError(f"the database {self.path} is damaged: it has no games table")
         conn.execute("PRAGMA journal_mode = WAL")
+        if version < SCHEMA_VERSION:
+            self._create_or_migrate(conn)
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+        missing = sorted(set(COLUMNS) - columns)
+        if missing:
+            raise StoreError(f"the database {self.path} is damaged: the games table lacks {', '.join(missing)}")
+
+    def _create_or_migrate(self, conn: sqlite3.Connection) -> None:
+        """Create the schema in an empty database, or bring an older one up to date, in one transaction."""
         conn.execute("BEGIN IMMEDIATE")
         try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have set it up
+            version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have done it
             if version == 0:
                 for statement in _statements(SCHEMA):
                     conn.execute(statement)
@@ -288,10 +297,6 @@ class Store:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
-        missing = sorted(set(COLUMNS) - columns)
-        if missing:
-            raise StoreError(f"the database {self.path} is damaged: the games table lacks {', '.join(missing)}")
 
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
