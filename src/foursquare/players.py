@@ -40,7 +40,7 @@ from foursquare.engine import Game, Move, Variant, View
 PLAYER_NAMES = ("random", "greedy", "best")
 
 #: Playouts per ranking of the default hint (no time budget): fast enough for 100 ms.
-HINT_PLAYOUTS = 600
+HINT_PLAYOUTS = 480
 #: Playouts per decision of the best player without a time budget.
 BEST_PLAYOUTS = 2000
 #: Futures per round of the race between moves.
