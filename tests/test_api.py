@@ -692,6 +692,7 @@ def test_the_page_is_served_at_its_routes_when_installed(client: TestClient) -> 
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/html")
         assert response.content == index.read_bytes()
+        assert response.headers["referrer-policy"] == "same-origin"  # the URL holds the game id
 
 
 def test_a_missing_page_is_a_plain_404(client: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -293,7 +293,11 @@ def create_app(db_path: str | Path) -> FastAPI:
     @app.middleware("http")
     async def identify_player(request: Request, call_next: RequestResponseEndpoint) -> Response:
         if not request.url.path.startswith("/api/"):
-            return await call_next(request)
+            response = await call_next(request)
+            # A page URL holds a game id, which is the key to the game: never send it to another site.
+            response.headers["Referrer-Policy"] = "same-origin"
+            response.headers["X-Content-Type-Options"] = "nosniff"
+            return response
         player = request.cookies.get(COOKIE)
         fresh = not _valid_player_id(player)
         request.state.player = secrets.token_urlsafe(16) if fresh else player
