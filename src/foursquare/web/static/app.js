@@ -992,8 +992,43 @@ function renderGames(data) {
 
 // --- rules ---------------------------------------------------------------------------------------
 
+/** A picture of the turning rule: a row before and after a high card lands at its end. */
+function rulesExample() {
+  const row = (cards, caption) => {
+    const strip = el("div", { class: "example-row" });
+    for (const [name, faceUp, placed] of cards) {
+      const card = createCard(name, faceUp);
+      if (placed) card.classList.add("example-placed");
+      strip.append(card);
+    }
+    return el("figure", { class: "example" }, strip, el("figcaption", { text: caption }));
+  };
+  return el(
+    "div",
+    { class: "rules-example", role: "group", "aria-label": t("rules.exampleLabel") },
+    row(
+      [
+        ["3C", true, false],
+        ["7H", true, false],
+        ["9S", true, true],
+      ],
+      t("rules.exampleBefore"),
+    ),
+    row(
+      [
+        ["3C", false, false],
+        ["7H", false, false],
+        ["9S", true, true],
+      ],
+      t("rules.exampleAfter"),
+    ),
+  );
+}
+
 function renderRules() {
-  $("rules-body").replaceChildren(...tLines("rules.body").map((text) => el("p", { text })));
+  const paragraphs = tLines("rules.body").map((text) => el("p", { text }));
+  paragraphs.splice(3, 0, rulesExample());
+  $("rules-body").replaceChildren(...paragraphs);
   $("rules-controls").replaceChildren(...tLines("rules.controlsBody").map((text) => el("li", { text })));
 }
 
@@ -1062,6 +1097,17 @@ function setupShortcuts() {
       return;
     }
     if (event.altKey) return;
+    if (game.replay && !isPlaying()) {
+      // After the game: the arrow keys (and Home/End) step through the replay.
+      const steps = { ArrowLeft: -1, ArrowRight: 1 };
+      if (event.key in steps) showReplay(game.replay.turn + steps[event.key]);
+      else if (event.key === "Home") showReplay(0);
+      else if (event.key === "End") showReplay(game.replay.total);
+      else if (key === "n") openNewGameDialog();
+      else return;
+      event.preventDefault();
+      return;
+    }
     if (key === "u") undo();
     else if (key === "r") redo();
     else if (key === "h") requestHint();

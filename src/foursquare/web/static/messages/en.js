@@ -72,7 +72,7 @@ export default {
   "action.playAgain": "Play again",
   "action.sameDeal": "Replay this deal",
   "action.restartConfirm": "Restart this game from the first card?",
-  "action.keys": "Keys: U undo, R redo, H hint, N new game.",
+  "action.keys": "Keys: U undo, R redo, H hint, N new game; after the game, ← → step through the replay.",
 
   // Hint
   "hint.title": "Best moves",
@@ -200,11 +200,14 @@ export default {
     "You win when all sixteen cells of the 4 × 4 square show a face-up card; your score is the number of cards still in the stock. You lose when more than four top cards are face down, or when the stock runs out first.",
     "House rules: with diagonal adjacency a card may also go on an empty cell that touches a card at a corner. With buried cards counting, face-down cards covered by a later card still count towards the limit of four.",
   ],
+  "rules.exampleLabel": "An example of cards turning over",
+  "rules.exampleBefore": "3♣ and 7♥ lie face up in a row; the 9♠ is placed at its end.",
+  "rules.exampleAfter": "The 9♠ is higher than every other face-up card of the row, so 3♣ and 7♥ turn face down.",
   "rules.controls": "Controls",
   "rules.controlsBody": [
     "Click or tap a highlighted cell to place the card, or drag the card there.",
     "With the keyboard: the arrow keys move between highlighted cells and Enter or Space places the card.",
-    "Shortcuts: U undo, R redo, H hint, N new game.",
+    "Shortcuts: U undo, R redo, H hint, N new game. After the game, the left and right arrow keys (and Home, End) step through the replay.",
     "The hint ranks the best cells by their chance to win and expected score, judged from what you can see.",
   ],
 
