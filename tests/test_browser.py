@@ -102,9 +102,9 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-def new_page(browser: Any, viewport: dict[str, int] = DESKTOP) -> Any:
+def new_page(browser: Any, viewport: dict[str, int] = DESKTOP, **options: Any) -> Any:
     """A fresh browser context (so a fresh player cookie) and page; page errors fail the test."""
-    context = browser.new_context(viewport=viewport)
+    context = browser.new_context(viewport=viewport, **options)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -374,6 +374,33 @@ def test_drag_and_drop_places_the_card(browser: Any, server: str) -> None:
     wait_turn(page, 2)
     expect(page.locator(".drag-ghost")).to_have_count(0)
     expect(page.locator(f'#board .slot.occupied[data-row="{row}"][data-col="{col}"]')).to_have_count(1)
+    assert page.errors == []
+    page.context.close()
+
+
+def test_touch_drag_places_the_card_on_a_phone(browser: Any, server: str) -> None:
+    page = new_page(browser, PHONE, has_touch=True, is_mobile=True)
+    open_home(page, server)
+    page.tap('#board .slot.legal[data-row="0"][data-col="0"]')
+    wait_turn(page, 1)
+    source = page.locator("#hand-card .card").bounding_box()
+    target_slot = page.locator("#board .slot.legal:not(.occupied)").last
+    row = int(target_slot.get_attribute("data-row"))
+    col = int(target_slot.get_attribute("data-col"))
+    target = target_slot.bounding_box()
+    assert source and target
+    cdp = page.context.new_cdp_session(page)
+    x0, y0 = source["x"] + source["width"] / 2, source["y"] + source["height"] / 2
+    x1, y1 = target["x"] + target["width"] / 2, target["y"] + target["height"] / 2
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, 11):
+        x, y = x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    expect(page.locator(".drag-ghost")).to_have_count(1)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    wait_turn(page, 2)
+    expect(page.locator(f'#board .slot.occupied[data-row="{row}"][data-col="{col}"]')).to_have_count(1)
+    no_horizontal_overflow(page)
     assert page.errors == []
     page.context.close()
 
