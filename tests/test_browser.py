@@ -313,8 +313,11 @@ def test_keyboard_placement_reload_resume_and_rules(browser: Any, server: str) -
     page = new_page(browser)
     game_id = open_home(page, server)
 
-    # The first card: focus the only highlighted cell and press Enter.
-    page.locator("#board .slot.legal").first.focus()
+    # The first card: Tab to the skip link, which takes the focus to the only highlighted cell; Enter places.
+    page.keyboard.press("Tab")
+    expect(page.locator(".skip-link")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator('#board .slot.legal[data-row="0"][data-col="0"]')).to_be_focused()
     page.keyboard.press("Enter")
     wait_turn(page, 1)
     # Arrow keys move the focus ring among the highlighted cells; Space places the card there.

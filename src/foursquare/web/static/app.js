@@ -1147,6 +1147,12 @@ function start() {
     statsPage += 1;
     showStats();
   });
+  // The skip link moves focus to the grid without touching the route in the URL.
+  document.querySelector(".skip-link").addEventListener("click", (event) => {
+    event.preventDefault();
+    if (document.body.dataset.view !== "game") location.hash = "#/";
+    board.focus();
+  });
   window.addEventListener("hashchange", route);
   let resizeTimer = null;
   window.addEventListener("resize", () => {

@@ -55,6 +55,7 @@ export function createCard(name, faceUp) {
   const card = el("div", "card");
   card.setAttribute("role", "img");
   const inner = el("div", "card-inner");
+  inner.setAttribute("aria-hidden", "true"); // the card's label says it all
   const front = el("div", "card-face card-front");
   const back = el("div", "card-face card-back");
   inner.append(front, back);
