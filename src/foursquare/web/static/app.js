@@ -1151,7 +1151,7 @@ function start() {
   document.querySelector(".skip-link").addEventListener("click", (event) => {
     event.preventDefault();
     if (document.body.dataset.view !== "game") location.hash = "#/";
-    board.focus();
+    board.focus({ scroll: true });
   });
   window.addEventListener("hashchange", route);
   let resizeTimer = null;

@@ -301,9 +301,9 @@ export class Board {
   }
 
   /** Move keyboard focus to the current legal cell (or the grid itself when there is none). */
-  focus() {
+  focus({ scroll = false } = {}) {
     const slot = this.focusKey ? this.slots.get(this.focusKey) : null;
-    (slot ?? this.element).focus({ preventScroll: false });
+    (slot ?? this.element).focus({ preventScroll: !scroll });
   }
 
   /** The legal slot under a viewport point (for drag and drop), or null. */
