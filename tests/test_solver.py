@@ -55,9 +55,9 @@ def late_position(seed: int, variant: Variant, empty_cells: int) -> Game | None:
     game = Game(deal=seed, variant=variant)
     while not game.is_over():
         bounds = game.bounds()
-        if bounds is not None and bounds[1] - bounds[0] == 3 and bounds[3] - bounds[2] == 3:
-            if 16 - len(game.cells()) == empty_cells:
-                return game
+        full_box = bounds is not None and bounds[1] - bounds[0] == 3 and bounds[3] - bounds[2] == 3
+        if full_box and 16 - len(game.cells()) == empty_cells:
+            return game
         # prefer cells that keep the face-down count low, so that the game lasts
         moves = game.legal_moves
         rng.shuffle(moves)
@@ -106,3 +106,154 @@ def test_matches_brute_force_from_late_positions(variant: Variant) -> None:
         if checked == 6:
             break
     assert checked == 6
+
+
+def test_deal_with_a_perfect_win() -> None:
+    """Deal 3 can be won with its first 16 cards: score 24, the most any deal can score."""
+    solution = solve(deal_stock(3), timeout=30)
+    assert solution.status == "optimal" and solution.proven
+    assert solution.best_score == solution.upper_bound == 24
+    assert len(solution.line) == 16
+    check_line(deal_stock(3), Variant(), solution)
+
+
+def reversed_stock() -> tuple[Card, ...]:
+    """Deal 3's stock with the first 16 cards reversed: a hand-made deal with a different search."""
+    stock = deal_stock(3)
+    return tuple(reversed(stock[:16])) + stock[16:]
+
+
+def test_hand_made_stock_agrees_with_brute_force_at_the_end() -> None:
+    stock = reversed_stock()
+    solution = solve(stock, timeout=60)
+    assert solution.proven and solution.best_score is not None
+    check_line(stock, Variant(), solution)
+    # from 3 cards before the end of the best line, brute force finds the same finish
+    game = Game(stock=list(stock))
+    for move in solution.line[:-3]:
+        game.place(move.row, move.col)
+    best_turn = DECK_SIZE - solution.best_score
+    assert brute_force_best_turn(game, best_turn) == best_turn
+    again = solve(stock, moves=game.moves, timeout=30)
+    assert again.best_score == solution.best_score and again.line[: game.turn] == tuple(game.moves)
+
+
+def test_too_few_cards_left_is_unwinnable() -> None:
+    """More empty cells than cards left: no placement can win, and the solver proves it at once."""
+    game = late_position(1, Variant(), empty_cells=3)
+    assert game is not None
+    assert game.stock_left < 16 - len(game.cells())
+    solution = solve(game.stock, moves=game.moves, timeout=30)
+    assert solution.status == "unwinnable" and solution.proven
+    assert solution.best_score is None and solution.upper_bound == -1 and solution.line == ()
+    assert solution.winnable is False
+    assert brute_force_best_turn(game, DECK_SIZE) is None
+
+
+def test_already_finished_positions() -> None:
+    stock = deal_stock(3)
+    won = solve(stock, timeout=30)
+    again = solve(stock, moves=won.line, timeout=5)
+    assert again.status == "optimal" and again.best_score == 24 and again.line == won.line and again.nodes == 0
+    lost = Game(deal=3)
+    while not lost.is_over():
+        lost.place(*lost.legal_moves[0])
+    assert lost.outcome().status == "lost"
+    verdict = solve(stock, moves=lost.moves, timeout=5)
+    assert verdict.status == "unwinnable" and verdict.upper_bound == -1 and verdict.best_score is None
+
+
+@pytest.mark.parametrize("variant", VARIANTS[1:], ids=["diagonal", "count_buried"])
+def test_variants_lines_replay(variant: Variant) -> None:
+    for deal in (3, 7):
+        solution = solve(deal_stock(deal), variant, timeout=5)
+        if solution.best_score is not None:
+            check_line(deal_stock(deal), variant, solution)
+        assert solution.best_score is None or solution.best_score <= solution.upper_bound <= 24
+
+
+def test_timeout_gives_bounds() -> None:
+    """Deal 14 needs a long proof (24 is impossible there); a tiny time budget leaves bounds."""
+    solution = solve(deal_stock(14), timeout=0.05)
+    assert solution.status == "bounds" and not solution.proven
+    assert solution.upper_bound <= 24
+    if solution.best_score is not None:
+        assert solution.best_score <= solution.upper_bound
+        check_line(deal_stock(14), Variant(), solution)
+    data = solution.to_json()
+    assert data["status"] == "bounds" and data["proven"] is False
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(SolverError, match="positive"):
+        solve(deal_stock(3), timeout=0)
+    with pytest.raises(SolverError, match="40 cards"):
+        solve(deal_stock(3)[:39], timeout=1)
+    with pytest.raises(SolverError, match=r"move 1 \(5, 5\) is illegal"):
+        solve(deal_stock(3), moves=[Move(0, 0), Move(5, 5)], timeout=1)
+
+
+def test_cli_solve_json_line_replays(tmp_path: Path) -> None:
+    result = run_cli("solve", "--deal", "3", "--json", "--timeout", "30")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert set(data) == {"deal", "status", "proven", "best_score", "upper_bound", "line", "record", "nodes", "seconds"}
+    assert data["deal"] == 3 and data["status"] == "optimal" and data["proven"] is True
+    assert data["best_score"] == data["upper_bound"] == 24
+    assert data["record"]["moves"] == data["line"]
+    path = tmp_path / "line.json"
+    path.write_text(json.dumps(data["record"]))
+    replay = run_cli("replay", str(path), "--json")
+    assert replay.returncode == 0, replay.stderr
+    summary = json.loads(replay.stdout)
+    assert summary["outcome"] == "won" and summary["score"] == 24
+
+
+def test_cli_solve_text_and_record(tmp_path: Path) -> None:
+    text = run_cli("solve", "--deal", "3")
+    assert text.returncode == 0, text.stderr
+    assert "optimal" in text.stdout and "best score found: 24" in text.stdout
+    line = solve(deal_stock(3), timeout=30).line
+    game = Game(deal=3)
+    for move in line[:5]:
+        game.place(move.row, move.col)
+    path = tmp_path / "part.json"
+    record.write(game, path)
+    result = run_cli("solve", "--record", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["line"][:5] == [[m.row, m.col] for m in line[:5]]
+    assert data["best_score"] == 24 and data["record"]["deal"] == 3
+
+
+def test_cli_solve_diagonal_variant() -> None:
+    result = run_cli("solve", "--deal", "7", "--adjacency", "diagonal", "--count-buried", "--json", "--timeout", "5")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    if data["record"] is not None:
+        assert data["record"]["variant"] == {"adjacency": "diagonal", "count_buried": True}
+        game = record.load(data["record"])
+        assert game.outcome().status == "won" and game.outcome().score == data["best_score"]
+
+
+def test_cli_errors(tmp_path: Path) -> None:
+    missing = run_cli("solve", "--record", str(tmp_path / "none.json"))
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+    neither = run_cli("solve")
+    assert neither.returncode == 2
+    bad = run_cli("solve", "--deal", "3", "--timeout", "-1")
+    assert bad.returncode == 2 and "positive" in bad.stderr
+
+
+def test_winnable_deal() -> None:
+    deal = random_winnable_deal(seed=11, timeout=5)
+    assert deal == random_winnable_deal(seed=11, timeout=5)
+    assert solve(deal_stock(deal), timeout=5).best_score is not None
+    result = run_cli("deal", "--winnable", "--seed", "11", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["deal"] == deal
+    assert data["stock"] == [c.name for c in deal_stock(deal)]
+    text = run_cli("deal", "--winnable", "--seed", "11")
+    assert text.returncode == 0 and str(deal) in text.stdout
+    assert " ".join(c.name for c in deal_stock(deal)) in text.stdout

@@ -52,7 +52,9 @@ FULL = (1 << CELLS) - 1
 INF = DECK_SIZE + 1  # "no win is possible": a lower bound on the winning turn past the last card
 ABORTED = -2
 TT_BITS = 21
-CHECK_EVERY = 1 << 14  # nodes between two looks at the clock
+CHECK_EVERY = 1 << 14  # nodes between two looks at the clock and the node budget
+NO_NODE_LIMIT = 1 << 62
+PROBE_NODES = 1 << 15  # per frame, for the first quick look for any win
 
 # --- user-facing text (one place, for translation) ---------------------------------------------------
 
@@ -73,6 +75,7 @@ TEXT = {
     "bad_moves": "move {index} ({row}, {col}) is illegal: {error}",
     "stock_size": "the stock must hold the 40 cards, not {n}",
     "timeout": "timeout must be a positive number of seconds, not {value!r}",
+    "max_nodes": "the node budget must be a positive number, not {value!r}",
 }
 
 
@@ -377,13 +380,15 @@ def _search(
     z_tight: npt.NDArray[np.uint64],
     tight_key: npt.NDArray[np.uint64],
     deadline: float,
+    node_limit: int,
     line: IntArray,
     counters: IntArray,
 ) -> int:  # pragma: no cover - compiled
     """Depth-first search from slot ``t0`` (the position after ``t0`` cards) for a win within ``k`` cards.
 
     Returns the winning turn (≤ k; ``line[t0:turn]`` then holds the cells), or a lower bound > k on
-    the winning turn (``INF`` when no win exists), or ``ABORTED`` when the deadline passed.
+    the winning turn (``INF`` when no win exists), or ``ABORTED`` when the deadline passed or the
+    node count reached ``node_limit`` (both looked at every ``CHECK_EVERY`` nodes).
     ``counters[0]`` counts the positions examined.
     """
     moves = np.empty((42, 16), dtype=np.int64)
@@ -439,7 +444,7 @@ def _search(
                 _place(sp, sp + 1, j, card, top, height, state, hashes, row_mask, col_mask,
                        z_card, z_up, z_height, z_buried, count_buried)
                 nodes += 1
-                if (nodes & (CHECK_EVERY - 1)) == 0 and _now() > deadline:
+                if (nodes & (CHECK_EVERY - 1)) == 0 and (nodes >= node_limit or _now() > deadline):
                     counters[0] = nodes
                     return ABORTED
                 value, key = _evaluate(sp + 1, k, height, state, hashes, count_buried, tt_key, tt_bound,
@@ -621,14 +626,14 @@ class _Search:
         scratch = np.zeros(9, dtype=np.int64)
         self.bound = self.t0 + _lower_bound(occ, up, self.height, self.t0, scratch, scratch.copy())
 
-    def run(self, k: int, deadline: float, counters: IntArray) -> int:
+    def run(self, k: int, deadline: float, node_limit: int, counters: IntArray) -> int:
         t = self.tables
         return int(
             _search(
                 self.t0, k, self.cards, self.top, self.height, self.state, self.hashes, self.adjacent,
                 self.row, self.col, self.cross, self.frame.first_cell, self.mirror_keep, DIAGONAL,
                 self.count_buried, t.z_card, t.z_up, t.z_height, t.z_buried, t.tt_key, t.tt_bound,
-                t.z_tight, t.tight_key, deadline, self.line, counters,
+                t.z_tight, t.tight_key, deadline, node_limit, self.line, counters,
             )
         )
 
@@ -703,14 +708,19 @@ def solve(
     *,
     moves: Sequence[Move | tuple[int, int]] = (),
     timeout: float = 10.0,
+    max_nodes: int | None = None,
 ) -> Solution:
     """The best score reachable from the position after ``moves``, the whole ``stock`` order known.
 
     Returns the optimum with a line reaching it, or a proof that no line wins, or — when
-    ``timeout`` seconds pass first — the best line found and a proven upper bound.
+    ``timeout`` seconds pass first (or about ``max_nodes`` positions were examined) — the best line
+    found and a proven upper bound. A node budget makes the answer independent of the machine's speed.
     """
     if not timeout > 0:
         raise SolverError(TEXT["timeout"].format(value=timeout))
+    if max_nodes is not None and max_nodes < 1:
+        raise SolverError(TEXT["max_nodes"].format(value=max_nodes))
+    node_limit = NO_NODE_LIMIT if max_nodes is None else max_nodes
     started = time.perf_counter()
     deadline = started + timeout
     game = _start(stock, variant, moves)
@@ -741,11 +751,13 @@ def solve(
     # and often the optimum itself, which then spares the last deepening iteration.
     probe_deadline = started + min(0.05 * timeout, 0.5)
     for search in searches:
-        if best is not None or time.perf_counter() > probe_deadline:
+        if best is not None:
             break
-        value = search.run(DECK_SIZE, probe_deadline, counters)
+        value = search.run(DECK_SIZE, probe_deadline, min(node_limit, int(counters[0]) + PROBE_NODES), counters)
         if 0 <= value <= DECK_SIZE:
             best = (value, _checked_line(game, search.moves(value), value))
+        elif value > DECK_SIZE:
+            search.bound = value  # the probe exhausted the frame: no win in it
 
     # Iterative deepening: k is a proven lower bound on the winning turn of every frame.
     while True:
@@ -757,7 +769,7 @@ def solve(
         for search in searches:
             if search.bound > k:
                 continue
-            value = search.run(k, deadline, counters)
+            value = search.run(k, deadline, node_limit, counters)
             if value == ABORTED:
                 return result("bounds", best, DECK_SIZE - k)
             if value <= k:
@@ -770,17 +782,19 @@ def random_winnable_deal(variant: Variant = DEFAULT_VARIANT, *, seed: int | None
     """A deal number, drawn at random (reproducibly with ``seed``), that the solver proves winnable.
 
     A deal counts as proven winnable as soon as the solver finds a win (replayed through the engine);
-    the optimum need not be proven. Each candidate gets at most ``timeout`` seconds.
+    the optimum need not be proven. Each candidate gets a fixed node budget (so that a seed gives the
+    same deal on any machine) and at most ``timeout`` seconds.
     """
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
     for _ in range(WINNABLE_TRIES):
         deal = rng.randrange(MAX_DEAL)
-        if solve(deal_stock(deal), variant, timeout=timeout).best_score is not None:
+        if solve(deal_stock(deal), variant, timeout=timeout, max_nodes=WINNABLE_NODES).best_score is not None:
             return deal
     raise SolverError(TEXT["no_winnable"].format(tries=WINNABLE_TRIES))
 
 
 WINNABLE_TRIES = 50
+WINNABLE_NODES = 1 << 20
 
 
 # --- the command line ---------------------------------------------------------------------------------
@@ -848,3 +862,51 @@ def command_winnable_deal(args: argparse.Namespace) -> int:
         print(TEXT["deal"] + f": {deal}")
         print(" ".join(c.name for c in stock))
     return 0
+
+
+# --- measuring the solver -------------------------------------------------------------------------------
+
+
+def sweep(first: int, last: int, variant: Variant = DEFAULT_VARIANT, timeout: float = 10.0) -> dict[str, Any]:
+    """Solve deals ``first``..``last`` and summarise: proof rate, time distribution, best scores.
+
+    Run as ``python -m foursquare.solver FIRST LAST [TIMEOUT]``; each deal's result is printed as a
+    JSON line as it comes, then the summary.
+    """
+    rows: list[dict[str, Any]] = []
+    for deal in range(first, last + 1):
+        s = solve(deal_stock(deal), variant, timeout=timeout)
+        row = {"deal": deal, "status": s.status, "best_score": s.best_score, "upper_bound": s.upper_bound,
+               "seconds": round(s.seconds, 3), "nodes": s.nodes}
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    seconds = sorted(r["seconds"] for r in rows)
+
+    def quantile(q: float) -> float:
+        return float(seconds[min(len(seconds) - 1, int(q * len(seconds)))])
+
+    scores: dict[str, int] = {}
+    for r in rows:
+        label = "unwinnable" if r["status"] == "unwinnable" else str(r["best_score"])
+        if r["status"] == "bounds":
+            label = f"bounds {r['best_score']}..{r['upper_bound']}"
+        scores[label] = scores.get(label, 0) + 1
+    return {
+        "deals": len(rows),
+        "timeout": timeout,
+        "proven": sum(r["status"] != "bounds" for r in rows),
+        "unproven": [r["deal"] for r in rows if r["status"] == "bounds"],
+        "winnable": sum(r["best_score"] is not None for r in rows),
+        "unwinnable": sum(r["status"] == "unwinnable" for r in rows),
+        "seconds": {"median": quantile(0.5), "p90": quantile(0.9), "p99": quantile(0.99), "max": seconds[-1],
+                    "total": round(sum(seconds), 1)},
+        "scores": dict(sorted(scores.items())),
+    }
+
+
+if __name__ == "__main__":  # pragma: no cover - the measurement behind docs/solver.md
+    import sys
+
+    a, b = int(sys.argv[1]), int(sys.argv[2])
+    limit = float(sys.argv[3]) if len(sys.argv) > 3 else 10.0
+    print(json.dumps(sweep(a, b, timeout=limit)))
