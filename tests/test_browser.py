@@ -545,6 +545,11 @@ def test_analysis_panel_lists_costliest_moves_and_shows_them_in_the_replay(
     for kind, cell in (("played", played), ("best", best)):
         marker = page.locator(f'#board .slot.marker-{kind}[data-row="{cell.row}"][data-col="{cell.col}"]')
         expect(marker).to_have_count(1)
+    # The mistakes are marked under the replay slider too; a mark opens the position before that move.
+    expect(page.locator("#replay-marks .replay-mark")).to_have_count(2)
+    page.click("#replay-first")
+    page.locator("#replay-marks .replay-mark").nth(1).click()
+    expect(page.locator("#board")).to_have_attribute("data-replay-turn", "5")
     shot(page, "desktop-analysis")
     assert page.errors == []
     page.context.close()

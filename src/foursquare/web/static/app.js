@@ -546,6 +546,7 @@ function showGameOver(justEnded) {
   if (!game.replay) {
     game.replay = { total: state.turn, turn: state.turn, cache: new Map(), markers: [] };
     setupReplayControls();
+    $("replay-marks").replaceChildren();
     // The final grid is on the board already; once any flip has played, show it as the replay's last step.
     const id = state.id;
     setTimeout(() => {
@@ -687,6 +688,39 @@ async function loadAnalysis() {
   }
 }
 
+/** Little marks under the replay slider where the mistakes were; each one opens that position. */
+function drawMistakeMarks(moves) {
+  const total = game.replay?.total ?? 0;
+  const marks = $("replay-marks");
+  if (!total) {
+    marks.replaceChildren();
+    return;
+  }
+  marks.replaceChildren(
+    ...moves
+      .filter((move) => move.mistake)
+      .map((move) =>
+        el("button", {
+          type: "button",
+          class: "replay-mark",
+          style: `left: ${(100 * move.index) / total}%`,
+          title: t("replay.mistake", { n: move.index + 1, card: cardSymbol(move.card) }),
+          "aria-label": t("replay.mistake", { n: move.index + 1, card: cardSymbol(move.card) }),
+          tabindex: "-1",
+          onclick: () => showMistake(move),
+        }),
+      ),
+  );
+}
+
+/** Show the position before a move, with the cell played and the best cell marked. */
+function showMistake(move) {
+  showReplay(move.index, [
+    { row: move.played[0], col: move.played[1], kind: "played", label: t("replay.played") },
+    { row: move.best[0], col: move.best[1], kind: "best", label: t("replay.best") },
+  ]);
+}
+
 function renderAnalysis(analysis) {
   const body = $("analysis-body");
   const perfect = analysis.perfect ?? {};
@@ -700,6 +734,7 @@ function renderAnalysis(analysis) {
     parts.push(el("p", { class: "analysis-best", text: t("over.bestScoreUnknown", { bound: perfect.upper_bound }) }));
   }
   const moves = analysis.moves ?? [];
+  drawMistakeMarks(moves);
   const costly = (analysis.costliest ?? [])
     .map((index) => moves.find((m) => m.index === index) ?? moves[index])
     .filter(Boolean)
@@ -743,11 +778,7 @@ function renderAnalysis(analysis) {
               class: "button button-small",
               text: t("over.show"),
               "aria-label": t("over.showLabel", { line }),
-              onclick: () =>
-                showReplay(move.index, [
-                  { row: move.played[0], col: move.played[1], kind: "played", label: t("replay.played") },
-                  { row: move.best[0], col: move.best[1], kind: "best", label: t("replay.best") },
-                ]),
+              onclick: () => showMistake(move),
             }),
           );
         }),

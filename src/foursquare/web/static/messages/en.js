@@ -140,6 +140,7 @@ export default {
   "replay.nextCard": "Next card",
   "replay.slider": "Move",
   "replay.best": "best",
+  "replay.mistake": "Mistake at move {n} ({card}): show it",
   "replay.played": "played",
 
   // New game dialog
