@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -252,6 +253,26 @@ def test_cli_autoplay_demo_shows_every_move() -> None:
     for i, placement in enumerate(game.placements, start=1):
         assert f"turn {i:>2}: {placement.card.name} -> ({placement.move.row}, {placement.move.col})" in proc.stdout
     assert proc.stdout.rstrip().endswith(f"score {game.outcome().score or 0}")
+
+
+def test_cli_autoplay_demo_in_a_terminal_uses_rich() -> None:
+    """With a terminal (forced by FORCE_COLOR) the demo draws a coloured grid with suit symbols."""
+    env = {**os.environ, "FORCE_COLOR": "1", "COLUMNS": "100"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "foursquare.cli", "autoplay", "--player", "greedy", "--deal", "3", "--delay", "0"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    game = Game(deal=3)
+    play_game(make_player("greedy"), game)
+    assert "\x1b[" in proc.stdout  # ANSI styles
+    last = game.placements[-1]
+    assert last.card.symbol in proc.stdout
+    assert f"{game.turn} cards played" in proc.stdout
 
 
 def test_cli_autoplay_rejects_unknown_player() -> None:

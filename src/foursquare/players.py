@@ -424,9 +424,8 @@ def _autoplay_demo(args: argparse.Namespace, player: Player) -> int:
             turn=g.turn, card=placement.card.name, row=placement.move.row, col=placement.move.col, flips=flips
         )
         if interactive:
-            console.print(line, style="cyan")
-            console.print(grid_text(g), highlight=False)
-            console.print()
+            console.print(line, style="cyan", highlight=False)
+            console.print(_grid_table(g))
             if args.delay > 0:
                 time.sleep(args.delay)
         else:
@@ -439,10 +438,41 @@ def _autoplay_demo(args: argparse.Namespace, player: Player) -> int:
 
     end = TEXT["demo_end"].format(outcome=describe_outcome(game.outcome()), turn=result.moves, score=result.score)
     if interactive:
-        console.print(end, style="bold green" if result.won else "bold red")
+        console.print(end, style="bold green" if result.won else "bold red", highlight=False)
     else:
         print(end)
     return 0
+
+
+def _grid_table(game: Game) -> Any:
+    """The grid as a rich table: face-up cards in their suit's colour, face-down ones dim in brackets."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(show_header=True, box=None, padding=(0, 1))
+    bounds = game.bounds()
+    if bounds is None:
+        return table
+    min_r, max_r, min_c, max_c = bounds
+    table.add_column("")
+    for c in range(min_c, max_c + 1):
+        table.add_column(str(c), justify="center")
+    last = game.placements[-1].move if game.placements else None
+    for r in range(min_r, max_r + 1):
+        row: list[Text] = [Text(str(r), style="dim")]
+        for c in range(min_c, max_c + 1):
+            pile = game.pile(r, c)
+            if pile is None:
+                row.append(Text("·", style="dim"))
+                continue
+            height = f"×{pile.height}" if pile.height > 1 else ""
+            if pile.top_face_up:
+                style = ("bold red" if pile.top.suit in "DH" else "bold") + (" reverse" if last == (r, c) else "")
+                row.append(Text(pile.top.symbol + height, style=style))
+            else:
+                row.append(Text(f"({pile.top.symbol}){height}", style="dim"))
+        table.add_row(*row)
+    return table
 
 
 def _autoplay_many(args: argparse.Namespace) -> int:
