@@ -11,9 +11,10 @@ multiset of cards still unseen, never the stock order. Three players exist:
     as worst; ties go to the move with more occupied cells, then to the first in (row, col) order.
     :func:`greedy_move` does it on the engine, :func:`foursquare.kernel.greedy_choice` in the kernel.
 ``best``
-    Monte Carlo over the unknown stock order (see ``docs/ai.md``): each legal move is played out
-    against the same sampled futures (common random numbers) with a fast rollout policy in the
-    compiled kernel, and the move with the highest mean score (a loss scoring 0) is chosen.
+    Monte Carlo over the unknown stock order (see ``docs/ai.md``): the legal moves race against
+    each other on the same sampled futures (common random numbers), each played out with a tuned
+    rollout policy in the compiled kernel; moves clearly behind the leader drop out, and the move
+    with the highest mean score (a loss scoring 0) is chosen.
 
 :func:`hint` ranks every legal move the same way and reports win probabilities and expected scores.
 """
@@ -52,6 +53,9 @@ CONFIDENCE = 2.5
 
 TEXT = {
     "unknown_player": "unknown player {name!r}: choose one of {choices}",
+    "no_move": "the game is over: there is no move to choose",
+    "no_rank": "the game is over: there is no move to rank",
+    "bad_budget": "time budget must be a positive number of seconds, not {budget!r}",
     "game_over": "the game in {path} is over ({outcome}): there is no move to hint",
     "bad_jobs": "--jobs must be at least 1, not {jobs}",
     "deal_or_deals": "give --deal N to watch one game or --deals A-B to play many",
@@ -98,7 +102,7 @@ class Player(Protocol):
 def greedy_move(view: View) -> Move:
     """The greedy player's move, computed with the pure-Python engine (the definition)."""
     if not view.legal_moves:
-        raise PlayerError("the game is over: there is no move to choose")
+        raise PlayerError(TEXT["no_move"])
     return greedy_move_on(Game.from_view(view, list(view.unseen)))
 
 
@@ -119,7 +123,7 @@ def greedy_move_on(game: Game) -> Move:
         if best_key is None or key < best_key:
             best, best_key = move, key
     if best is None:
-        raise PlayerError("the game is over: there is no move to choose")
+        raise PlayerError(TEXT["no_move"])
     return best
 
 
@@ -142,7 +146,7 @@ class RandomPlayer:
 
     def choose(self, view: View) -> Move:
         if not view.legal_moves:
-            raise PlayerError("the game is over: there is no move to choose")
+            raise PlayerError(TEXT["no_move"])
         return view.legal_moves[int(self._rng.integers(len(view.legal_moves)))]
 
 
@@ -158,7 +162,7 @@ class GreedyPlayer:
         if self._engine:
             return greedy_move(view)
         if view.card is None or not view.legal_moves:
-            raise PlayerError("the game is over: there is no move to choose")
+            raise PlayerError(TEXT["no_move"])
         return K.move_of(int(K.greedy_move(K.state_of_view(view), int(view.card))))
 
 
@@ -211,7 +215,7 @@ def rank_moves(
     others follow in the reverse order they left it.
     """
     if view.card is None or not view.legal_moves:
-        raise PlayerError("the game is over: there is no move to rank")
+        raise PlayerError(TEXT["no_rank"])
     weights = K.POLICY_WEIGHTS if weights is None else weights
     n = len(view.legal_moves)
     state = K.state_of_view(view)
@@ -285,7 +289,7 @@ def hint(view: View, *, seed: int = 0, time_budget: float | None = None) -> list
     seed and no budget give the same answer every time.
     """
     if time_budget is not None and not time_budget > 0:
-        raise PlayerError(f"time budget must be a positive number of seconds, not {time_budget!r}")
+        raise PlayerError(TEXT["bad_budget"].format(budget=time_budget))
     return rank_moves(view, seed=seed, playouts=HINT_PLAYOUTS, time_budget=time_budget)
 
 
