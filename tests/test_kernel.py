@@ -169,3 +169,26 @@ def test_shuffle_is_a_permutation_and_seeded() -> None:
     again = np.arange(40, dtype=np.int8)
     K.shuffle_tail(again, 10, K.make_rng(5))
     assert np.array_equal(stock, again)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=VARIANT_IDS)
+def test_policy_games_replay_on_the_engine(variant: Variant) -> None:
+    """The best player's rollout policy plays legal games whose outcome the engine confirms."""
+    stocks = np.array([[int(c) for c in deal_stock(d)] for d in range(1, 31)], dtype=np.int8)
+    scores = K.policy_games(stocks, K.new_state(variant), K.POLICY_WEIGHTS)
+    work = np.empty(K.STATE_SIZE, dtype=np.int8)
+    moves = np.empty(K.MAX_MOVES, dtype=np.int64)
+    for g in range(len(stocks)):
+        game = Game(stock=[Card(int(c)) for c in stocks[g]], variant=variant)
+        state = K.new_state(variant)
+        while not game.is_over():
+            card = int(stocks[g, game.turn])
+            n = K.legal(state, moves)
+            cell = K.policy_choice(state, card, moves, n, K.POLICY_WEIGHTS, work)
+            move = K.move_of(cell)
+            game.place(move.row, move.col)
+            K.place(state, cell, card)
+        outcome = game.outcome()
+        assert scores[g] == (outcome.score if outcome.status == "won" else -1)
+    greedy = K.greedy_games(stocks, int(variant.adjacency == "diagonal"), int(variant.count_buried))
+    assert (scores >= 0).sum() > (greedy >= 0).sum()

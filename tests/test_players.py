@@ -317,3 +317,12 @@ def test_hint_positions_from_explicit_stocks() -> None:
     game.place(0, 0)
     advice = hint(game.view())
     assert {a.move for a in advice} == set(game.legal_moves)
+
+
+@pytest.mark.parametrize("variant", VARIANTS[1:], ids=lambda v: f"{v.adjacency}-{v.count_buried}")
+def test_hint_in_the_variants(variant: Variant) -> None:
+    game = played(12, 7, variant)
+    advice = hint(game.view(), seed=1)
+    assert sorted(a.move for a in advice) == sorted(game.legal_moves)
+    move = make_player("best", seed=1).choose(game.view())
+    assert move in game.legal_moves
