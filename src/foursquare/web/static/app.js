@@ -1,87 +1,20 @@
-// Foursquare in the browser: routes, the game view, game over with analysis and replay,
-// statistics and rules. The server is the only judge of the rules; this page draws its answers.
+// Foursquare in the browser: the game view, game over with analysis and replay, the new-game
+// dialog, routes and shortcuts (statistics and rules live in stats.js and rules.js).
+// The server is the only judge of the rules; this page draws its answers.
 
 import { api, ApiError } from "./api.js";
 import { Board } from "./board.js";
 import { createCard, flipDuration, setCard } from "./cards.js";
-import {
-  cardSymbol,
-  dateTime,
-  decimal,
-  integer,
-  joinList,
-  parseCard,
-  percent,
-  t,
-  tLines,
-  translateTree,
-} from "./i18n.js";
+import { $, el, errorMessage, storage, toast } from "./dom.js";
+import { cardSymbol, decimal, integer, joinList, parseCard, percent, t, translateTree, variantText } from "./i18n.js";
+import { renderRules } from "./rules.js";
+import { setupStats, showStats } from "./stats.js";
 
 const STORAGE_GAME = "fs.game";
 const STORAGE_THEME = "fs.theme";
 const MAX_FACE_DOWN = 4;
 const DECK = 40;
-const PER_PAGE = 20;
 const MAX_COSTLY = 5;
-
-const $ = (id) => document.getElementById(id);
-
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "class") node.className = value;
-    else if (name === "text") node.textContent = value;
-    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
-    else node.setAttribute(name, value === true ? "" : String(value));
-  }
-  node.append(...children.filter((child) => child !== null && child !== undefined));
-  return node;
-}
-
-function storage(key, value) {
-  try {
-    if (value === undefined) return localStorage.getItem(key);
-    if (value === null) localStorage.removeItem(key);
-    else localStorage.setItem(key, value);
-  } catch {
-    /* storage disabled: nothing is remembered */
-  }
-  return null;
-}
-
-// --- toasts --------------------------------------------------------------------------------------
-
-function toast(message, kind = "info") {
-  const box = el("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" });
-  const close = el("button", {
-    type: "button",
-    class: "toast-close",
-    "aria-label": t("toast.dismiss"),
-    text: "×",
-    onclick: () => box.remove(),
-  });
-  box.append(el("span", { class: "toast-text", text: message }), close);
-  $("toasts").append(box);
-  setTimeout(() => box.classList.add("toast-leaving"), 5200);
-  setTimeout(() => box.remove(), 5600);
-}
-
-/** The server's plain-words detail as a sentence: capital first letter, final full stop. */
-function sentence(text) {
-  const trimmed = text.trim();
-  if (!trimmed) return trimmed;
-  const head = trimmed[0].toLocaleUpperCase() + trimmed.slice(1);
-  return /[.!?)]$/.test(head) ? head : `${head}.`;
-}
-
-function errorMessage(error) {
-  if (!(error instanceof ApiError)) return t("error.generic", { detail: String(error?.message ?? error) });
-  if (error.status === 0) return t("error.network");
-  if (error.status === 404) return error.detail ? sentence(error.detail) : t("error.notFound");
-  if (error.detail) return sentence(error.detail);
-  return t("error.status", { status: error.status });
-}
 
 // --- theme ---------------------------------------------------------------------------------------
 
@@ -137,14 +70,6 @@ function setBusy(busy) {
 
 function displayCoords(row, col) {
   return board.displayCoords(row, col);
-}
-
-function variantText(variant) {
-  const tags = [];
-  tags.push(t(variant.adjacency === "diagonal" ? "variant.diagonal" : "variant.orthogonal"));
-  if (variant.count_buried) tags.push(t("variant.countBuried"));
-  if (variant.adjacency !== "diagonal" && !variant.count_buried) return [t("variant.standard")];
-  return tags;
 }
 
 function renderHand(name) {
@@ -868,201 +793,6 @@ async function startNewGame(options, { replace = false } = {}) {
   }
 }
 
-// --- statistics ----------------------------------------------------------------------------------
-
-let statsPage = 1;
-
-async function showStats() {
-  try {
-    const [stats, games] = await Promise.all([api.stats(), api.listGames(statsPage, PER_PAGE)]);
-    renderStats(stats);
-    renderGames(games);
-  } catch (error) {
-    toast(errorMessage(error), "error");
-  }
-}
-
-function renderStats(stats) {
-  const none = t("stats.none");
-  const tiles = [
-    ["played", integer(stats.played)],
-    ["won", integer(stats.won)],
-    ["lost", integer(stats.lost)],
-    ["winRate", percent(stats.win_rate ?? 0, 1)],
-    ["streak", integer(stats.current_streak)],
-    ["bestStreak", integer(stats.best_streak)],
-    ["bestScore", stats.best_score === null ? none : integer(stats.best_score)],
-    ["meanScore", stats.mean_score === null ? none : decimal(stats.mean_score)],
-  ];
-  $("stats-tiles").replaceChildren(
-    ...tiles.map(([name, value]) =>
-      el("div", { class: `tile tile-${name}` }, el("dt", { text: t(`stats.${name}`) }), el("dd", { text: value })),
-    ),
-  );
-  lastStats = stats;
-  drawHistogram();
-}
-
-let lastStats = null;
-
-function drawHistogram() {
-  const holder = $("histogram");
-  if (!lastStats || holder.offsetParent === null) return;
-  const width = Math.max(280, Math.min(900, Math.floor(holder.clientWidth)));
-  holder.replaceChildren(histogram(lastStats.score_histogram ?? [], width));
-}
-
-/** The score histogram as an inline SVG drawn at `width` CSS pixels (so its text stays readable). */
-function histogram(bins, width) {
-  const SVG = "http://www.w3.org/2000/svg";
-  const svgEl = (tag, attributes = {}, text) => {
-    const node = document.createElementNS(SVG, tag);
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-    if (text !== undefined) node.textContent = text;
-    return node;
-  };
-  const counts = new Map(bins.map((bin) => [bin.score, bin.count]));
-  const maxScore = Math.max(24, ...bins.map((bin) => bin.score));
-  const scores = Array.from({ length: maxScore + 1 }, (_, score) => score);
-  const top = Math.max(1, ...scores.map((s) => counts.get(s) ?? 0));
-  const height = width < 480 ? 180 : 230;
-  const left = 34;
-  const bottom = 40;
-  const plotH = height - bottom - 16;
-  const step = (width - left - 8) / scores.length;
-  const barW = Math.max(4, step * 0.7);
-  const wins = scores.filter((s) => (counts.get(s) ?? 0) > 0);
-  const summary = wins.length
-    ? joinList(wins.map((s) => t("stats.histogramBar", { score: s, count: counts.get(s) })))
-    : t("stats.histogramEmpty");
-  const svg = svgEl("svg", {
-    viewBox: `0 0 ${width} ${height}`,
-    width,
-    height,
-    class: "histogram-svg",
-    role: "img",
-    "aria-label": t("stats.histogramLabel", { summary }),
-  });
-  // Horizontal guide lines at whole counts.
-  const ticks = top <= 5 ? top : 4;
-  for (let i = 0; i <= ticks; i += 1) {
-    const value = Math.round((top * i) / ticks);
-    const y = 16 + plotH - (plotH * value) / top;
-    svg.append(svgEl("line", { x1: left, x2: width - 4, y1: y, y2: y, class: "grid-line" }));
-    svg.append(svgEl("text", { x: left - 6, y: y + 4, class: "axis-label", "text-anchor": "end" }, integer(value)));
-  }
-  for (const score of scores) {
-    const count = counts.get(score) ?? 0;
-    const x = left + step * score + (step - barW) / 2;
-    const h = (plotH * count) / top;
-    const y = 16 + plotH - h;
-    const bar = svgEl("rect", {
-      x,
-      y,
-      width: barW,
-      height: Math.max(count ? 2 : 0, h),
-      rx: 2,
-      class: count ? "bar" : "bar bar-empty",
-      "data-score": score,
-      "data-count": count,
-    });
-    bar.append(svgEl("title", {}, t("stats.histogramBar", { score, count })));
-    svg.append(bar);
-    if (count) svg.append(svgEl("text", { x: x + barW / 2, y: y - 4, class: "bar-label", "text-anchor": "middle" }, integer(count)));
-    const every = step > 22 ? 1 : step > 12 ? 2 : 4;
-    if (score % every === 0) {
-      svg.append(svgEl("text", { x: x + barW / 2, y: 16 + plotH + 16, class: "axis-label", "text-anchor": "middle" }, String(score)));
-    }
-  }
-  svg.append(svgEl("text", { x: left + (width - left) / 2, y: height - 4, class: "axis-title", "text-anchor": "middle" }, t("stats.axisScore")));
-  const wrap = el("figure", { class: "histogram-figure" }, svg);
-  if (!wins.length) wrap.append(el("figcaption", { class: "muted", text: t("stats.histogramEmpty") }));
-  return wrap;
-}
-
-function renderGames(data) {
-  const games = data.games ?? [];
-  const holder = $("games");
-  if (games.length === 0) {
-    holder.replaceChildren(el("p", { class: "muted", text: t("stats.noGames") }));
-    $("pager").hidden = true;
-    return;
-  }
-  const head = el(
-    "tr",
-    {},
-    ...["date", "deal", "rules", "turn", "result", "score", "open"].map((name) =>
-      el("th", { scope: "col", class: `col-${name}`, text: t(`stats.col.${name}`) }),
-    ),
-  );
-  const rows = games.map((summary) => {
-    const playing = summary.outcome === "playing";
-    return el(
-      "tr",
-      { class: `game-row outcome-${summary.outcome}` },
-      el("td", { class: "col-date", text: dateTime(summary.created_at) }),
-      el("td", { class: "col-deal", text: summary.deal === null ? t("stats.hidden") : t("stats.dealNumber", { deal: summary.deal }) }),
-      el("td", { class: "col-rules", text: variantText(summary.variant).join(", ") }),
-      el("td", { class: "col-turn", text: integer(summary.turn) }),
-      el("td", { class: "col-result" }, el("span", { class: `badge badge-${summary.outcome}`, text: t(`stats.result.${summary.outcome}`) })),
-      el("td", { class: "col-score", text: summary.score === null ? t("stats.none") : integer(summary.score) }),
-      el(
-        "td",
-        { class: "col-open" },
-        el("a", { href: `#/game/${summary.id}`, class: "link-button", text: t(playing ? "action.resume" : "action.review") }),
-      ),
-    );
-  });
-  holder.replaceChildren(el("table", { class: "games-table" }, el("thead", {}, head), el("tbody", {}, ...rows)));
-  const pages = Math.max(1, Math.ceil((data.total ?? games.length) / (data.per_page ?? PER_PAGE)));
-  $("pager").hidden = pages <= 1;
-  $("page-label").textContent = t("stats.page", { page: data.page ?? statsPage, pages });
-  $("page-prev").disabled = statsPage <= 1;
-  $("page-next").disabled = statsPage >= pages;
-}
-
-// --- rules ---------------------------------------------------------------------------------------
-
-/** A picture of the turning rule: a row before and after a high card lands at its end. */
-function rulesExample() {
-  const row = (cards, caption) => {
-    const strip = el("div", { class: "example-row" });
-    for (const [name, faceUp, placed] of cards) {
-      const card = createCard(name, faceUp);
-      if (placed) card.classList.add("example-placed");
-      strip.append(card);
-    }
-    return el("figure", { class: "example" }, strip, el("figcaption", { text: caption }));
-  };
-  return el(
-    "div",
-    { class: "rules-example", role: "group", "aria-label": t("rules.exampleLabel") },
-    row(
-      [
-        ["3C", true, false],
-        ["7H", true, false],
-        ["9S", true, true],
-      ],
-      t("rules.exampleBefore"),
-    ),
-    row(
-      [
-        ["3C", false, false],
-        ["7H", false, false],
-        ["9S", true, true],
-      ],
-      t("rules.exampleAfter"),
-    ),
-  );
-}
-
-function renderRules() {
-  const paragraphs = tLines("rules.body").map((text) => el("p", { text }));
-  paragraphs.splice(3, 0, rulesExample());
-  $("rules-body").replaceChildren(...paragraphs);
-  $("rules-controls").replaceChildren(...tLines("rules.controlsBody").map((text) => el("li", { text })));
-}
-
 // --- routing -------------------------------------------------------------------------------------
 
 function showView(name) {
@@ -1170,26 +900,17 @@ function start() {
       startNewGame({ deal: String(game.state.deal), variant: game.state.variant });
     }
   });
-  $("page-prev").addEventListener("click", () => {
-    statsPage = Math.max(1, statsPage - 1);
-    showStats();
-  });
-  $("page-next").addEventListener("click", () => {
-    statsPage += 1;
-    showStats();
-  });
+  setupStats();
   // The skip link moves focus to the grid without touching the route in the URL.
-  document.querySelector(".skip-link").addEventListener("click", (event) => {
+  document.querySelector(".skip-link").addEventListener("click", async (event) => {
     event.preventDefault();
-    if (document.body.dataset.view !== "game") location.hash = "#/";
+    if (document.body.dataset.view !== "game") {
+      history.pushState(null, "", "#/");
+      await route();
+    }
     board.focus({ scroll: true });
   });
   window.addEventListener("hashchange", route);
-  let resizeTimer = null;
-  window.addEventListener("resize", () => {
-    clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(drawHistogram, 150);
-  });
   document.body.classList.add("ready");
   route();
 }

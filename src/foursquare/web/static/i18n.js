@@ -116,3 +116,12 @@ export function dateTime(iso) {
   if (Number.isNaN(date.getTime())) return iso;
   return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(date);
 }
+
+/** The house rules of a game as short tags: ["Standard rules"] or e.g. ["Diagonal adjacency", …]. */
+export function variantText(variant) {
+  const tags = [];
+  tags.push(t(variant.adjacency === "diagonal" ? "variant.diagonal" : "variant.orthogonal"));
+  if (variant.count_buried) tags.push(t("variant.countBuried"));
+  if (variant.adjacency !== "diagonal" && !variant.count_buried) return [t("variant.standard")];
+  return tags;
+}

@@ -1,0 +1,178 @@
+// The statistics view: totals, the score histogram (inline SVG) and the list of recent games.
+
+import { api } from "./api.js";
+import { $, el, errorMessage, toast } from "./dom.js";
+import { dateTime, decimal, integer, joinList, percent, t, variantText } from "./i18n.js";
+
+const PER_PAGE = 20;
+
+// --- statistics ----------------------------------------------------------------------------------
+
+let statsPage = 1;
+
+/** Fetch and draw the statistics and the current page of games. */
+export async function showStats() {
+  try {
+    const [stats, games] = await Promise.all([api.stats(), api.listGames(statsPage, PER_PAGE)]);
+    renderStats(stats);
+    renderGames(games);
+  } catch (error) {
+    toast(errorMessage(error), "error");
+  }
+}
+
+function renderStats(stats) {
+  const none = t("stats.none");
+  const tiles = [
+    ["played", integer(stats.played)],
+    ["won", integer(stats.won)],
+    ["lost", integer(stats.lost)],
+    ["winRate", percent(stats.win_rate ?? 0, 1)],
+    ["streak", integer(stats.current_streak)],
+    ["bestStreak", integer(stats.best_streak)],
+    ["bestScore", stats.best_score === null ? none : integer(stats.best_score)],
+    ["meanScore", stats.mean_score === null ? none : decimal(stats.mean_score)],
+  ];
+  $("stats-tiles").replaceChildren(
+    ...tiles.map(([name, value]) =>
+      el("div", { class: `tile tile-${name}` }, el("dt", { text: t(`stats.${name}`) }), el("dd", { text: value })),
+    ),
+  );
+  lastStats = stats;
+  drawHistogram();
+}
+
+let lastStats = null;
+
+function drawHistogram() {
+  const holder = $("histogram");
+  if (!lastStats || holder.offsetParent === null) return;
+  const width = Math.max(280, Math.min(900, Math.floor(holder.clientWidth)));
+  holder.replaceChildren(histogram(lastStats.score_histogram ?? [], width));
+}
+
+/** The score histogram as an inline SVG drawn at `width` CSS pixels (so its text stays readable). */
+function histogram(bins, width) {
+  const SVG = "http://www.w3.org/2000/svg";
+  const svgEl = (tag, attributes = {}, text) => {
+    const node = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const counts = new Map(bins.map((bin) => [bin.score, bin.count]));
+  const maxScore = Math.max(24, ...bins.map((bin) => bin.score));
+  const scores = Array.from({ length: maxScore + 1 }, (_, score) => score);
+  const top = Math.max(1, ...scores.map((s) => counts.get(s) ?? 0));
+  const height = width < 480 ? 180 : 230;
+  const left = 34;
+  const bottom = 40;
+  const plotH = height - bottom - 16;
+  const step = (width - left - 8) / scores.length;
+  const barW = Math.max(4, step * 0.7);
+  const wins = scores.filter((s) => (counts.get(s) ?? 0) > 0);
+  const summary = wins.length
+    ? joinList(wins.map((s) => t("stats.histogramBar", { score: s, count: counts.get(s) })))
+    : t("stats.histogramEmpty");
+  const svg = svgEl("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    width,
+    height,
+    class: "histogram-svg",
+    role: "img",
+    "aria-label": t("stats.histogramLabel", { summary }),
+  });
+  // Horizontal guide lines at whole counts.
+  const ticks = top <= 5 ? top : 4;
+  for (let i = 0; i <= ticks; i += 1) {
+    const value = Math.round((top * i) / ticks);
+    const y = 16 + plotH - (plotH * value) / top;
+    svg.append(svgEl("line", { x1: left, x2: width - 4, y1: y, y2: y, class: "grid-line" }));
+    svg.append(svgEl("text", { x: left - 6, y: y + 4, class: "axis-label", "text-anchor": "end" }, integer(value)));
+  }
+  for (const score of scores) {
+    const count = counts.get(score) ?? 0;
+    const x = left + step * score + (step - barW) / 2;
+    const h = (plotH * count) / top;
+    const y = 16 + plotH - h;
+    const bar = svgEl("rect", {
+      x,
+      y,
+      width: barW,
+      height: Math.max(count ? 2 : 0, h),
+      rx: 2,
+      class: count ? "bar" : "bar bar-empty",
+      "data-score": score,
+      "data-count": count,
+    });
+    bar.append(svgEl("title", {}, t("stats.histogramBar", { score, count })));
+    svg.append(bar);
+    if (count) svg.append(svgEl("text", { x: x + barW / 2, y: y - 4, class: "bar-label", "text-anchor": "middle" }, integer(count)));
+    const every = step > 22 ? 1 : step > 12 ? 2 : 4;
+    if (score % every === 0) {
+      svg.append(svgEl("text", { x: x + barW / 2, y: 16 + plotH + 16, class: "axis-label", "text-anchor": "middle" }, String(score)));
+    }
+  }
+  svg.append(svgEl("text", { x: left + (width - left) / 2, y: height - 4, class: "axis-title", "text-anchor": "middle" }, t("stats.axisScore")));
+  const wrap = el("figure", { class: "histogram-figure" }, svg);
+  if (!wins.length) wrap.append(el("figcaption", { class: "muted", text: t("stats.histogramEmpty") }));
+  return wrap;
+}
+
+function renderGames(data) {
+  const games = data.games ?? [];
+  const holder = $("games");
+  if (games.length === 0) {
+    holder.replaceChildren(el("p", { class: "muted", text: t("stats.noGames") }));
+    $("pager").hidden = true;
+    return;
+  }
+  const head = el(
+    "tr",
+    {},
+    ...["date", "deal", "rules", "turn", "result", "score", "open"].map((name) =>
+      el("th", { scope: "col", class: `col-${name}`, text: t(`stats.col.${name}`) }),
+    ),
+  );
+  const rows = games.map((summary) => {
+    const playing = summary.outcome === "playing";
+    return el(
+      "tr",
+      { class: `game-row outcome-${summary.outcome}` },
+      el("td", { class: "col-date", text: dateTime(summary.created_at) }),
+      el("td", { class: "col-deal", text: summary.deal === null ? t("stats.hidden") : t("stats.dealNumber", { deal: summary.deal }) }),
+      el("td", { class: "col-rules", text: variantText(summary.variant).join(", ") }),
+      el("td", { class: "col-turn", text: integer(summary.turn) }),
+      el("td", { class: "col-result" }, el("span", { class: `badge badge-${summary.outcome}`, text: t(`stats.result.${summary.outcome}`) })),
+      el("td", { class: "col-score", text: summary.score === null ? t("stats.none") : integer(summary.score) }),
+      el(
+        "td",
+        { class: "col-open" },
+        el("a", { href: `#/game/${summary.id}`, class: "link-button", text: t(playing ? "action.resume" : "action.review") }),
+      ),
+    );
+  });
+  holder.replaceChildren(el("table", { class: "games-table" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+  const pages = Math.max(1, Math.ceil((data.total ?? games.length) / (data.per_page ?? PER_PAGE)));
+  $("pager").hidden = pages <= 1;
+  $("page-label").textContent = t("stats.page", { page: data.page ?? statsPage, pages });
+  $("page-prev").disabled = statsPage <= 1;
+  $("page-next").disabled = statsPage >= pages;
+}
+
+/** Wire the pager and redraw the chart at the new width when the window is resized. */
+export function setupStats() {
+  $("page-prev").addEventListener("click", () => {
+    statsPage = Math.max(1, statsPage - 1);
+    showStats();
+  });
+  $("page-next").addEventListener("click", () => {
+    statsPage += 1;
+    showStats();
+  });
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(drawHistogram, 150);
+  });
+}
