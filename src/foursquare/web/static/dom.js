@@ -59,5 +59,6 @@ export function errorMessage(error) {
   if (error.status === 0) return t("error.network");
   if (error.status === 404) return error.detail ? sentence(error.detail) : t("error.notFound");
   if (error.detail) return sentence(error.detail);
+  if (error.status === 409) return t("error.stale");
   return t("error.status", { status: error.status });
 }

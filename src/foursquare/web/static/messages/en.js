@@ -6,7 +6,6 @@
 export default {
   "app.title": "Foursquare",
   "app.tagline": "a solitaire by Wil Su",
-  "app.loading": "Loading…",
   "app.pageTitle": "{page} · Foursquare",
   "text.sentences": "{a} {b}",
   "app.skip": "Skip to the game",
@@ -30,11 +29,9 @@ export default {
   "card.faceDown": "face-down card ({card})",
   "card.pile": { one: "pile of {count} card", other: "pile of {count} cards" },
   "card.pileBadge": "×{count}",
-  "card.toPlace": "Card to place: {card}",
 
   // Board
   "board.label": "Playing grid",
-  "board.empty": "Place the first card to start the grid.",
   "board.cellEmpty": "Place {card} on the empty cell at row {row}, column {col}",
   "board.cellPile": "Place {card} on row {row}, column {col}, on top of {top} ({pile})",
   "board.position": "Row {row}, column {col}",
@@ -49,7 +46,6 @@ export default {
   "panel.stockValue": { one: "{count} card", other: "{count} cards" },
   "panel.faceDown": "Face down",
   "panel.faceDownValue": "{count} of {max}",
-  "panel.turn": "Placed",
   "panel.deal": "Deal #{deal}",
   "panel.dealHidden": "Random deal",
   "panel.dealHiddenNote": "The deal number is shown when the game ends.",
@@ -63,7 +59,6 @@ export default {
   "action.restart": "Restart",
   "action.new": "New game",
   "action.hint": "Hint",
-  "action.close": "Close",
   "action.cancel": "Cancel",
   "action.start": "Deal",
   "action.resume": "Resume",
@@ -96,7 +91,6 @@ export default {
   "flip.reason.lower": "{card} is lower than every other face-up card",
   "flip.reason.allDown": "no other card was face up",
   "flip.placed": "{card} placed at row {row}, column {col}.",
-  "flip.none": "Nothing turned.",
   "list.and": "{a} and {b}",
   "list.sep": ", ",
 
@@ -122,7 +116,6 @@ export default {
   "over.noMistakes": "No costly moves: every choice was as good as the best one.",
   "over.moveLine": "Move {n}: {card} to row {prow}, column {pcol}; better: row {brow}, column {bcol}",
   "over.moveLoss": "−{pct} win chance, −{score} expected score",
-  "over.perfectPlay": "Every move matched the best choice.",
   "over.show": "Show",
   "over.showLabel": "Show move: {line}",
 
@@ -173,7 +166,6 @@ export default {
   "stats.histogramEmpty": "No wins yet: the chart fills in as you win.",
   "stats.histogramBar": { one: "score {score}: {count} win", other: "score {score}: {count} wins" },
   "stats.axisScore": "score (cards left in the stock)",
-  "stats.axisCount": "wins",
   "stats.recent": "Recent games",
   "stats.noGames": "No games yet.",
   "stats.col.date": "Started",
@@ -213,7 +205,6 @@ export default {
   ],
 
   // Errors and notices
-  "error.title": "Something went wrong",
   "error.network": "The server cannot be reached. Check that it is still running.",
   "error.generic": "The server said: {detail}",
   "error.stale": "The game changed elsewhere; here is its current position.",
@@ -221,6 +212,4 @@ export default {
   "error.status": "Request failed ({status}).",
   "toast.restarted": "Back to the first card.",
   "toast.dismiss": "Dismiss",
-
-  "date.format": "{date}",
 };
