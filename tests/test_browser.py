@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -572,3 +573,50 @@ def test_new_game_dialog_sends_the_house_rules(browser: Any, server: str) -> Non
     expect(page.locator('#board .slot.legal[data-row="1"][data-col="1"]')).to_have_count(1)
     assert page.errors == []
     page.context.close()
+
+
+# --- the message catalogue -------------------------------------------------------------------------------
+
+STATIC = ROOT / "src" / "foursquare" / "web" / "static"
+DYNAMIC_KEYS = [
+    *(f"over.reason.{r}" for r in ("sixteen_face_up", "too_many_face_down", "stock_empty")),
+    *(f"stats.result.{o}" for o in ("playing", "won", "lost")),
+    *(f"suit.{s}" for s in "CDHS"),
+    "flip.line.row",
+    "flip.line.column",
+]
+
+
+class _VisibleText(HTMLParser):
+    """Collects text the markup itself would show (outside script, style, title and SVG)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.skipping: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style", "title", "svg"):
+            self.skipping.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.skipping and self.skipping[-1] == tag:
+            self.skipping.pop()
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping and data.strip():
+            self.text.append(data.strip())
+
+
+def test_every_message_the_page_shows_comes_from_the_catalogue() -> None:
+    catalogue = (STATIC / "messages" / "en.js").read_text(encoding="utf-8")
+    keys = set(re.findall(r'^  "([\w.]+)":', catalogue, flags=re.M))
+    used: set[str] = set(DYNAMIC_KEYS)
+    for script in STATIC.glob("*.js"):
+        used.update(re.findall(r'\bt(?:Lines)?\("([\w.]+)"', script.read_text(encoding="utf-8")))
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    used.update(re.findall(r'data-i18n(?:-label|-title)?="([\w.]+)"', html))
+    assert sorted(used - keys) == []
+    parser = _VisibleText()
+    parser.feed(html)
+    assert parser.text == [], "text in index.html that is not from the catalogue"

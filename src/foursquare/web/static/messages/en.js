@@ -6,6 +6,7 @@
 export default {
   "app.title": "Foursquare",
   "app.tagline": "a solitaire by Wil Su",
+  "app.footer": "Foursquare · a solitaire by Wil Su",
   "app.pageTitle": "{page} · Foursquare",
   "text.sentences": "{a} {b}",
   "app.skip": "Skip to the game",
