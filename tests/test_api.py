@@ -6,7 +6,6 @@ server shows (``legal``), never from the stock — except the winning lines belo
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import re
@@ -481,10 +480,6 @@ def test_the_hint_ranks_every_legal_move(client: TestClient) -> None:
     assert [[m["row"], m["col"]] for m in hint["moves"]] == expected  # best first, as the player ranks them
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("foursquare.analysis") is None,
-    reason="foursquare.analysis (the post-game analysis, another module) is not installed yet",
-)
 def test_the_analysis_of_a_finished_game_is_computed_once_and_cached(client: TestClient, db_path: Path) -> None:
     score, line = WINS[1]
     state = play_line(client, 1, line)
