@@ -557,7 +557,7 @@ def _listen(host: str, port: int) -> socket.socket:
 
 def _url(sock: socket.socket, host: str) -> str:
     port = sock.getsockname()[1]
-    shown = "127.0.0.1" if host in ("", "0.0.0.0") else host
+    shown = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)  # where this machine reaches it
     if ":" in shown:
         shown = f"[{shown}]"
     return f"http://{shown}:{port}/"
