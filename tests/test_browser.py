@@ -528,11 +528,18 @@ def test_analysis_panel_lists_costliest_moves_and_shows_them_in_the_replay(
         "perfect": {"status": "optimal", "winnable": True, "best_score": 20, "upper_bound": 20, "line": []},
     }
     page = new_page(browser)
-    page.route("**/api/games/*/analysis", lambda route: route.fulfill(json=analysis))
+    held: list[Any] = []  # the analysis request, answered only once the spinner has been seen
+    page.route("**/api/games/*/analysis", lambda route: held.append(route))
     open_home(page, server)
     start_deal(page, deal)
     for move in line:
         click_cell(page, *move)
+    expect(page.locator("#analysis .analysis-loading .spinner")).to_be_visible()
+    expect(page.locator("#analysis")).to_have_attribute("aria-busy", "true")
+    page.wait_for_function("true")  # let the route handler run
+    assert len(held) == 1
+    held[0].fulfill(json=analysis)
+    expect(page.locator("#analysis")).to_have_attribute("aria-busy", "false")
     expect(page.locator(".analysis-verdict")).to_have_text(re.compile("could be won"))
     expect(page.locator(".analysis-best")).to_have_text("Best possible score: 20.")
     expect(page.locator(".analysis-mistakes")).to_have_text("2 mistakes.")
