@@ -54,7 +54,9 @@ ABORTED = -2
 TT_BITS = 21
 CHECK_EVERY = 1 << 14  # nodes between two looks at the clock and the node budget
 NO_NODE_LIMIT = 1 << 62
-PROBE_NODES = 1 << 15  # per frame, for the first quick look for any win
+PROBE_NODES = 1 << 15  # per frame and step of the probe
+PROBE_SHARE = 0.1  # of the time, at most, for the probe
+TIGHT_SLACK = 2  # the coarser key is used while at most this many cards are spare
 
 # --- user-facing text (one place, for translation) ---------------------------------------------------
 
@@ -266,32 +268,38 @@ def _lower_bound(
 def _tight_key(
     slot: int,
     k: int,
+    slack: int,
     cards: IntArray,
     top: IntArray,
+    height: IntArray,
     state: IntArray,
     cross: IntArray,
     z_tight: npt.NDArray[np.uint64],
     z_up: npt.NDArray[np.uint64],
     z_buried: npt.NDArray[np.uint64],
 ) -> np.uint64:  # pragma: no cover - compiled
-    """A coarser key, valid only when the remaining cards must each fill an empty cell ("no slack").
+    """A coarser key for "can this position win within ``k`` cards?", when few cards are spare.
 
-    Then piles never grow, so heights do not matter; a top is only ever compared with the cards
-    ``cards[slot:k]``, so its rank matters only up to where it falls among theirs; and a top whose
-    row and column are full is never compared again. Positions with equal keys play out alike.
+    ``slack`` is how many of the cards up to ``k`` may go on occupied piles (the others must fill
+    the empty cells). Only the cards ``cards[slot:k]`` are still placed, so a top's rank matters
+    only up to where it falls among theirs; a pile's height only up to how many cards it can still
+    take, capped by the slack; and with no slack, a top whose row and column are full is never
+    compared again and never turns. Positions with equal keys play out alike up to turn ``k``.
     """
     occ = state[slot, 0]
     up = state[slot, 1]
     future = 0
     for t in range(slot, k):
         future |= 1 << (cards[t] // 4)
-    reach = 0
-    m = FULL & ~occ
-    while m:
-        j = _low(m)
-        m &= m - 1
-        reach |= cross[j]
-    h = z_buried[state[slot, 2]] ^ z_tight[CELLS + slot, 0]
+    reach = FULL
+    if slack == 0:
+        reach = 0
+        m = FULL & ~occ
+        while m:
+            j = _low(m)
+            m &= m - 1
+            reach |= cross[j]
+    h = z_buried[state[slot, 2]] ^ z_tight[CELLS + slot, slack]
     m = occ
     while m:
         j = _low(m)
@@ -299,9 +307,10 @@ def _tight_key(
         if (reach >> j) & 1:
             r = top[slot, j] // 4
             bucket = 2 * _popcount(future & ((1 << r) - 1)) + ((future >> r) & 1) + 1
+            room = min(PILE_CAP - height[slot, j], slack)
+            h ^= z_tight[j, bucket * (PILE_CAP + 1) + room]
         else:
-            bucket = 0
-        h ^= z_tight[j, bucket]
+            h ^= z_tight[j, 0]
         if (up >> j) & 1:
             h ^= z_up[j]
     return np.uint64(h)
@@ -347,8 +356,9 @@ def _evaluate(
     i = hashes[slot] & (tt_key.shape[0] - 1)
     if tt_key[i] == hashes[slot] and tt_bound[i] > k:
         return int(tt_bound[i]), -1
-    if f == k and bound == _popcount(FULL & ~occ):
-        tight = _tight_key(slot, k, cards, top, state, cross, z_tight, z_up, z_buried)
+    slack = k - slot - _popcount(FULL & ~occ)
+    if slack <= TIGHT_SLACK:
+        tight = _tight_key(slot, k, slack, cards, top, height, state, cross, z_tight, z_up, z_buried)
         if tight_key[tight & (tight_key.shape[0] - 1)] == tight:
             return k + 1, -1
     return -1, bound * 8 + down
@@ -500,8 +510,9 @@ def _search(
             i = hashes[sp] & tt_mask
             tt_key[i] = hashes[sp]
             tt_bound[i] = value
-            if sp + _popcount(FULL & ~state[sp, 0]) == k and state[sp, 0] != 0:
-                tight = _tight_key(sp, k, cards, top, state, cross, z_tight, z_up, z_buried)
+            slack = k - sp - _popcount(FULL & ~state[sp, 0])
+            if slack <= TIGHT_SLACK and state[sp, 0] != 0:
+                tight = _tight_key(sp, k, slack, cards, top, height, state, cross, z_tight, z_up, z_buried)
                 tight_key[tight & (tight_key.shape[0] - 1)] = tight
             if sp == t0:
                 counters[0] = nodes
@@ -581,7 +592,7 @@ class _Tables:
         self.z_height = draw(CELLS, PILE_CAP + 1)
         self.z_buried = draw(DECK_SIZE + 2)
         self.z_first = draw(CELLS)
-        self.z_tight = draw(CELLS + DECK_SIZE + 2, 32)
+        self.z_tight = draw(CELLS + DECK_SIZE + 2, 32 * (PILE_CAP + 1))
         self.tight_key = np.zeros(1 << bits, dtype=np.uint64)
         self.tt_key = np.zeros(1 << bits, dtype=np.uint64)
         self.tt_bound = np.zeros(1 << bits, dtype=np.int8)
@@ -747,17 +758,27 @@ def solve(
     searches = [_Search(game, frame, tables) for frame in _frames(game)]
     best: tuple[int, tuple[Move, ...]] | None = None
 
-    # A short probe for any win, most promising cells first: a line to show if time runs out,
-    # and often the optimum itself, which then spares the last deepening iteration.
-    probe_deadline = started + min(0.05 * timeout, 0.5)
-    for search in searches:
-        if best is not None:
+    # A short probe for any win, most promising cells first, then for better and better wins with
+    # small node budgets: a good line to show if time runs out, and often the optimum itself, which
+    # then spares the last (and longest) deepening iterations.
+    probe_deadline = started + PROBE_SHARE * timeout
+    k = DECK_SIZE
+    while k >= min(search.bound for search in searches) and time.perf_counter() < probe_deadline:
+        found = False
+        for search in searches:
+            if search.bound > k:
+                continue
+            budget = min(node_limit, int(counters[0]) + PROBE_NODES)
+            value = search.run(k, probe_deadline, budget, counters)
+            if 0 <= value <= k:
+                best = (value, _checked_line(game, search.moves(value), value))
+                found = True
+                break
+            if value > k:
+                search.bound = value  # the probe exhausted the frame at this k: a proven bound
+        if not found:
             break
-        value = search.run(DECK_SIZE, probe_deadline, min(node_limit, int(counters[0]) + PROBE_NODES), counters)
-        if 0 <= value <= DECK_SIZE:
-            best = (value, _checked_line(game, search.moves(value), value))
-        elif value > DECK_SIZE:
-            search.bound = value  # the probe exhausted the frame: no win in it
+        k = best[0] - 1 if best is not None else k
 
     # Iterative deepening: k is a proven lower bound on the winning turn of every frame.
     while True:
