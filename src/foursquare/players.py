@@ -43,7 +43,7 @@ PLAYER_NAMES = ("random", "greedy", "best")
 #: Playouts per ranking of the default hint (no time budget): fast enough for 100 ms.
 HINT_PLAYOUTS = 480
 #: Playouts per decision of the best player without a time budget.
-BEST_PLAYOUTS = 2000
+BEST_PLAYOUTS = 4000
 #: Futures per round of the race between moves.
 BATCH = 16
 #: Rounds before a race may end with a single move left.
