@@ -218,7 +218,7 @@ def test_an_unwritable_save_path_stops_before_playing(tmp_path: Path) -> None:
 def test_deal_and_winnable_together_are_refused() -> None:
     result = play("--deal", "5", "--winnable")
     assert result.returncode == 2
-    assert "give --deal N or --winnable, not both" in result.stderr
+    assert "--winnable: not allowed with argument --deal" in result.stderr
 
 
 def test_a_random_deal_shows_its_number_only_at_the_end() -> None:

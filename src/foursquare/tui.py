@@ -81,7 +81,6 @@ class PlayError(ValueError):
 
 TEXT: dict[str, str] = {
     # option errors
-    "deal_and_winnable": "give --deal N or --winnable, not both",
     "cannot_save": "cannot save the game to {path}: {error}",
     # line mode
     "deal": "deal {deal}",
@@ -257,8 +256,6 @@ def new_game(variant: Variant, deal: int | None, winnable: bool) -> Game:
 def command_play(args: argparse.Namespace) -> int:
     """Entry point of ``foursquare play`` (see the module docstring)."""
     variant = Variant(adjacency=args.adjacency, count_buried=args.count_buried)
-    if args.deal is not None and args.winnable:
-        raise PlayError(TEXT["deal_and_winnable"])
     save: str | None = args.save
     if save is not None:
         check_save_path(save)
