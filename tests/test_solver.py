@@ -246,14 +246,14 @@ def test_cli_errors(tmp_path: Path) -> None:
 
 
 def test_winnable_deal() -> None:
-    deal = random_winnable_deal(seed=11, timeout=5)
-    assert deal == random_winnable_deal(seed=11, timeout=5)
+    deal = random_winnable_deal(seed=2, timeout=5)
+    assert deal == random_winnable_deal(seed=2, timeout=5)
     assert solve(deal_stock(deal), timeout=5).best_score is not None
-    result = run_cli("deal", "--winnable", "--seed", "11", "--json")
+    result = run_cli("deal", "--winnable", "--seed", "2", "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["deal"] == deal
     assert data["stock"] == [c.name for c in deal_stock(deal)]
-    text = run_cli("deal", "--winnable", "--seed", "11")
+    text = run_cli("deal", "--winnable", "--seed", "2")
     assert text.returncode == 0 and str(deal) in text.stdout
     assert " ".join(c.name for c in deal_stock(deal)) in text.stdout

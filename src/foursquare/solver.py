@@ -928,6 +928,10 @@ def sweep(first: int, last: int, variant: Variant = DEFAULT_VARIANT, timeout: fl
 if __name__ == "__main__":  # pragma: no cover - the measurement behind docs/solver.md
     import sys
 
+    # Run the imported module's code, not this __main__ copy: numba's on-disk cache is shared by
+    # both, and functions compiled here would look for their globals in __main__.
+    from foursquare.solver import sweep as run_sweep
+
     a, b = int(sys.argv[1]), int(sys.argv[2])
     limit = float(sys.argv[3]) if len(sys.argv) > 3 else 10.0
-    print(json.dumps(sweep(a, b, timeout=limit)))
+    print(json.dumps(run_sweep(a, b, timeout=limit)))
