@@ -242,17 +242,20 @@ def _toggles_possible(
 
 @numba.njit(cache=True)
 def _lower_bound(
-    occ: int, up: int, height: IntArray, slot: int, parent: IntArray, parity: IntArray
+    occ: int, up: int, height: IntArray, slot: int, parent: IntArray, parity: IntArray, enough: int
 ) -> int:  # pragma: no cover - compiled
     """Placements still needed at least before all 16 tops can be face up (0 only when won).
 
     Every empty cell needs a card. If the tops cannot all end face up by toggles of lines through
     empty cells alone, a card must go on an occupied pile; if one such card (which toggles its own
-    row and column and covers its pile) cannot repair it either, two are needed.
+    row and column and covers its pile) cannot repair it either, two are needed. The second test
+    is skipped when one more card than the empty cells already reaches ``enough``.
     """
     n_empty = _popcount(FULL & ~occ)
     if _toggles_possible(occ, up, 0, 0, 0, parent, parity):
         return n_empty
+    if n_empty + 1 >= enough:
+        return n_empty + 1
     m = occ
     while m:
         j = _low(m)
@@ -347,7 +350,7 @@ def _evaluate(
     down = _popcount(occ & ~up)
     if down + (state[slot, 2] if count_buried else 0) > MAX_FACE_DOWN or slot == DECK_SIZE:
         return INF, -1
-    bound = _lower_bound(occ, up, height, slot, parent, parity)
+    bound = _lower_bound(occ, up, height, slot, parent, parity, k - slot + 1)
     f = slot + bound
     if f > DECK_SIZE:
         return INF, -1
@@ -635,7 +638,7 @@ class _Search:
         self.hashes[self.t0] = h
         self.tables = tables
         scratch = np.zeros(9, dtype=np.int64)
-        self.bound = self.t0 + _lower_bound(occ, up, self.height, self.t0, scratch, scratch.copy())
+        self.bound = self.t0 + _lower_bound(occ, up, self.height, self.t0, scratch, scratch.copy(), CELLS + 2)
 
     def run(self, k: int, deadline: float, node_limit: int, counters: IntArray) -> int:
         t = self.tables
