@@ -10,15 +10,21 @@ deepening search, compiled with numba:
   rules are symmetric under the square's 8 symmetries, so three suffice: the first card in a
   corner, on an edge, or in the middle; the corner and middle frames also use the diagonal
   mirror while the position is symmetric.
-* **Lower bound.** Every empty cell needs a card, and a face-down top that shares no row or
-  column with an empty cell can only be turned over (or covered) by a card placed on an occupied
-  pile: one more card, or two when no single cell's row and column reach all of them.
+* **Lower bound.** Every empty cell needs a card. Without cards on occupied piles, a top turns
+  over only with the toggles of its row and its column, so the parities of the toggles still to
+  come must solve a small linear system (face-down tops odd, face-up tops even; a line without an
+  empty cell has none to come); when it has no solution at least one card must go on an occupied
+  pile, and two when no single such card can mend it (see :func:`_toggles_possible`).
 * **Iterative deepening.** Iteration ``k`` looks for a win after at most ``k`` placements and
   returns, when there is none, the least number of placements its cut-off nodes still allowed;
   that is the next ``k``. Positions that cannot win by ``k`` are kept in a transposition table
-  (keyed by a Zobrist hash of the frame position; the turn is the sum of pile heights), with that
-  lower bound, so the next iteration skips them; lost positions store "never".
-* **Ordering.** Children are tried by their own lower bound, then by fewest face-down cards.
+  (keyed by a Zobrist hash of the frame position: top ranks, faces, heights; the turn is the sum of
+  the heights), with that lower bound, so the next iteration skips them; lost positions store
+  "never". While at most two cards are spare, a coarser second table also applies
+  (:func:`_tight_key`).
+* **Ordering and probe.** Children are tried by their own lower bound, then by fewest face-down
+  cards. A short probe first looks for any win, then better ones, with small node budgets: a line
+  to show if time runs out, and often the optimum, which spares the longest iterations.
 
 The solver never decides a rule on its own: every line it returns is replayed through
 :class:`foursquare.engine.Game` before it is reported, and the tests compare it with a brute-force
@@ -62,7 +68,7 @@ TIGHT_SLACK = 2  # the coarser key is used while at most this many cards are spa
 
 TEXT = {
     "optimal": "optimal: no line scores more",
-    "unwinnable": "unwinnable: no line wins, whatever the placements",
+    "unwinnable": "unwinnable: no sequence of placements wins from here",
     "bounds": "time ran out: bounds only",
     "best": "best score found",
     "none": "none",
@@ -72,7 +78,6 @@ TEXT = {
     "nodes": "nodes searched",
     "deal": "deal",
     "from_record": "from the position the record reaches (turn {turn})",
-    "winnable_deal": "deal {deal} is winnable: best score {score}",
     "no_winnable": "no deal proven winnable within {tries} tries; try again or raise --timeout",
     "bad_moves": "move {index} ({row}, {col}) is illegal: {error}",
     "stock_size": "the stock must hold the 40 cards, not {n}",
@@ -830,8 +835,9 @@ def solution_json(solution: Solution, game: Game) -> dict[str, Any]:
     data.update(solution.to_json())
     data["record"] = None
     if solution.line:
-        won = Game(deal=game.deal, variant=game.variant) if game.deal is not None else None
-        if won is None:
+        if game.deal is not None:
+            won = Game(deal=game.deal, variant=game.variant)
+        else:
             won = Game(stock=list(game.stock), variant=game.variant)
         for move in solution.line:
             won.place(move.row, move.col)
@@ -840,6 +846,7 @@ def solution_json(solution: Solution, game: Game) -> dict[str, Any]:
 
 
 def solution_text(solution: Solution, game: Game) -> str:
+    """The ``solve`` text: the status, the best score, the proven bound, the line, time and nodes."""
     lines = []
     if game.deal is not None:
         lines.append(f"{TEXT['deal']}: {game.deal}")
