@@ -273,6 +273,64 @@ def _lower_bound(
 
 
 @numba.njit(cache=True)
+def _pile_child_value(
+    slot: int,
+    cell: int,
+    card: int,
+    top: IntArray,
+    state: IntArray,
+    row_mask: IntArray,
+    col_mask: IntArray,
+    count_buried: bool,
+    parent: IntArray,
+    parity: IntArray,
+) -> int:  # pragma: no cover - compiled
+    """What :func:`_evaluate` would settle for ``card`` put on the occupied pile ``cell`` of ``slot``.
+
+    For when that child has no spare card left: it then needs a card on a pile (and cannot make
+    the turn limit) as soon as its tops cannot all end face up by line toggles alone. The child's
+    faces are worked out with bit masks only (the same rules as :func:`_place`), so such children,
+    the bulk of the pile moves, are settled without being built. Returns ``INF`` when the child is
+    lost, its lower bound on the winning turn when the toggles cannot mend it, else -1 (build it).
+    """
+    occ = state[slot, 0]
+    up = state[slot, 1]
+    buried = state[slot, 2]
+    bit = 1 << cell
+    if count_buried and not up & bit:
+        buried += 1
+    up |= bit
+    rank = card // 4
+    for line in range(2):
+        others = occ & (row_mask[cell] if line == 0 else col_mask[cell])
+        if others == 0:
+            continue
+        shown = others & up
+        turn_over = shown == 0
+        if not turn_over:
+            lo = 99
+            hi = -1
+            m = shown
+            while m:
+                j = _low(m)
+                m &= m - 1
+                r = top[slot, j] // 4
+                if r < lo:
+                    lo = r
+                if r > hi:
+                    hi = r
+            turn_over = rank > hi or rank < lo
+        if turn_over:
+            up ^= others
+    if _popcount(occ & ~up) + (buried if count_buried else 0) > MAX_FACE_DOWN or slot + 1 == DECK_SIZE:
+        return INF
+    if _toggles_possible(occ, up, 0, 0, 0, parent, parity):
+        return -1
+    f = slot + 2 + _popcount(FULL & ~occ)
+    return INF if f > DECK_SIZE else f
+
+
+@numba.njit(cache=True)
 def _tight_key(
     slot: int,
     k: int,
@@ -456,9 +514,23 @@ def _search(
             n = 0
             card = cards[sp]
             won = False
+            # With at most one spare card, a card on a pile leaves a child with none: settle the
+            # children whose toggles cannot mend them without building them.
+            quick = occ if k - sp - _popcount(FULL & ~occ) <= 1 else 0
             while cand:
                 j = _low(cand)
                 cand &= cand - 1
+                if (quick >> j) & 1:
+                    value = _pile_child_value(sp, j, card, top, state, row_mask, col_mask, count_buried,
+                                              parent, parity)
+                    if value >= 0:
+                        nodes += 1
+                        if (nodes & (CHECK_EVERY - 1)) == 0 and (nodes >= node_limit or _now() > deadline):
+                            counters[0] = nodes
+                            return ABORTED
+                        if value < best[sp]:
+                            best[sp] = value
+                        continue
                 _place(sp, sp + 1, j, card, top, height, state, hashes, row_mask, col_mask,
                        z_card, z_up, z_height, z_buried, count_buried)
                 nodes += 1
