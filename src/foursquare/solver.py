@@ -121,6 +121,74 @@ def _now() -> float:  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
+def _child_position(
+    src: int,
+    cell: int,
+    card: int,
+    top: IntArray,
+    height: IntArray,
+    state: IntArray,
+    hashes: npt.NDArray[np.uint64],
+    row_mask: IntArray,
+    col_mask: IntArray,
+    z_card: npt.NDArray[np.uint64],
+    z_up: npt.NDArray[np.uint64],
+    z_height: npt.NDArray[np.uint64],
+    z_buried: npt.NDArray[np.uint64],
+    count_buried: bool,
+) -> tuple[int, int, int, np.uint64]:  # pragma: no cover - compiled
+    """The (occupied mask, face-up mask, buried face-down count, hash) after ``card`` goes on ``cell``.
+
+    Works from position ``src`` without building the child (rules as in the engine): most children
+    are settled from these alone.
+    """
+    occ = state[src, 0]
+    up = state[src, 1]
+    buried = state[src, 2]
+    h = hashes[src]
+    bit = 1 << cell
+    new_height = height[src, cell] + 1
+    if occ & bit:
+        h ^= z_card[cell, top[src, cell] // 4] ^ z_height[cell, height[src, cell]]
+        if up & bit:
+            h ^= z_up[cell]
+        elif count_buried:
+            h ^= z_buried[buried] ^ z_buried[buried + 1]
+            buried += 1
+    occ |= bit
+    up |= bit
+    h ^= z_card[cell, card // 4] ^ z_height[cell, new_height] ^ z_up[cell]
+    rank = card // 4
+    for line in range(2):
+        others = occ & (row_mask[cell] if line == 0 else col_mask[cell])
+        if others == 0:
+            continue
+        shown = others & up
+        turn_over = shown == 0
+        if not turn_over:
+            lo = 99
+            hi = -1
+            m = shown
+            while m:
+                j = _low(m)
+                m &= m - 1
+                r = top[src, j] // 4  # ``others`` never holds ``cell``: the parent's tops
+                if r < lo:
+                    lo = r
+                if r > hi:
+                    hi = r
+            turn_over = rank > hi or rank < lo
+        if turn_over:
+            up ^= others
+            m = others
+            while m:
+                j = _low(m)
+                m &= m - 1
+                h ^= z_up[j]
+    return occ, up, buried, h
+
+
+@numba.njit(cache=True)
 def _place(
     src: int,
     dst: int,
@@ -138,57 +206,17 @@ def _place(
     z_buried: npt.NDArray[np.uint64],
     count_buried: bool,
 ) -> None:  # pragma: no cover - compiled
-    """Copy position ``src`` to slot ``dst`` and place ``card`` at ``cell`` there (rules as in the engine).
+    """Copy position ``src`` to slot ``dst`` and place ``card`` at ``cell`` there (:func:`_child_position`).
 
     ``state[slot]`` holds (occupied mask, face-up mask, buried face-down count).
     """
+    occ, up, buried, h = _child_position(src, cell, card, top, height, state, hashes, row_mask, col_mask,
+                                         z_card, z_up, z_height, z_buried, count_buried)
     for j in range(16):
         top[dst, j] = top[src, j]
         height[dst, j] = height[src, j]
-    occ = state[src, 0]
-    up = state[src, 1]
-    buried = state[src, 2]
-    h = hashes[src]
-    bit = 1 << cell
-    if occ & bit:
-        h ^= z_card[cell, top[dst, cell] // 4] ^ z_height[cell, height[dst, cell]]
-        if up & bit:
-            h ^= z_up[cell]
-        elif count_buried:
-            h ^= z_buried[buried] ^ z_buried[buried + 1]
-            buried += 1
     top[dst, cell] = card
     height[dst, cell] += 1
-    occ |= bit
-    up |= bit
-    h ^= z_card[cell, card // 4] ^ z_height[cell, height[dst, cell]] ^ z_up[cell]
-    rank = card // 4
-    for line in range(2):
-        others = occ & (row_mask[cell] if line == 0 else col_mask[cell])
-        if others == 0:
-            continue
-        shown = others & up
-        turn_over = shown == 0
-        if not turn_over:
-            lo = 99
-            hi = -1
-            m = shown
-            while m:
-                j = _low(m)
-                m &= m - 1
-                r = top[dst, j] // 4
-                if r < lo:
-                    lo = r
-                if r > hi:
-                    hi = r
-            turn_over = rank > hi or rank < lo
-        if turn_over:
-            up ^= others
-            m = others
-            while m:
-                j = _low(m)
-                m &= m - 1
-                h ^= z_up[j]
     state[dst, 0] = occ
     state[dst, 1] = up
     state[dst, 2] = buried
@@ -247,13 +275,14 @@ def _toggles_possible(
 
 @numba.njit(cache=True)
 def _lower_bound(
-    occ: int, up: int, height: IntArray, slot: int, parent: IntArray, parity: IntArray, enough: int
+    occ: int, up: int, open_piles: int, parent: IntArray, parity: IntArray, enough: int
 ) -> int:  # pragma: no cover - compiled
     """Placements still needed at least before all 16 tops can be face up (0 only when won).
 
     Every empty cell needs a card. If the tops cannot all end face up by toggles of lines through
     empty cells alone, a card must go on an occupied pile; if one such card (which toggles its own
-    row and column and covers its pile) cannot repair it either, two are needed. The second test
+    row and column and covers one of the ``open_piles``, those with room) cannot repair it either,
+    two are needed. The second test
     is skipped when one more card than the empty cells already reaches ``enough``.
     """
     n_empty = _popcount(FULL & ~occ)
@@ -261,11 +290,11 @@ def _lower_bound(
         return n_empty
     if n_empty + 1 >= enough:
         return n_empty + 1
-    m = occ
+    m = occ & open_piles
     while m:
         j = _low(m)
         m &= m - 1
-        if height[slot, j] < PILE_CAP and _toggles_possible(
+        if _toggles_possible(
             occ, up, 1 << (j // 4), 1 << (j % 4), 1 << j, parent, parity
         ):
             return n_empty + 1
@@ -273,69 +302,11 @@ def _lower_bound(
 
 
 @numba.njit(cache=True)
-def _pile_child_value(
-    slot: int,
-    cell: int,
-    card: int,
-    top: IntArray,
-    state: IntArray,
-    row_mask: IntArray,
-    col_mask: IntArray,
-    count_buried: bool,
-    parent: IntArray,
-    parity: IntArray,
-) -> int:  # pragma: no cover - compiled
-    """What :func:`_evaluate` would settle for ``card`` put on the occupied pile ``cell`` of ``slot``.
-
-    For when that child has no spare card left: it then needs a card on a pile (and cannot make
-    the turn limit) as soon as its tops cannot all end face up by line toggles alone. The child's
-    faces are worked out with bit masks only (the same rules as :func:`_place`), so such children,
-    the bulk of the pile moves, are settled without being built. Returns ``INF`` when the child is
-    lost, its lower bound on the winning turn when the toggles cannot mend it, else -1 (build it).
-    """
-    occ = state[slot, 0]
-    up = state[slot, 1]
-    buried = state[slot, 2]
-    bit = 1 << cell
-    if count_buried and not up & bit:
-        buried += 1
-    up |= bit
-    rank = card // 4
-    for line in range(2):
-        others = occ & (row_mask[cell] if line == 0 else col_mask[cell])
-        if others == 0:
-            continue
-        shown = others & up
-        turn_over = shown == 0
-        if not turn_over:
-            lo = 99
-            hi = -1
-            m = shown
-            while m:
-                j = _low(m)
-                m &= m - 1
-                r = top[slot, j] // 4
-                if r < lo:
-                    lo = r
-                if r > hi:
-                    hi = r
-            turn_over = rank > hi or rank < lo
-        if turn_over:
-            up ^= others
-    if _popcount(occ & ~up) + (buried if count_buried else 0) > MAX_FACE_DOWN or slot + 1 == DECK_SIZE:
-        return INF
-    if _toggles_possible(occ, up, 0, 0, 0, parent, parity):
-        return -1
-    f = slot + 2 + _popcount(FULL & ~occ)
-    return INF if f > DECK_SIZE else f
-
-
-@numba.njit(cache=True)
 def _tight_key(
     slot: int,
     k: int,
     slack: int,
-    cards: IntArray,
+    future_ranks: IntArray,
     top: IntArray,
     height: IntArray,
     state: IntArray,
@@ -347,16 +318,15 @@ def _tight_key(
     """A coarser key for "can this position win within ``k`` cards?", when few cards are spare.
 
     ``slack`` is how many of the cards up to ``k`` may go on occupied piles (the others must fill
-    the empty cells). Only the cards ``cards[slot:k]`` are still placed, so a top's rank matters
-    only up to where it falls among theirs; a pile's height only up to how many cards it can still
-    take, capped by the slack; and with no slack, a top whose row and column are full is never
-    compared again and never turns. Positions with equal keys play out alike up to turn ``k``.
+    the empty cells). Only the cards ``cards[slot:k]`` are still placed (``future_ranks[slot]``
+    is the mask of their ranks), so a top's rank matters only up to where it falls among theirs;
+    a pile's height only up to how many cards it can still take, capped by the slack; and with no
+    slack, a top whose row and column are full is never compared again and never turns. Positions
+    with equal keys play out alike up to turn ``k``.
     """
     occ = state[slot, 0]
     up = state[slot, 1]
-    future = 0
-    for t in range(slot, k):
-        future |= 1 << (cards[t] // 4)
+    future = future_ranks[slot]
     reach = FULL
     if slack == 0:
         reach = 0
@@ -383,51 +353,76 @@ def _tight_key(
 
 
 @numba.njit(cache=True)
-def _evaluate(
+def _open_piles(height: IntArray, slot: int, occ: int) -> int:  # pragma: no cover - compiled
+    """The mask of the occupied cells of ``slot`` whose pile can take another card."""
+    open_piles = 0
+    m = occ
+    while m:
+        j = _low(m)
+        m &= m - 1
+        if height[slot, j] < PILE_CAP:
+            open_piles |= 1 << j
+    return open_piles
+
+
+@numba.njit(cache=True)
+def _quick_value(
     slot: int,
     k: int,
-    height: IntArray,
-    state: IntArray,
-    hashes: npt.NDArray[np.uint64],
+    occ: int,
+    up: int,
+    buried: int,
+    h: np.uint64,
+    open_piles: int,
     count_buried: bool,
     tt_key: npt.NDArray[np.uint64],
     tt_bound: npt.NDArray[np.int8],
     parent: IntArray,
     parity: IntArray,
-    cards: IntArray,
+) -> tuple[int, int, int]:  # pragma: no cover - compiled
+    """Settle a position after ``slot`` cards from its masks, hash and open piles alone, if possible.
+
+    Returns (value, lower bound, face-down tops): value is the winning turn when won, ``INF`` when
+    lost, a lower bound > k on the winning turn (from the bound or the transposition table), or -1
+    when the position is still open (then the bound and face-down count order it among its siblings).
+    """
+    if occ == FULL and up == FULL:
+        return slot, 0, 0
+    down = _popcount(occ & ~up)
+    if down + (buried if count_buried else 0) > MAX_FACE_DOWN or slot == DECK_SIZE:
+        return INF, 0, 0
+    bound = _lower_bound(occ, up, open_piles, parent, parity, k - slot + 1)
+    f = slot + bound
+    if f > DECK_SIZE:
+        return INF, 0, 0
+    if f > k:
+        return f, 0, 0
+    i = h & (tt_key.shape[0] - 1)
+    if tt_key[i] == h and tt_bound[i] > k:
+        return int(tt_bound[i]), 0, 0
+    return -1, bound, down
+
+
+@numba.njit(cache=True)
+def _tight_known(
+    slot: int,
+    k: int,
+    future_ranks: IntArray,
     top: IntArray,
+    height: IntArray,
+    state: IntArray,
     cross: IntArray,
     z_tight: npt.NDArray[np.uint64],
     z_up: npt.NDArray[np.uint64],
     z_buried: npt.NDArray[np.uint64],
     tight_key: npt.NDArray[np.uint64],
-) -> tuple[int, int]:  # pragma: no cover - compiled
-    """Settle the position in ``slot`` if possible: (value, -1); else (-1, an ordering key, lower first).
-
-    The value is the winning turn when won, ``INF`` when lost, or a lower bound > k on the winning turn.
-    """
-    occ = state[slot, 0]
-    up = state[slot, 1]
-    if occ == FULL and up == FULL:
-        return slot, -1
-    down = _popcount(occ & ~up)
-    if down + (state[slot, 2] if count_buried else 0) > MAX_FACE_DOWN or slot == DECK_SIZE:
-        return INF, -1
-    bound = _lower_bound(occ, up, height, slot, parent, parity, k - slot + 1)
-    f = slot + bound
-    if f > DECK_SIZE:
-        return INF, -1
-    if f > k:
-        return f, -1
-    i = hashes[slot] & (tt_key.shape[0] - 1)
-    if tt_key[i] == hashes[slot] and tt_bound[i] > k:
-        return int(tt_bound[i]), -1
-    slack = k - slot - _popcount(FULL & ~occ)
-    if slack <= TIGHT_SLACK:
-        tight = _tight_key(slot, k, slack, cards, top, height, state, cross, z_tight, z_up, z_buried)
-        if tight_key[tight & (tight_key.shape[0] - 1)] == tight:
-            return k + 1, -1
-    return -1, bound * 8 + down
+) -> bool:  # pragma: no cover - compiled
+    """Is the built position in ``slot`` known, by its coarser key, not to win within ``k`` cards?"""
+    slack = k - slot - _popcount(FULL & ~state[slot, 0])
+    if slack > TIGHT_SLACK:
+        return False
+    tight = _tight_key(slot, k, slack, future_ranks, top, height, state, cross, z_tight, z_up, z_buried)
+    return bool(tight_key[tight & (tight_key.shape[0] - 1)] == tight)
 
 
 @numba.njit(cache=True)
@@ -476,9 +471,16 @@ def _search(
     parity = np.zeros(9, dtype=np.int64)
     tt_mask = tt_key.shape[0] - 1
     nodes = counters[0] + 1
+    future_ranks = np.zeros(DECK_SIZE + 2, dtype=np.int64)  # the ranks of cards[slot:k], as bit masks
+    for slot in range(k - 1, -1, -1):
+        future_ranks[slot] = future_ranks[slot + 1] | (1 << (cards[slot] // 4))
 
-    value, _ = _evaluate(t0, k, height, state, hashes, count_buried, tt_key, tt_bound, parent, parity,
-                         cards, top, cross, z_tight, z_up, z_buried, tight_key)
+    occ = state[t0, 0]
+    value, _, _ = _quick_value(t0, k, occ, state[t0, 1], state[t0, 2], hashes[t0], _open_piles(height, t0, occ),
+                               count_buried, tt_key, tt_bound, parent, parity)
+    if value < 0 and _tight_known(t0, k, future_ranks, top, height, state, cross, z_tight, z_up, z_buried,
+                                  tight_key):
+        value = k + 1
     if value >= 0:
         counters[0] = nodes
         return value
@@ -490,18 +492,15 @@ def _search(
                 counters[1 + sp] += 1  # expansions per turn, for profiling
             occ = state[sp, 0]
             best[sp] = INF
+            open_piles = _open_piles(height, sp, occ)
             if occ == 0:
                 cand = 1 << first_cell
             else:
                 near = 0
-                open_piles = 0
                 m = occ
                 while m:
-                    j = _low(m)
+                    near |= adjacent[_low(m)]
                     m &= m - 1
-                    near |= adjacent[j]
-                    if height[sp, j] < PILE_CAP:
-                        open_piles |= 1 << j
                 cand = near & ~occ
                 if open_piles:
                     n_empty = _popcount(FULL & ~occ)
@@ -514,31 +513,26 @@ def _search(
             n = 0
             card = cards[sp]
             won = False
-            # With at most one spare card, a card on a pile leaves a child with none: settle the
-            # children whose toggles cannot mend them without building them.
-            quick = occ if k - sp - _popcount(FULL & ~occ) <= 1 else 0
             while cand:
                 j = _low(cand)
                 cand &= cand - 1
-                if (quick >> j) & 1:
-                    value = _pile_child_value(sp, j, card, top, state, row_mask, col_mask, count_buried,
-                                              parent, parity)
-                    if value >= 0:
-                        nodes += 1
-                        if (nodes & (CHECK_EVERY - 1)) == 0 and (nodes >= node_limit or _now() > deadline):
-                            counters[0] = nodes
-                            return ABORTED
-                        if value < best[sp]:
-                            best[sp] = value
-                        continue
-                _place(sp, sp + 1, j, card, top, height, state, hashes, row_mask, col_mask,
-                       z_card, z_up, z_height, z_buried, count_buried)
+                # Most children are settled from their masks and hash; only the others are built.
+                c_occ, c_up, c_buried, c_hash = _child_position(sp, j, card, top, height, state, hashes, row_mask,
+                                                                col_mask, z_card, z_up, z_height, z_buried,
+                                                                count_buried)
+                c_open = open_piles | (1 << j) if height[sp, j] + 1 < PILE_CAP else open_piles & ~(1 << j)
                 nodes += 1
                 if (nodes & (CHECK_EVERY - 1)) == 0 and (nodes >= node_limit or _now() > deadline):
                     counters[0] = nodes
                     return ABORTED
-                value, key = _evaluate(sp + 1, k, height, state, hashes, count_buried, tt_key, tt_bound,
-                                       parent, parity, cards, top, cross, z_tight, z_up, z_buried, tight_key)
+                value, bound, down = _quick_value(sp + 1, k, c_occ, c_up, c_buried, c_hash, c_open, count_buried,
+                                                  tt_key, tt_bound, parent, parity)
+                if value < 0:
+                    _place(sp, sp + 1, j, card, top, height, state, hashes, row_mask, col_mask,
+                           z_card, z_up, z_height, z_buried, count_buried)
+                    if _tight_known(sp + 1, k, future_ranks, top, height, state, cross, z_tight, z_up, z_buried,
+                                    tight_key):
+                        value = k + 1
                 if value >= 0:
                     if value <= k:
                         line[sp] = j
@@ -547,6 +541,7 @@ def _search(
                     if value < best[sp]:
                         best[sp] = value
                     continue
+                key = bound * 8 + down
                 pos = n  # insertion sort by key
                 while pos > 0 and keys[pos - 1] > key:
                     keys[pos] = keys[pos - 1]
@@ -592,7 +587,7 @@ def _search(
             tt_bound[i] = value
             slack = k - sp - _popcount(FULL & ~state[sp, 0])
             if slack <= TIGHT_SLACK and state[sp, 0] != 0:
-                tight = _tight_key(sp, k, slack, cards, top, height, state, cross, z_tight, z_up, z_buried)
+                tight = _tight_key(sp, k, slack, future_ranks, top, height, state, cross, z_tight, z_up, z_buried)
                 tight_key[tight & (tight_key.shape[0] - 1)] = tight
             if sp == t0:
                 counters[0] = nodes
@@ -715,7 +710,8 @@ class _Search:
         self.hashes[self.t0] = h
         self.tables = tables
         scratch = np.zeros(9, dtype=np.int64)
-        self.bound = self.t0 + _lower_bound(occ, up, self.height, self.t0, scratch, scratch.copy(), CELLS + 2)
+        open_piles = _open_piles(self.height, self.t0, occ)
+        self.bound = self.t0 + _lower_bound(occ, up, open_piles, scratch, scratch.copy(), CELLS + 2)
 
     def run(self, k: int, deadline: float, node_limit: int, counters: IntArray) -> int:
         t = self.tables
