@@ -45,8 +45,8 @@ HINT_PLAYOUTS = 480
 #: Playouts per decision of the best player without a time budget.
 BEST_PLAYOUTS = 2000
 #: Points a won playout is worth on top of its score when moves are compared: the race maximises
-#: ``expected_score + WIN_BONUS * win_probability``. 0 (plain expected score) measured best; a bonus
-#: of 40 cost 1.4 points of mean score (docs/ai.md).
+#: ``expected_score + WIN_BONUS * win_probability``. 0 (plain expected score) measured best; bonuses
+#: of 10 and 40 won no more games and cost score (docs/ai.md).
 WIN_BONUS = 0
 #: Futures per round of the race between moves.
 BATCH = 16
