@@ -563,6 +563,15 @@ def _url(sock: socket.socket, host: str) -> str:
     return f"http://{shown}:{port}/"
 
 
+def _warm_up_players() -> None:
+    try:
+        from foursquare.players import warm_up
+
+        warm_up()
+    except Exception:  # a failed warm-up only means the first hint is slow; the hint endpoint reports errors
+        logging.getLogger("foursquare").exception("warming up the players failed")
+
+
 def command_serve(args: Namespace) -> int:
     """``foursquare serve``: check the database, listen, print the URL, serve until interrupted."""
     import uvicorn
@@ -573,6 +582,8 @@ def command_serve(args: Namespace) -> int:
     url = _url(sock, args.host)
     print(say("serving", url=url, db=os.fspath(db)), flush=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="info"))
+    # Load (or compile) the AI's kernel now, so the first hint does not pay for it.
+    threading.Thread(target=_warm_up_players, daemon=True).start()
     if args.open:
 
         def open_when_ready() -> None:
