@@ -9,9 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from foursquare import record
+from foursquare import record, solver
 from foursquare.cards import DECK_SIZE, Card, deal_stock
 from foursquare.engine import Game, Move, Variant
 from foursquare.solver import Solution, SolverError, random_winnable_deal, solve
@@ -106,6 +107,91 @@ def test_matches_brute_force_from_late_positions(variant: Variant) -> None:
         if checked == 6:
             break
     assert checked == 6
+
+
+def late_positions(variant: Variant, count: int, most_empty: int) -> list[Game]:
+    """``count`` random late positions (a full 4×4 box, 1 to ``most_empty`` empty cells) of distinct deals."""
+    games = []
+    for seed in range(300, 600):
+        game = late_position(seed, variant, empty_cells=seed % most_empty + 1)
+        if game is not None and not game.is_over():
+            games.append(game)
+            if len(games) == count:
+                break
+    assert len(games) == count
+    return games
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=["orthogonal", "diagonal", "count_buried"])
+def test_children_from_masks_match_the_engine(variant: Variant) -> None:
+    """The solver's one implementation of a placement (faces, buried count and hash of the child,
+    worked out from bit masks) agrees with the engine for every legal move of late positions."""
+    tables = solver._Tables(bits=4)
+    for game in late_positions(variant, 8, 4):
+        (frame,) = solver._frames(game)  # a full 4×4 box lies in exactly one frame
+        search = solver._Search(game, frame, tables)
+        card = game.card_to_place
+        assert card is not None
+        for move in game.legal_moves:
+            occ, up, buried, h = solver._child_position(
+                search.t0, frame.cell_of(move.row, move.col), int(card), search.top, search.height,
+                search.state, search.hashes, search.row, search.col, tables.z_card, tables.z_up, tables.z_height,
+                tables.z_buried, variant.count_buried,
+            )
+            child = game.copy()
+            child.place(move.row, move.col)
+            built = solver._Search(child, frame, tables)
+            assert (occ, up, buried) == tuple(built.state[built.t0]), (game.moves, move)
+            assert h == built.hashes[built.t0]
+
+
+# Winning lines found by the solver (standard rules): deal 3 with its first 16 cards, the others with
+# cards on piles (17 to 24 cards).
+WINNING_LINES = {
+    3: "0,0 0,1 1,0 0,2 2,0 0,3 1,2 2,1 2,2 3,2 2,3 1,1 3,3 1,3 3,0 3,1",
+    14: "0,0 0,1 1,0 0,2 1,1 2,0 2,1 0,3 2,2 1,2 3,0 2,3 3,3 3,1 3,2 1,3 1,3",
+    21: "0,0 0,1 1,0 0,2 0,3 1,1 1,2 2,1 3,1 1,3 2,0 2,0 3,2 3,2 2,3 2,3 2,2 0,3 3,3 0,0 0,0 3,3 0,3 3,0",
+    46: "0,0 0,1 1,0 0,2 0,3 2,0 1,1 1,3 2,1 3,1 2,2 1,2 2,3 3,1 2,3 3,0 3,0 3,2 3,3",
+    50: "0,0 -1,0 0,-1 -1,1 -1,2 0,1 1,-1 2,-1 1,1 -1,-1 1,2 2,2 0,2 1,0 2,0 1,1 1,0 2,1",
+}
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=["orthogonal", "diagonal", "count_buried"])
+def test_lower_bound_never_exceeds_the_cards_needed(variant: Variant) -> None:
+    """The lower bound on the cards still needed (parity of the line toggles, then one and two
+    cards on piles) is admissible: never more than brute force needs from random late positions."""
+    tables = solver._Tables(bits=4)
+    checked = 0
+    for game in late_positions(variant, 10, 3):
+        (frame,) = solver._frames(game)
+        search = solver._Search(game, frame, tables)
+        empty = 16 - len(game.cells())
+        best = brute_force_best_turn(game, min(game.turn + empty + 2, DECK_SIZE))
+        if best is not None:
+            assert search.bound <= best, (game.moves, search.bound, best)
+            checked += 1
+        # and the bound's first step is exact: no card on a pile is needed when the bound says so
+        occ, up, _ = (int(x) for x in search.state[search.t0])
+        scratch = np.zeros(9, dtype=np.int64)
+        piles = solver._open_piles(search.height, search.t0, occ)
+        assert solver._lower_bound(occ, up, piles, scratch, scratch.copy(), 99) >= empty
+    # and along fixed winning lines (replayed by the engine), some with cards on piles
+    for deal, cells in WINNING_LINES.items():
+        line = [Move(*map(int, cell.split(","))) for cell in cells.split()]
+        game = Game(deal=deal, variant=variant)
+        for move in line:
+            game.place(move.row, move.col)
+        if game.outcome().status != "won":
+            continue
+        for cut in range(max(1, len(line) - 10), len(line)):
+            game = Game(deal=deal, variant=variant)
+            for move in line[:cut]:
+                game.place(move.row, move.col)
+            for frame in solver._frames(game):
+                if all(0 <= m.row - frame.row0 < 4 and 0 <= m.col - frame.col0 < 4 for m in line):
+                    assert solver._Search(game, frame, tables).bound <= len(line), (deal, cut)
+                    checked += 1
+    assert checked >= 20
 
 
 def test_deal_with_a_perfect_win() -> None:
