@@ -22,6 +22,9 @@ deepening search, compiled with numba:
   the heights), with that lower bound, so the next iteration skips them; lost positions store
   "never". While at most two cards are spare, a coarser second table also applies
   (:func:`_tight_key`).
+* **Children from masks.** Most children are settled at once (won, lost, cut by the bound or a
+  table), so each is first worked out from its parent's masks and hash alone
+  (:func:`_child_position`); its arrays are built only when it stays open.
 * **Ordering and probe.** Children are tried by their own lower bound, then by fewest face-down
   cards. A short probe first looks for any win, then better ones, with small node budgets: a line
   to show if time runs out, and often the optimum, which spares the longest iterations.
