@@ -91,6 +91,15 @@ class MoveAdvice:
     win_probability: float
     expected_score: float
 
+    def to_json(self) -> dict[str, Any]:
+        """The shape used by ``hint --json`` and the web API."""
+        return {
+            "row": self.move.row,
+            "col": self.move.col,
+            "win_probability": self.win_probability,
+            "expected_score": self.expected_score,
+        }
+
 
 class Player(Protocol):
     """Anything that picks a legal move from a view."""
@@ -552,15 +561,7 @@ def command_hint(args: argparse.Namespace) -> int:
                 {
                     "turn": view.turn,
                     "card": view.card.name,
-                    "moves": [
-                        {
-                            "row": a.move.row,
-                            "col": a.move.col,
-                            "win_probability": a.win_probability,
-                            "expected_score": a.expected_score,
-                        }
-                        for a in advice
-                    ],
+                    "moves": [a.to_json() for a in advice],
                 }
             )
         )

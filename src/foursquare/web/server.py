@@ -441,15 +441,7 @@ def create_app(db_path: str | Path) -> FastAPI:
         advice = rank_moves(game.view(), seed=0)
         return {
             "turn": game.turn,
-            "moves": [
-                {
-                    "row": a.move.row,
-                    "col": a.move.col,
-                    "win_probability": a.win_probability,
-                    "expected_score": a.expected_score,
-                }
-                for a in advice
-            ],
+            "moves": [a.to_json() for a in advice],
         }
 
     @app.get("/api/games/{game_id}/analysis", summary="Analyse a finished game (slow the first time)")
