@@ -243,19 +243,16 @@ def legal(state: Array, out: IntArray) -> int:
 
 
 @njit(cache=True)
-def _line_check(state: Array, cell: int, rank: int, first: int, step: int, count: int) -> tuple[bool, int]:
-    """The row or column check of placing a card of ``rank`` at ``cell``, without changing ``state``.
-
-    The line is ``first, first + step, …`` (``count`` cells) through ``cell``. Returns whether the
-    other tops turn over and by how much that changes the number of face-down tops.
-    """
+def _line_tops(state: Array, skip: int, first: int, step: int, count: int) -> tuple[int, int, int, int]:
+    """Face-up and face-down tops of the line ``first, first + step, …`` (``count`` cells), ``skip`` left out,
+    and the highest and lowest face-up rank (0 and 99 when none is face up)."""
     n_up = 0
     n_down = 0
     up_max = 0
     up_min = 99
     other = first
     for _ in range(count):
-        if other != cell and state[other] >= 0:
+        if other != skip and state[other] >= 0:
             if state[UP + other]:
                 n_up += 1
                 r = state[other] // 4 + 1
@@ -266,6 +263,17 @@ def _line_check(state: Array, cell: int, rank: int, first: int, step: int, count
             else:
                 n_down += 1
         other += step
+    return n_up, n_down, up_max, up_min
+
+
+@njit(cache=True)
+def _line_check(state: Array, cell: int, rank: int, first: int, step: int, count: int) -> tuple[bool, int]:
+    """The row or column check of placing a card of ``rank`` at ``cell``, without changing ``state``.
+
+    The line is ``first, first + step, …`` (``count`` cells) through ``cell``. Returns whether the
+    other tops turn over and by how much that changes the number of face-down tops.
+    """
+    n_up, n_down, up_max, up_min = _line_tops(state, cell, first, step, count)
     if n_up + n_down == 0:
         return False, 0
     if n_up == 0 or rank > up_max or rank < up_min:
@@ -452,22 +460,9 @@ def policy_value(state: Array, weights: npt.NDArray[np.float64]) -> float:
         else:
             a_lo, a_hi, b_lo, b_hi, a_step, b_step = state[MIN_C], state[MAX_C], state[MIN_R], state[MAX_R], 1, SIDE
         for a in range(a_lo, a_hi + 1):
-            n_up = 0
-            n_down = 0
-            up_max = 0
-            up_min = 99
-            for b in range(b_lo, b_hi + 1):
-                cell = a * a_step + b * b_step
-                if state[cell] >= 0:
-                    if state[UP + cell]:
-                        n_up += 1
-                        r = state[cell] // 4 + 1
-                        if r > up_max:
-                            up_max = r
-                        if r < up_min:
-                            up_min = r
-                    else:
-                        n_down += 1
+            n_up, n_down, up_max, up_min = _line_tops(
+                state, -1, a * a_step + b_lo * b_step, b_step, b_hi - b_lo + 1
+            )
             if n_up + n_down == 0:
                 continue
             p = 1.0 if n_up == 0 else ((10 - up_max) + (up_min - 1)) / 10.0
