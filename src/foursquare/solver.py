@@ -238,7 +238,7 @@ def _root(parent: IntArray, parity: IntArray, x: int) -> tuple[int, int]:  # pra
 
 @numba.njit(cache=True)
 def _toggles_possible(
-    occ: int, up: int, free_row: int, free_col: int, skip: int, parent: IntArray, parity: IntArray
+    occ: int, up: int, free_row: int, free_col: int, skip: int, odd: int, parent: IntArray, parity: IntArray
 ) -> bool:  # pragma: no cover - compiled
     """Can some choice of line toggles turn every occupied top (but ``skip``) face up?
 
@@ -246,7 +246,9 @@ def _toggles_possible(
     and of column c, and every top of a line turns with it; so with X_r (Y_c) the parity of row r's
     (column c's) toggles to come, each face-down top needs X_r + Y_c = 1 and each face-up top
     X_r + Y_c = 0. A line with no empty cell (and not freed by ``free_row``/``free_col``) has no
-    toggle to come: it is tied to the ground node. Union-find with parities decides consistency.
+    toggle to come: it is tied to the ground node, with parity 0, or 1 when its bit is set in ``odd``
+    (bits 0-3 rows, 4-7 columns: one known toggle to come). Union-find with parities decides
+    consistency.
     """
     for x in range(9):
         parent[x] = x
@@ -260,6 +262,7 @@ def _toggles_possible(
             has = (empty >> c) & 0x1111 or (free_col >> c) & 1
         if not has:
             parent[line] = 8
+            parity[line] = (odd >> line) & 1
     m = occ & ~skip
     while m:
         j = _low(m)
@@ -289,7 +292,7 @@ def _lower_bound(
     is skipped when one more card than the empty cells already reaches ``enough``.
     """
     n_empty = _popcount(FULL & ~occ)
-    if _toggles_possible(occ, up, 0, 0, 0, parent, parity):
+    if _toggles_possible(occ, up, 0, 0, 0, 0, parent, parity):
         return n_empty
     if n_empty + 1 >= enough:
         return n_empty + 1
@@ -297,11 +300,211 @@ def _lower_bound(
     while m:
         j = _low(m)
         m &= m - 1
-        if _toggles_possible(
-            occ, up, 1 << (j // 4), 1 << (j % 4), 1 << j, parent, parity
-        ):
+        if _toggles_possible(occ, up, 1 << (j // 4), 1 << (j % 4), 1 << j, 0, parent, parity):
             return n_empty + 1
     return n_empty + 2
+
+
+@numba.njit(cache=True)
+def _line_ranks(others: int, up: int, frozen: int, top: IntArray, slot: int) -> tuple[int, int, int, int]:
+    """Rank spans of a full line's ``others`` for :func:`_one_pile_card_can_mend`.
+
+    Returns (lowest, highest) rank of the frozen face-up tops — those surely face up — and (lowest,
+    highest) of the tops that may be face up (frozen face-up ones and every one not frozen); 99 and
+    -1 when there is none.
+    """
+    sure_lo = 99
+    sure_hi = -1
+    may_lo = 99
+    may_hi = -1
+    m = others
+    while m:
+        j = _low(m)
+        m &= m - 1
+        r = top[slot, j] // 4
+        sure = (frozen >> j) & 1 and (up >> j) & 1
+        if sure or not (frozen >> j) & 1:
+            may_lo = min(may_lo, r)
+            may_hi = max(may_hi, r)
+        if sure:
+            sure_lo = min(sure_lo, r)
+            sure_hi = max(sure_hi, r)
+    return sure_lo, sure_hi, may_lo, may_hi
+
+
+@numba.njit(cache=True)
+def _one_pile_card_can_mend(
+    slot: int,
+    top: IntArray,
+    height: IntArray,
+    state: IntArray,
+    cards: IntArray,
+    row_mask: IntArray,
+    col_mask: IntArray,
+    parent: IntArray,
+    parity: IntArray,
+) -> bool:  # pragma: no cover - compiled
+    """Can a win from ``slot``'s position put exactly one card on an occupied pile, ranks considered?
+
+    For a position whose parity system (:func:`_toggles_possible`) has no solution: :func:`_lower_bound`
+    then needs one card on a pile and knows only *where* it may go; this test also asks *which card*
+    it can be and whether its rank can make the toggles the repair needs. When it returns False, at
+    least two cards must go on piles (the lower bound is the empty cells + 2). Why that is admissible
+    — take any win from here with exactly one card on an occupied pile, the card of some turn ``s``
+    in ``slot .. slot + empty cells`` (the other cards fill the empty cells), placed on cell ``j``:
+
+    1. ``j`` is occupied now and its pile has room: were ``j`` empty now, both its lines would have
+       an empty cell (free anyway) and the pile card would cover no top of now, so the system of
+       the tops of now would be solvable without it — it is not.
+    2. No card but the pile card ever lands in a line that is full now. So a full line of ``j`` gets
+       exactly one chance to toggle, the pile card's own check: parity ``a`` (row), ``b`` (column),
+       1 when the card fires the line; the other full lines get none. Every top of now but ``j``'s
+       stays on its pile to the end, so the parity system with ``j`` skipped and ``j``'s full lines
+       tied to parities ``a`` and ``b`` (the ``odd`` mask) must be solvable.
+    3. The pile card fires a line iff its rank is above every face-up other top of the line, or
+       below every one, or none is face up (the engine's rule). A top whose row and column are both
+       full now ("frozen") keeps its face up to turn ``s``: no card lands in its lines before the
+       pile card. So the face-up others S at turn ``s`` hold every frozen face-up one and maybe any
+       non-frozen one. Firing is possible only if no frozen other is face up or the rank lies
+       outside their span (a larger S only makes firing harder); not firing only if the rank lies
+       within the span of the others that may be face up (a smaller S only narrows the span).
+
+    If no cell ``j``, parities ``a``, ``b`` and card ``s`` pass 1–3, no such win exists. (Row and
+    column conditions are tested apart, a relaxation: it may keep a position, never drop a win.)
+    """
+    occ = state[slot, 0]
+    up = state[slot, 1]
+    empty = FULL & ~occ
+    last = min(slot + _popcount(empty) + 1, DECK_SIZE)
+    full_rows = 0
+    full_cols = 0
+    for x in range(GRID):
+        if (empty >> (GRID * x)) & 0xF == 0:
+            full_rows |= 1 << x
+        if (empty >> x) & 0x1111 == 0:
+            full_cols |= 1 << x
+    frozen = 0
+    for i in range(CELLS):
+        if (full_rows >> (i // GRID)) & 1 and (full_cols >> (i % GRID)) & 1:
+            frozen |= 1 << i
+    m = occ & _open_piles(height, slot, occ)
+    while m:
+        j = _low(m)
+        m &= m - 1
+        r = j // GRID
+        c = j % GRID
+        if not _toggles_possible(occ, up, 1 << r, 1 << c, 1 << j, 0, parent, parity):
+            continue  # not even with both lines of j free
+        row_full = (full_rows >> r) & 1
+        col_full = (full_cols >> c) & 1
+        if not row_full and not col_full:
+            return True  # both lines have empty cells: nothing to ask of the pile card's rank
+        r_sure_lo, r_sure_hi, r_may_lo, r_may_hi = _line_ranks(row_mask[j], up, frozen, top, slot)
+        c_sure_lo, c_sure_hi, c_may_lo, c_may_hi = _line_ranks(col_mask[j], up, frozen, top, slot)
+        for a in range(1 + row_full):
+            for b in range(1 + col_full):
+                if not _toggles_possible(occ, up, 0, 0, 1 << j, (a << r) | (b << (GRID + c)), parent, parity):
+                    continue
+                for s in range(slot, last):
+                    rank = cards[s] // 4
+                    if row_full:
+                        if a == 1 and not (r_sure_hi < 0 or rank > r_sure_hi or rank < r_sure_lo):
+                            continue
+                        if a == 0 and not (r_may_lo <= rank <= r_may_hi):
+                            continue
+                    if col_full:
+                        if b == 1 and not (c_sure_hi < 0 or rank > c_sure_hi or rank < c_sure_lo):
+                            continue
+                        if b == 0 and not (c_may_lo <= rank <= c_may_hi):
+                            continue
+                    return True
+    return False
+
+
+@numba.njit(cache=True)
+def _fills_can_toggle(
+    slot: int,
+    top: IntArray,
+    state: IntArray,
+    cards: IntArray,
+    row_mask: IntArray,
+    col_mask: IntArray,
+    parent: IntArray,
+    parity: IntArray,
+) -> bool:  # pragma: no cover - compiled
+    """Can a win from ``slot``'s position put no card on an occupied pile, ranks considered?
+
+    Then every card to come fills an empty cell, the next ones in turn, ``cards[slot:]``; the
+    parity system (:func:`_toggles_possible`) must be solvable, and this test adds ranks. Why it is
+    admissible — take any win from here with no card on a pile:
+
+    1. A line with exactly one empty cell ``e`` gets exactly one chance to toggle: the check of the
+       card that fills ``e``. When the solved system ties the line's parity to the ground (its value
+       is the same in every solution), that card must fire the line (parity 1) or must not (0).
+    2. Until ``e`` is filled no card lands in that line; an other top of the line whose crossing
+       line is full now ("frozen") gets no card in its lines either, so it keeps its face up to
+       then. As in :func:`_one_pile_card_can_mend`: firing is possible only if no frozen other is
+       face up or the rank lies outside their span; not firing only if the rank lies within the span
+       of the others that may be face up.
+    3. When ``e`` is the only empty cell of its row and of its column, one card must meet both.
+
+    So some card of ``cards[slot:slot + empty cells]`` must meet the demands of each such ``e``;
+    when one ``e`` has none, no such win exists (a relaxation: distinct cells may claim the same card).
+    """
+    occ = state[slot, 0]
+    up = state[slot, 1]
+    if not _toggles_possible(occ, up, 0, 0, 0, 0, parent, parity):
+        return False
+    empty = FULL & ~occ
+    last = min(slot + _popcount(empty), DECK_SIZE)
+    ground, ground_parity = _root(parent, parity, 8)
+    full_rows = 0
+    full_cols = 0
+    for x in range(GRID):
+        if (empty >> (GRID * x)) & 0xF == 0:
+            full_rows |= 1 << x
+        if (empty >> x) & 0x1111 == 0:
+            full_cols |= 1 << x
+    m = empty
+    while m:
+        e = _low(m)
+        m &= m - 1
+        r = e // GRID
+        c = e % GRID
+        need_row = -1  # the row's parity the card on e must make, -1 when free
+        need_col = -1
+        if _popcount(empty & (0xF << (GRID * r))) == 1:
+            root, p = _root(parent, parity, r)
+            if root == ground:
+                need_row = p ^ ground_parity
+        if _popcount(empty & (0x1111 << c)) == 1:
+            root, p = _root(parent, parity, GRID + c)
+            if root == ground:
+                need_col = p ^ ground_parity
+        if need_row < 0 and need_col < 0:
+            continue
+        frozen = 0  # others of e's row frozen by a full column, others of e's column by a full row
+        for i in range(CELLS):
+            if ((full_cols >> (i % GRID)) & 1 and i // GRID == r) or ((full_rows >> (i // GRID)) & 1 and i % GRID == c):
+                frozen |= 1 << i
+        r_sure_lo, r_sure_hi, r_may_lo, r_may_hi = _line_ranks(row_mask[e], up, frozen, top, slot)
+        c_sure_lo, c_sure_hi, c_may_lo, c_may_hi = _line_ranks(col_mask[e], up, frozen, top, slot)
+        found = False
+        for s in range(slot, last):
+            rank = cards[s] // 4
+            if need_row == 1 and not (r_sure_hi < 0 or rank > r_sure_hi or rank < r_sure_lo):
+                continue
+            if need_row == 0 and not (r_may_lo <= rank <= r_may_hi):
+                continue
+            if need_col == 1 and not (c_sure_hi < 0 or rank > c_sure_hi or rank < c_sure_lo):
+                continue
+            if need_col == 0 and not (c_may_lo <= rank <= c_may_hi):
+                continue
+            found = True
+            break
+        if not found:
+            return False
+    return True
 
 
 @numba.njit(cache=True)
@@ -536,6 +739,15 @@ def _search(
                     if _tight_known(sp + 1, k, future_ranks, top, height, state, cross, z_tight, z_up, z_buried,
                                     tight_key):
                         value = k + 1
+                    elif bound == k - sp - 1 and bound > _popcount(FULL & ~c_occ) and not _one_pile_card_can_mend(
+                        sp + 1, top, height, state, cards, row_mask, col_mask, parent, parity
+                    ):
+                        # One spare card, and it is needed on a pile, but no card to come can do the repair.
+                        value = k + 1
+                    elif bound == k - sp - 1 and bound == _popcount(FULL & ~c_occ) and not _fills_can_toggle(
+                        sp + 1, top, state, cards, row_mask, col_mask, parent, parity
+                    ):
+                        value = k + 1  # no spare card, and the cards to come cannot make the toggles needed
                 if value >= 0:
                     if value <= k:
                         line[sp] = j
