@@ -39,9 +39,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -66,6 +68,12 @@ NO_NODE_LIMIT = 1 << 62
 PROBE_NODES = 1 << 15  # per frame and step of the probe
 PROBE_SHARE = 0.1  # of the time, at most, for the probe
 TIGHT_SLACK = 2  # the coarser key is used while at most this many cards are spare
+# A transposition-table entry is one 64-bit word, written and read whole, so that threads sharing
+# the table never see one position's key with another's bound: the low 56 bits of the position's
+# hash, and the bound above them.
+TT_SHIFT = np.uint64(56)
+TT_KEY = np.uint64((1 << 56) - 1)
+SPLIT_DEPTH = 5  # with several threads, each searches its own share of the positions this deep
 
 # --- user-facing text (one place, for translation) ---------------------------------------------------
 
@@ -86,6 +94,7 @@ TEXT = {
     "stock_size": "the stock must hold the 40 cards, not {n}",
     "timeout": "timeout must be a positive number of seconds, not {value!r}",
     "max_nodes": "the node budget must be a positive number, not {value!r}",
+    "threads": "the number of threads must be a positive number, not {value!r}",
 }
 
 
@@ -581,8 +590,7 @@ def _quick_value(
     h: np.uint64,
     open_piles: int,
     count_buried: bool,
-    tt_key: npt.NDArray[np.uint64],
-    tt_bound: npt.NDArray[np.int8],
+    tt: npt.NDArray[np.uint64],
     parent: IntArray,
     parity: IntArray,
 ) -> tuple[int, int, int]:  # pragma: no cover - compiled
@@ -603,9 +611,11 @@ def _quick_value(
         return INF, 0, 0
     if f > k:
         return f, 0, 0
-    i = h & (tt_key.shape[0] - 1)
-    if tt_key[i] == h and tt_bound[i] > k:
-        return int(tt_bound[i]), 0, 0
+    entry = tt[h & (tt.shape[0] - 1)]
+    if (entry ^ h) & TT_KEY == 0:
+        known = np.int64(entry >> TT_SHIFT)
+        if known > k:
+            return int(known), 0, 0
     return -1, bound, down
 
 
@@ -632,6 +642,20 @@ def _tight_known(
 
 
 @numba.njit(cache=True)
+def _share(path: IntArray, t0: int, sp: int, cell: int, owners: int) -> int:  # pragma: no cover - compiled
+    """Which of ``owners`` threads searches the child on ``cell`` of the position after ``path[t0:sp]``.
+
+    A function of the moves alone — not of the order in which a thread meets them, which the shared
+    tables change — so every position of the shared-out depth has exactly one owner.
+    """
+    h = 0
+    for i in range(t0, sp):
+        h = h * 17 + path[i] + 1
+    h = (h * 17 + cell + 1) * 0x9E3779B1
+    return int((h >> 16) % owners)
+
+
+@numba.njit(cache=True, nogil=True)
 def _search(
     t0: int,
     k: int,
@@ -652,14 +676,16 @@ def _search(
     z_up: npt.NDArray[np.uint64],
     z_height: npt.NDArray[np.uint64],
     z_buried: npt.NDArray[np.uint64],
-    tt_key: npt.NDArray[np.uint64],
-    tt_bound: npt.NDArray[np.int8],
+    tt: npt.NDArray[np.uint64],
     z_tight: npt.NDArray[np.uint64],
     tight_key: npt.NDArray[np.uint64],
     deadline: float,
     node_limit: int,
     line: IntArray,
     counters: IntArray,
+    owner: int,
+    owners: int,
+    stop: IntArray,
 ) -> int:  # pragma: no cover - compiled
     """Depth-first search from slot ``t0`` (the position after ``t0`` cards) for a win within ``k`` cards.
 
@@ -667,6 +693,12 @@ def _search(
     the winning turn (``INF`` when no win exists), or ``ABORTED`` when the deadline passed or the
     node count reached ``node_limit`` (both looked at every ``CHECK_EVERY`` nodes).
     ``counters[0]`` counts the positions examined.
+
+    With ``owners`` > 1 threads, each runs this search with its own arrays and ``owner`` number, and
+    sharing the tables: the positions ``SPLIT_DEPTH`` moves from ``t0`` are shared out
+    (:func:`_share`), and the positions above them, whose children a thread sees only in part, store
+    no table entry. The least of the threads' results is the search's result: a win's owner finds it
+    (or a sound cut above it), and a thread that finds a win sets ``stop[0]``, which aborts the others.
     """
     moves = np.empty((42, 16), dtype=np.int64)
     n_moves = np.zeros(42, dtype=np.int64)
@@ -675,7 +707,9 @@ def _search(
     keys = np.empty(16, dtype=np.int64)
     parent = np.zeros(9, dtype=np.int64)
     parity = np.zeros(9, dtype=np.int64)
-    tt_mask = tt_key.shape[0] - 1
+    tt_mask = tt.shape[0] - 1
+    path = np.zeros(42, dtype=np.int64)  # the cells of the moves from t0, for the threads' shares
+    split = t0 + SPLIT_DEPTH - 1 if owners > 1 else -1  # the children of positions this deep are shared out
     nodes = counters[0] + 1
     future_ranks = np.zeros(DECK_SIZE + 2, dtype=np.int64)  # the ranks of cards[slot:k], as bit masks
     for slot in range(k - 1, -1, -1):
@@ -683,7 +717,7 @@ def _search(
 
     occ = state[t0, 0]
     value, _, _ = _quick_value(t0, k, occ, state[t0, 1], state[t0, 2], hashes[t0], _open_piles(height, t0, occ),
-                               count_buried, tt_key, tt_bound, parent, parity)
+                               count_buried, tt, parent, parity)
     if value < 0 and _tight_known(t0, k, future_ranks, top, height, state, cross, z_tight, z_up, z_buried,
                                   tight_key):
         value = k + 1
@@ -722,17 +756,19 @@ def _search(
             while cand:
                 j = _low(cand)
                 cand &= cand - 1
+                if sp == split and _share(path, t0, sp, j, owners) != owner:
+                    continue  # another thread's share
                 # Most children are settled from their masks and hash; only the others are built.
                 c_occ, c_up, c_buried, c_hash = _child_position(sp, j, card, top, height, state, hashes, row_mask,
                                                                 col_mask, z_card, z_up, z_height, z_buried,
                                                                 count_buried)
                 c_open = open_piles | (1 << j) if height[sp, j] + 1 < PILE_CAP else open_piles & ~(1 << j)
                 nodes += 1
-                if (nodes & (CHECK_EVERY - 1)) == 0 and (nodes >= node_limit or _now() > deadline):
+                if (nodes & (CHECK_EVERY - 1)) == 0 and (nodes >= node_limit or stop[0] or _now() > deadline):
                     counters[0] = nodes
                     return ABORTED
                 value, bound, down = _quick_value(sp + 1, k, c_occ, c_up, c_buried, c_hash, c_open, count_buried,
-                                                  tt_key, tt_bound, parent, parity)
+                                                  tt, parent, parity)
                 if value < 0:
                     _place(sp, sp + 1, j, card, top, height, state, hashes, row_mask, col_mask,
                            z_card, z_up, z_height, z_buried, count_buried)
@@ -768,6 +804,7 @@ def _search(
             if won:
                 if sp == t0:
                     counters[0] = nodes
+                    stop[0] = 1
                     return value
                 sp -= 1
                 mode = 1
@@ -781,6 +818,7 @@ def _search(
                 line[sp] = moves[sp, index[sp]]
                 if sp == t0:
                     counters[0] = nodes
+                    stop[0] = 1
                     return value
                 sp -= 1
                 continue
@@ -790,6 +828,7 @@ def _search(
             mode = 2
         else:
             if index[sp] < n_moves[sp]:
+                path[sp] = moves[sp, index[sp]]
                 _place(sp, sp + 1, moves[sp, index[sp]], cards[sp], top, height, state, hashes, row_mask,
                        col_mask, z_card, z_up, z_height, z_buried, count_buried)
                 sp += 1
@@ -797,11 +836,12 @@ def _search(
                 continue
             # Every child failed: remember the bound and hand it up.
             value = best[sp]
-            i = hashes[sp] & tt_mask
-            tt_key[i] = hashes[sp]
-            tt_bound[i] = value
+            # Above the shared-out depth a thread has seen only its share of the children: no entry.
+            shared = sp <= split
+            if not shared:
+                tt[hashes[sp] & tt_mask] = (hashes[sp] & TT_KEY) | (np.uint64(value) << TT_SHIFT)
             slack = k - sp - _popcount(FULL & ~state[sp, 0])
-            if slack <= TIGHT_SLACK and state[sp, 0] != 0:
+            if slack <= TIGHT_SLACK and state[sp, 0] != 0 and not shared:
                 tight = _tight_key(sp, k, slack, future_ranks, top, height, state, cross, z_tight, z_up, z_buried)
                 tight_key[tight & (tight_key.shape[0] - 1)] = tight
             if sp == t0:
@@ -884,8 +924,7 @@ class _Tables:
         self.z_first = draw(CELLS)
         self.z_tight = draw(CELLS + DECK_SIZE + 2, 32 * (PILE_CAP + 1))
         self.tight_key = np.zeros(1 << bits, dtype=np.uint64)
-        self.tt_key = np.zeros(1 << bits, dtype=np.uint64)
-        self.tt_bound = np.zeros(1 << bits, dtype=np.int8)
+        self.tt = np.zeros(1 << bits, dtype=np.uint64)  # see TT_SHIFT
 
 
 class _Search:
@@ -928,14 +967,25 @@ class _Search:
         open_piles = _open_piles(self.height, self.t0, occ)
         self.bound = self.t0 + _lower_bound(occ, up, open_piles, scratch, scratch.copy(), CELLS + 2)
 
-    def run(self, k: int, deadline: float, node_limit: int, counters: IntArray) -> int:
+    def run(
+        self,
+        k: int,
+        deadline: float,
+        node_limit: int,
+        counters: IntArray,
+        owner: int = 0,
+        owners: int = 1,
+        stop: IntArray | None = None,
+    ) -> int:
+        """Search for a win within ``k`` cards (see :func:`_search`), alone or as thread ``owner``."""
         t = self.tables
         return int(
             _search(
                 self.t0, k, self.cards, self.top, self.height, self.state, self.hashes, self.adjacent,
                 self.row, self.col, self.cross, self.frame.first_cell, self.mirror_keep, DIAGONAL,
-                self.count_buried, t.z_card, t.z_up, t.z_height, t.z_buried, t.tt_key, t.tt_bound,
-                t.z_tight, t.tight_key, deadline, node_limit, self.line, counters,
+                self.count_buried, t.z_card, t.z_up, t.z_height, t.z_buried, t.tt, t.z_tight, t.tight_key,
+                deadline, node_limit, self.line, counters, owner, owners,
+                np.zeros(1, dtype=np.int64) if stop is None else stop,
             )
         )
 
@@ -981,6 +1031,18 @@ class Solution:
         }
 
 
+MAX_THREADS = 4
+
+
+def default_threads() -> int:
+    """The solver's threads by default: the processors this process may use, at most ``MAX_THREADS``."""
+    try:
+        available = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        available = os.cpu_count() or 1
+    return max(1, min(MAX_THREADS, available))
+
+
 def _start(stock: Sequence[Card], variant: Variant, moves: Sequence[Move | tuple[int, int]]) -> Game:
     if len(stock) != DECK_SIZE:
         raise SolverError(TEXT["stock_size"].format(n=len(stock)))
@@ -1011,17 +1073,21 @@ def solve(
     moves: Sequence[Move | tuple[int, int]] = (),
     timeout: float = 10.0,
     max_nodes: int | None = None,
+    threads: int | None = None,
 ) -> Solution:
     """The best score reachable from the position after ``moves``, the whole ``stock`` order known.
 
     Returns the optimum with a line reaching it, or a proof that no line wins, or — when
     ``timeout`` seconds pass first (or about ``max_nodes`` positions were examined) — the best line
     found and a proven upper bound. A node budget makes the answer independent of the machine's speed.
+    The deepening runs on ``threads`` threads (default: :func:`default_threads`; one with a node budget).
     """
     if not timeout > 0:
         raise SolverError(TEXT["timeout"].format(value=timeout))
     if max_nodes is not None and max_nodes < 1:
         raise SolverError(TEXT["max_nodes"].format(value=max_nodes))
+    if threads is not None and threads < 1:
+        raise SolverError(TEXT["threads"].format(value=threads))
     node_limit = NO_NODE_LIMIT if max_nodes is None else max_nodes
     started = time.perf_counter()
     deadline = started + timeout
@@ -1072,22 +1138,64 @@ def solve(
         k = best[0] - 1 if best is not None else k
 
     # Iterative deepening: k is a proven lower bound on the winning turn of every frame.
-    while True:
-        k = min(search.bound for search in searches)
-        if k >= INF:
-            return result("unwinnable", None, -1)
-        if best is not None and best[0] <= k:
-            return result("optimal", best, DECK_SIZE - best[0])
-        for search in searches:
-            if search.bound > k:
+    n_threads = 1 if max_nodes is not None else (threads if threads is not None else default_threads())
+    if n_threads == 1:
+        while True:
+            k = min(search.bound for search in searches)
+            if k >= INF:
+                return result("unwinnable", None, -1)
+            if best is not None and best[0] <= k:
+                return result("optimal", best, DECK_SIZE - best[0])
+            for search in searches:
+                if search.bound > k:
+                    continue
+                value = search.run(k, deadline, node_limit, counters)
+                if value == ABORTED:
+                    return result("bounds", best, DECK_SIZE - k)
+                if value <= k:
+                    best = (value, _checked_line(game, search.moves(value), value))
+                    return result("optimal", best, DECK_SIZE - value)
+                search.bound = value
+
+    # The same with several threads: each searches its share of every frame (see _search), with its
+    # own arrays and node counter, on the shared tables.
+    crews = [searches] + [[_Search(game, s.frame, tables) for s in searches] for _ in range(n_threads - 1)]
+    counts = [np.zeros(1, dtype=np.int64) for _ in range(n_threads)]
+    probe_nodes = int(counters[0])
+
+    def share(owner: int, k: int, stop: IntArray) -> list[int | None]:
+        """Thread ``owner``'s share of iteration ``k``: its result per frame (None: frame not searched)."""
+        values: list[int | None] = []
+        for f, search in enumerate(crews[owner]):
+            if searches[f].bound > k:
+                values.append(None)
                 continue
-            value = search.run(k, deadline, node_limit, counters)
-            if value == ABORTED:
+            value = search.run(k, deadline, node_limit, counts[owner], owner, n_threads, stop)
+            values.append(value)
+            if value == ABORTED or value <= k:
+                break
+        return values
+
+    with ThreadPoolExecutor(max_workers=n_threads) as pool:
+        while True:
+            k = min(search.bound for search in searches)
+            if k >= INF:
+                return result("unwinnable", None, -1)
+            if best is not None and best[0] <= k:
+                return result("optimal", best, DECK_SIZE - best[0])
+            stop = np.zeros(1, dtype=np.int64)
+            shares = list(pool.map(share, range(n_threads), [k] * n_threads, [stop] * n_threads))
+            counters[0] = probe_nodes + sum(int(c[0]) for c in counts)
+            for owner, values in enumerate(shares):
+                for f, got in enumerate(values):
+                    if got is not None and 0 <= got <= k:
+                        best = (got, _checked_line(game, crews[owner][f].moves(got), got))
+                        return result("optimal", best, DECK_SIZE - got)
+            if any(got == ABORTED for values in shares for got in values):
                 return result("bounds", best, DECK_SIZE - k)
-            if value <= k:
-                best = (value, _checked_line(game, search.moves(value), value))
-                return result("optimal", best, DECK_SIZE - value)
-            search.bound = value
+            for f, search in enumerate(searches):
+                if search.bound <= k:  # every thread searched its share of this frame: the least bound
+                    search.bound = min(got for values in shares if (got := values[f]) is not None)
 
 
 def random_winnable_deal(variant: Variant = DEFAULT_VARIANT, *, seed: int | None = None, timeout: float = 10.0) -> int:
