@@ -246,19 +246,22 @@ def _root(parent: IntArray, parity: IntArray, x: int) -> tuple[int, int]:  # pra
 
 
 @numba.njit(cache=True)
-def _toggles_possible(
-    occ: int, up: int, free_row: int, free_col: int, skip: int, odd: int, parent: IntArray, parity: IntArray
-) -> bool:  # pragma: no cover - compiled
-    """Can some choice of line toggles turn every occupied top (but ``skip``) face up?
+def _unite(parent: IntArray, parity: IntArray, a: int, b: int, want: int) -> bool:  # pragma: no cover - compiled
+    """Add "parity of a + parity of b = want" to the union-find; False if it contradicts what it holds."""
+    ra, pa = _root(parent, parity, a)
+    rb, pb = _root(parent, parity, b)
+    if ra == rb:
+        return pa ^ pb == want
+    parent[ra] = rb
+    parity[ra] = pa ^ pb ^ want
+    return True
 
-    Without new cards on occupied piles, a top at (r, c) is turned over only by the toggles of row r
-    and of column c, and every top of a line turns with it; so with X_r (Y_c) the parity of row r's
-    (column c's) toggles to come, each face-down top needs X_r + Y_c = 1 and each face-up top
-    X_r + Y_c = 0. A line with no empty cell (and not freed by ``free_row``/``free_col``) has no
-    toggle to come: it is tied to the ground node, with parity 0, or 1 when its bit is set in ``odd``
-    (bits 0-3 rows, 4-7 columns: one known toggle to come). Union-find with parities decides
-    consistency.
-    """
+
+@numba.njit(cache=True)
+def _reset_lines(
+    occ: int, free_row: int, free_col: int, odd: int, parent: IntArray, parity: IntArray
+) -> None:  # pragma: no cover - compiled
+    """Start the union-find of :func:`_toggles_possible`: lines 0-3 (rows), 4-7 (columns), 8 the ground."""
     for x in range(9):
         parent[x] = x
         parity[x] = 0
@@ -272,20 +275,36 @@ def _toggles_possible(
         if not has:
             parent[line] = 8
             parity[line] = (odd >> line) & 1
+
+
+@numba.njit(cache=True)
+def _tops_fit(occ: int, up: int, skip: int, parent: IntArray, parity: IntArray) -> bool:  # pragma: no cover - compiled
+    """Add every occupied top's equation but ``skip``'s (see :func:`_toggles_possible`); False on a contradiction."""
     m = occ & ~skip
     while m:
         j = _low(m)
         m &= m - 1
-        want = 0 if (up >> j) & 1 else 1
-        ra, pa = _root(parent, parity, j // 4)
-        rb, pb = _root(parent, parity, 4 + j % 4)
-        if ra == rb:
-            if pa ^ pb != want:
-                return False
-        else:
-            parent[ra] = rb
-            parity[ra] = pa ^ pb ^ want
+        if not _unite(parent, parity, j // 4, 4 + j % 4, 0 if (up >> j) & 1 else 1):
+            return False
     return True
+
+
+@numba.njit(cache=True)
+def _toggles_possible(
+    occ: int, up: int, free_row: int, free_col: int, skip: int, odd: int, parent: IntArray, parity: IntArray
+) -> bool:  # pragma: no cover - compiled
+    """Can some choice of line toggles turn every occupied top (but ``skip``) face up?
+
+    Without new cards on occupied piles, a top at (r, c) is turned over only by the toggles of row r
+    and of column c, and every top of a line turns with it; so with X_r (Y_c) the parity of row r's
+    (column c's) toggles to come, each face-down top needs X_r + Y_c = 1 and each face-up top
+    X_r + Y_c = 0. A line with no empty cell (and not freed by ``free_row``/``free_col``) has no
+    toggle to come: it is tied to the ground node, with parity 0, or 1 when its bit is set in ``odd``
+    (bits 0-3 rows, 4-7 columns: one known toggle to come). Union-find with parities decides
+    consistency.
+    """
+    _reset_lines(occ, free_row, free_col, odd, parent, parity)
+    return _tops_fit(occ, up, skip, parent, parity)
 
 
 @numba.njit(cache=True)
@@ -316,11 +335,11 @@ def _lower_bound(
 
 @numba.njit(cache=True)
 def _line_ranks(others: int, up: int, frozen: int, top: IntArray, slot: int) -> tuple[int, int, int, int]:
-    """Rank spans of a full line's ``others`` for :func:`_one_pile_card_can_mend`.
+    """Rank spans of a line's occupied ``others`` as one card to come will see them (:func:`_fire_options`).
 
-    Returns (lowest, highest) rank of the frozen face-up tops — those surely face up — and (lowest,
-    highest) of the tops that may be face up (frozen face-up ones and every one not frozen); 99 and
-    -1 when there is none.
+    Returns (lowest, highest) rank of the frozen face-up tops — surely face up then — and (lowest,
+    highest) of the tops that may be face up then (frozen face-up ones and every one not frozen);
+    99 and -1 when there is none.
     """
     sure_lo = 99
     sure_hi = -1
@@ -339,6 +358,112 @@ def _line_ranks(others: int, up: int, frozen: int, top: IntArray, slot: int) -> 
             sure_lo = min(sure_lo, r)
             sure_hi = max(sure_hi, r)
     return sure_lo, sure_hi, may_lo, may_hi
+
+
+@numba.njit(cache=True)
+def _fire_options(rank: int, sure_lo: int, sure_hi: int, may_lo: int, may_hi: int) -> int:  # pragma: no cover
+    """What a card of ``rank`` can do to a line whose others have these spans (:func:`_line_ranks`).
+
+    Bit 0: leave it (possible only if the rank lies within the span of the tops that may be face
+    up: a smaller face-up set only narrows the span); bit 1: fire it (possible only if no top is
+    surely face up or the rank lies outside their span: a larger face-up set only makes it harder).
+    The engine's rule: a card fires a line iff its rank is above every face-up other top, or below
+    every one, or none is face up.
+    """
+    options = 0
+    if may_lo <= rank <= may_hi:
+        options |= 1
+    if sure_hi < 0 or rank > sure_hi or rank < sure_lo:
+        options |= 2
+    return options
+
+
+@numba.njit(cache=True)
+def _one_chance_lines(
+    slot: int,
+    occ: int,
+    up: int,
+    pile: int,
+    first: int,
+    last: int,
+    top: IntArray,
+    cards: IntArray,
+    row_mask: IntArray,
+    col_mask: IntArray,
+    parent: IntArray,
+    parity: IntArray,
+) -> bool:  # pragma: no cover - compiled
+    """Add to the union-find what ranks allow the lines with one chance to toggle; False if impossible.
+
+    The caller considers wins whose cards to come are some of ``cards[first:last]``, all on empty
+    cells but at most one on the occupied cell ``pile`` (-1: none). A line with exactly one empty
+    cell ``e`` and not through ``pile`` then gets exactly one chance to toggle: the check of the card
+    that fills ``e``. Until then no card lands in the line, and none in the crossing line of an other
+    top that is full now and not through ``pile`` ("frozen"): that top keeps its face up to then.
+    So :func:`_fire_options` of the ranks to come tells which parities the line can take; and when
+    ``e`` is the only empty cell of both its row and its column, which pairs, one card making both.
+    One parity possible ties the line to the ground; two pairs may tie row and column together.
+    """
+    empty = FULL & ~occ
+    full_rows = 0
+    full_cols = 0
+    for x in range(GRID):
+        if (empty >> (GRID * x)) & 0xF == 0:
+            full_rows |= 1 << x
+        if (empty >> x) & 0x1111 == 0:
+            full_cols |= 1 << x
+    pile_row = pile // GRID if pile >= 0 else -1
+    pile_col = pile % GRID if pile >= 0 else -1
+    m = empty
+    while m:
+        e = _low(m)
+        m &= m - 1
+        r = e // GRID
+        c = e % GRID
+        row_one = r != pile_row and _popcount(empty & (0xF << (GRID * r))) == 1
+        col_one = c != pile_col and _popcount(empty & (0x1111 << c)) == 1
+        if not row_one and not col_one:
+            continue
+        frozen = 0
+        for i in range(CELLS):
+            ri = i // GRID
+            ci = i % GRID
+            if ri == r and (full_cols >> ci) & 1 and ci != pile_col:
+                frozen |= 1 << i
+            if ci == c and (full_rows >> ri) & 1 and ri != pile_row:
+                frozen |= 1 << i
+        r_sure_lo, r_sure_hi, r_may_lo, r_may_hi = _line_ranks(row_mask[e], up, frozen, top, slot)
+        c_sure_lo, c_sure_hi, c_may_lo, c_may_hi = _line_ranks(col_mask[e], up, frozen, top, slot)
+        pairs = 0  # bit 2 * (row fires) + (column fires), over the cards that may fill e
+        for s in range(first, last):
+            rank = cards[s] // 4
+            ro = _fire_options(rank, r_sure_lo, r_sure_hi, r_may_lo, r_may_hi) if row_one else 3
+            co = _fire_options(rank, c_sure_lo, c_sure_hi, c_may_lo, c_may_hi) if col_one else 3
+            for x in range(2):
+                if (ro >> x) & 1:
+                    for y in range(2):
+                        if (co >> y) & 1:
+                            pairs |= 1 << (2 * x + y)
+            if pairs == 15:
+                break
+        if pairs == 0:
+            return False
+        ok = True
+        if row_one and (pairs & 0b1100) == 0:
+            ok = _unite(parent, parity, r, 8, 0)
+        elif row_one and (pairs & 0b0011) == 0:
+            ok = _unite(parent, parity, r, 8, 1)
+        if ok and col_one and (pairs & 0b1010) == 0:
+            ok = _unite(parent, parity, GRID + c, 8, 0)
+        elif ok and col_one and (pairs & 0b0101) == 0:
+            ok = _unite(parent, parity, GRID + c, 8, 1)
+        if ok and row_one and col_one and pairs == 0b1001:
+            ok = _unite(parent, parity, r, GRID + c, 0)
+        elif ok and row_one and col_one and pairs == 0b0110:
+            ok = _unite(parent, parity, r, GRID + c, 1)
+        if not ok:
+            return False
+    return True
 
 
 @numba.njit(cache=True)
@@ -369,14 +494,11 @@ def _one_pile_card_can_mend(
        exactly one chance to toggle, the pile card's own check: parity ``a`` (row), ``b`` (column),
        1 when the card fires the line; the other full lines get none. Every top of now but ``j``'s
        stays on its pile to the end, so the parity system with ``j`` skipped and ``j``'s full lines
-       tied to parities ``a`` and ``b`` (the ``odd`` mask) must be solvable.
-    3. The pile card fires a line iff its rank is above every face-up other top of the line, or
-       below every one, or none is face up (the engine's rule). A top whose row and column are both
-       full now ("frozen") keeps its face up to turn ``s``: no card lands in its lines before the
-       pile card. So the face-up others S at turn ``s`` hold every frozen face-up one and maybe any
-       non-frozen one. Firing is possible only if no frozen other is face up or the rank lies
-       outside their span (a larger S only makes firing harder); not firing only if the rank lies
-       within the span of the others that may be face up (a smaller S only narrows the span).
+       tied to parities ``a`` and ``b`` (the ``odd`` mask) must be solvable — together with what
+       ranks allow the lines with one empty cell (:func:`_one_chance_lines`, with ``j`` as the pile).
+    3. The pile card's rank must allow ``a`` and ``b`` (:func:`_fire_options`): a top whose row and
+       column are both full now ("frozen") keeps its face up to turn ``s``, since no card lands in
+       its lines before the pile card.
 
     If no cell ``j``, parities ``a``, ``b`` and card ``s`` pass 1–3, no such win exists. (Row and
     column conditions are tested apart, a relaxation: it may keep a position, never drop a win.)
@@ -406,26 +528,23 @@ def _one_pile_card_can_mend(
             continue  # not even with both lines of j free
         row_full = (full_rows >> r) & 1
         col_full = (full_cols >> c) & 1
-        if not row_full and not col_full:
-            return True  # both lines have empty cells: nothing to ask of the pile card's rank
         r_sure_lo, r_sure_hi, r_may_lo, r_may_hi = _line_ranks(row_mask[j], up, frozen, top, slot)
         c_sure_lo, c_sure_hi, c_may_lo, c_may_hi = _line_ranks(col_mask[j], up, frozen, top, slot)
         for a in range(1 + row_full):
             for b in range(1 + col_full):
-                if not _toggles_possible(occ, up, 0, 0, 1 << j, (a << r) | (b << (GRID + c)), parent, parity):
+                _reset_lines(occ, 0, 0, (a << r) | (b << (GRID + c)), parent, parity)
+                if not _one_chance_lines(slot, occ, up, j, slot, last, top, cards, row_mask, col_mask, parent, parity):
                     continue
+                if not _tops_fit(occ, up, 1 << j, parent, parity):
+                    continue
+                if not row_full and not col_full:
+                    return True  # both lines of j have empty cells: nothing to ask of the pile card's rank
                 for s in range(slot, last):
                     rank = cards[s] // 4
-                    if row_full:
-                        if a == 1 and not (r_sure_hi < 0 or rank > r_sure_hi or rank < r_sure_lo):
-                            continue
-                        if a == 0 and not (r_may_lo <= rank <= r_may_hi):
-                            continue
-                    if col_full:
-                        if b == 1 and not (c_sure_hi < 0 or rank > c_sure_hi or rank < c_sure_lo):
-                            continue
-                        if b == 0 and not (c_may_lo <= rank <= c_may_hi):
-                            continue
+                    if row_full and not (_fire_options(rank, r_sure_lo, r_sure_hi, r_may_lo, r_may_hi) >> a) & 1:
+                        continue
+                    if col_full and not (_fire_options(rank, c_sure_lo, c_sure_hi, c_may_lo, c_may_hi) >> b) & 1:
+                        continue
                     return True
     return False
 
@@ -443,77 +562,18 @@ def _fills_can_toggle(
 ) -> bool:  # pragma: no cover - compiled
     """Can a win from ``slot``'s position put no card on an occupied pile, ranks considered?
 
-    Then every card to come fills an empty cell, the next ones in turn, ``cards[slot:]``; the
-    parity system (:func:`_toggles_possible`) must be solvable, and this test adds ranks. Why it is
-    admissible — take any win from here with no card on a pile:
-
-    1. A line with exactly one empty cell ``e`` gets exactly one chance to toggle: the check of the
-       card that fills ``e``. When the solved system ties the line's parity to the ground (its value
-       is the same in every solution), that card must fire the line (parity 1) or must not (0).
-    2. Until ``e`` is filled no card lands in that line; an other top of the line whose crossing
-       line is full now ("frozen") gets no card in its lines either, so it keeps its face up to
-       then. As in :func:`_one_pile_card_can_mend`: firing is possible only if no frozen other is
-       face up or the rank lies outside their span; not firing only if the rank lies within the span
-       of the others that may be face up.
-    3. When ``e`` is the only empty cell of its row and of its column, one card must meet both.
-
-    So some card of ``cards[slot:slot + empty cells]`` must meet the demands of each such ``e``;
-    when one ``e`` has none, no such win exists (a relaxation: distinct cells may claim the same card).
+    Then every card to come, ``cards[slot:slot + empty cells]``, fills an empty cell: the parity
+    system (:func:`_toggles_possible`) must be solvable together with what the ranks allow the lines
+    with one empty cell (:func:`_one_chance_lines`). When it returns False, a win from here needs a
+    card on a pile: at least one card more than the empty cells.
     """
     occ = state[slot, 0]
     up = state[slot, 1]
-    if not _toggles_possible(occ, up, 0, 0, 0, 0, parent, parity):
+    last = min(slot + _popcount(FULL & ~occ), DECK_SIZE)
+    _reset_lines(occ, 0, 0, 0, parent, parity)
+    if not _one_chance_lines(slot, occ, up, -1, slot, last, top, cards, row_mask, col_mask, parent, parity):
         return False
-    empty = FULL & ~occ
-    last = min(slot + _popcount(empty), DECK_SIZE)
-    ground, ground_parity = _root(parent, parity, 8)
-    full_rows = 0
-    full_cols = 0
-    for x in range(GRID):
-        if (empty >> (GRID * x)) & 0xF == 0:
-            full_rows |= 1 << x
-        if (empty >> x) & 0x1111 == 0:
-            full_cols |= 1 << x
-    m = empty
-    while m:
-        e = _low(m)
-        m &= m - 1
-        r = e // GRID
-        c = e % GRID
-        need_row = -1  # the row's parity the card on e must make, -1 when free
-        need_col = -1
-        if _popcount(empty & (0xF << (GRID * r))) == 1:
-            root, p = _root(parent, parity, r)
-            if root == ground:
-                need_row = p ^ ground_parity
-        if _popcount(empty & (0x1111 << c)) == 1:
-            root, p = _root(parent, parity, GRID + c)
-            if root == ground:
-                need_col = p ^ ground_parity
-        if need_row < 0 and need_col < 0:
-            continue
-        frozen = 0  # others of e's row frozen by a full column, others of e's column by a full row
-        for i in range(CELLS):
-            if ((full_cols >> (i % GRID)) & 1 and i // GRID == r) or ((full_rows >> (i // GRID)) & 1 and i % GRID == c):
-                frozen |= 1 << i
-        r_sure_lo, r_sure_hi, r_may_lo, r_may_hi = _line_ranks(row_mask[e], up, frozen, top, slot)
-        c_sure_lo, c_sure_hi, c_may_lo, c_may_hi = _line_ranks(col_mask[e], up, frozen, top, slot)
-        found = False
-        for s in range(slot, last):
-            rank = cards[s] // 4
-            if need_row == 1 and not (r_sure_hi < 0 or rank > r_sure_hi or rank < r_sure_lo):
-                continue
-            if need_row == 0 and not (r_may_lo <= rank <= r_may_hi):
-                continue
-            if need_col == 1 and not (c_sure_hi < 0 or rank > c_sure_hi or rank < c_sure_lo):
-                continue
-            if need_col == 0 and not (c_may_lo <= rank <= c_may_hi):
-                continue
-            found = True
-            break
-        if not found:
-            return False
-    return True
+    return _tops_fit(occ, up, 0, parent, parity)
 
 
 @numba.njit(cache=True)
