@@ -194,6 +194,95 @@ def test_lower_bound_never_exceeds_the_cards_needed(variant: Variant) -> None:
     assert checked >= 20
 
 
+def winning_turns(game: Game, limit: int) -> set[int]:
+    """Every turn (at most ``limit``) after which some line of play from ``game`` is won: every engine move tried."""
+    memo: dict[tuple[object, ...], frozenset[int]] = {}
+
+    def turns(g: Game) -> frozenset[int]:
+        outcome = g.outcome()
+        if outcome.status == "won":
+            return frozenset((g.turn,))
+        if outcome.status == "lost" or g.turn + 16 - len(g.cells()) > limit:
+            return frozenset()
+        key = g.key()
+        if key not in memo:
+            found: set[int] = set()
+            for move in g.legal_moves:
+                g.place(move.row, move.col)
+                found |= turns(g)
+                g.pop()
+            memo[key] = frozenset(found)
+        return memo[key]
+
+    return set(turns(game.copy()))
+
+
+def rank_rules(game: Game, frame: object, tables: object) -> tuple[bool, bool, bool]:
+    """(no-spare test, parity system needs a pile card, one-spare test) of the solver for ``game``."""
+    assert isinstance(frame, solver._Frame) and isinstance(tables, solver._Tables)
+    scratch = np.zeros(9, dtype=np.int64)
+    search = solver._Search(game, frame, tables)
+    slot = search.t0
+    occ, up, _ = (int(x) for x in search.state[slot])
+    args = (search.cards, search.row, search.col, scratch, scratch.copy())
+    fills = bool(solver._fills_can_toggle(slot, search.top, search.state, *args))
+    needs_pile = not solver._toggles_possible(occ, up, 0, 0, 0, 0, scratch, scratch.copy())
+    mend = bool(solver._one_pile_card_can_mend(slot, search.top, search.height, search.state, *args))
+    return fills, needs_pile, mend
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=["orthogonal", "diagonal", "count_buried"])
+def test_rank_rules_never_refute_a_win(variant: Variant) -> None:
+    """The two rank-aware refutations are admissible. From random late positions: whenever brute force
+    finds a win with every card on an empty cell, the no-spare test allows it, and whenever it finds
+    one with exactly one card on a pile while the parity system needs one, the one-spare test allows
+    it. Along the fixed winning lines (16 to 24 cards): the same for what is left of each line. Both
+    tests also refute some random positions, so they are really exercised."""
+    tables = solver._Tables(bits=4)
+    allowed = {"fills": 0, "mend": 0}
+    refuted = {"fills": 0, "mend": 0}
+    for seed in range(1000, 1200):
+        game = late_position(seed, variant, empty_cells=seed % 2 + 3)
+        if game is None or game.is_over():
+            continue
+        (frame,) = solver._frames(game)
+        fills, needs_pile, mend = rank_rules(game, frame, tables)
+        empty = 16 - len(game.cells())
+        turns = winning_turns(game, min(game.turn + empty + 1, DECK_SIZE))
+        if game.turn + empty in turns:
+            assert fills, (seed, game.moves)
+            allowed["fills"] += 1
+        refuted["fills"] += not fills
+        if needs_pile:
+            if game.turn + empty + 1 in turns:
+                assert mend, (seed, game.moves)
+                allowed["mend"] += 1
+            refuted["mend"] += not mend
+    for deal, cells in WINNING_LINES.items():
+        line = [Move(*map(int, cell.split(","))) for cell in cells.split()]
+        won = Game(deal=deal, variant=variant)
+        for move in line:
+            won.place(move.row, move.col)
+        if won.outcome().status != "won":
+            continue
+        bounds = won.bounds()
+        assert bounds is not None
+        frame = solver._Frame(bounds[0], bounds[2], -1, False)
+        for cut in range(1, len(line)):
+            game = Game(deal=deal, variant=variant)
+            for move in line[:cut]:
+                game.place(move.row, move.col)
+            on_piles = len(line) - cut - (16 - len(game.cells()))  # cards of the rest of the line on piles
+            fills, needs_pile, mend = rank_rules(game, frame, tables)
+            if on_piles == 0:
+                assert fills, (deal, cut)
+                allowed["fills"] += 1
+            if on_piles == 1 and needs_pile:
+                assert mend, (deal, cut)
+                allowed["mend"] += 1
+    assert min(allowed.values()) >= 5 and min(refuted.values()) >= 5, (allowed, refuted)
+
+
 def test_deal_with_a_perfect_win() -> None:
     """Deal 3 can be won with its first 16 cards: score 24, the most any deal can score."""
     solution = solve(deal_stock(3), timeout=30)
