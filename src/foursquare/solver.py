@@ -414,6 +414,13 @@ def _one_chance_lines(
             full_cols |= 1 << x
     pile_row = pile // GRID if pile >= 0 else -1
     pile_col = pile % GRID if pile >= 0 else -1
+    quiet_cols = 0  # the cells of the full columns and of the full rows that the pile card misses
+    quiet_rows = 0
+    for x in range(GRID):
+        if (full_cols >> x) & 1 and x != pile_col:
+            quiet_cols |= 0x1111 << x
+        if (full_rows >> x) & 1 and x != pile_row:
+            quiet_rows |= 0xF << (GRID * x)
     m = empty
     while m:
         e = _low(m)
@@ -424,14 +431,7 @@ def _one_chance_lines(
         col_one = c != pile_col and _popcount(empty & (0x1111 << c)) == 1
         if not row_one and not col_one:
             continue
-        frozen = 0
-        for i in range(CELLS):
-            ri = i // GRID
-            ci = i % GRID
-            if ri == r and (full_cols >> ci) & 1 and ci != pile_col:
-                frozen |= 1 << i
-            if ci == c and (full_rows >> ri) & 1 and ri != pile_row:
-                frozen |= 1 << i
+        frozen = ((0xF << (GRID * r)) & quiet_cols) | ((0x1111 << c) & quiet_rows)
         r_sure_lo, r_sure_hi, r_may_lo, r_may_hi = _line_ranks(row_mask[e], up, frozen, top, slot)
         c_sure_lo, c_sure_hi, c_may_lo, c_may_hi = _line_ranks(col_mask[e], up, frozen, top, slot)
         pairs = 0  # bit 2 * (row fires) + (column fires), over the cards that may fill e
@@ -514,10 +514,14 @@ def _one_pile_card_can_mend(
             full_rows |= 1 << x
         if (empty >> x) & 0x1111 == 0:
             full_cols |= 1 << x
-    frozen = 0
-    for i in range(CELLS):
-        if (full_rows >> (i // GRID)) & 1 and (full_cols >> (i % GRID)) & 1:
-            frozen |= 1 << i
+    rows_cells = 0
+    cols_cells = 0
+    for x in range(GRID):
+        if (full_rows >> x) & 1:
+            rows_cells |= 0xF << (GRID * x)
+        if (full_cols >> x) & 1:
+            cols_cells |= 0x1111 << x
+    frozen = rows_cells & cols_cells
     m = occ & _open_piles(height, slot, occ)
     while m:
         j = _low(m)
