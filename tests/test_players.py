@@ -17,6 +17,8 @@ from foursquare.cards import Card, deal_stock
 from foursquare.engine import Game, Move, Variant
 from foursquare.players import (
     PLAYER_NAMES,
+    RISK_BONUS,
+    RISKY_BELOW,
     BestPlayer,
     MoveAdvice,
     PlayerError,
@@ -24,6 +26,7 @@ from foursquare.players import (
     hint,
     make_player,
     play_game,
+    race,
     rank_moves,
     summarize,
     wilson,
@@ -160,6 +163,25 @@ def test_best_beats_greedy_where_greedy_loses() -> None:
     assert sum(best) >= 4
 
 
+def test_ordinary_positions_rank_by_expected_score() -> None:
+    view = played(5, 2).view()
+    plain = race(view, seed=0, playouts=400, time_budget=None)
+    assert plain[0].win_probability >= RISKY_BELOW
+    assert rank_moves(view, seed=0, playouts=400, time_budget=None) == plain
+
+
+def test_risky_positions_rank_with_a_win_bonus() -> None:
+    """Deal 3 after 10 greedy moves: the plain leader wins under 80 % of its rollouts, so the moves race
+    again by expected score + RISK_BONUS * win probability, which picks a safer cell here."""
+    view = played(3, 10).view()
+    plain = race(view, seed=0, playouts=400, time_budget=None)
+    assert 0 < plain[0].win_probability < RISKY_BELOW
+    safe = race(view, seed=0, playouts=400, time_budget=None, bonus=RISK_BONUS)
+    assert safe[0].move != plain[0].move
+    assert rank_moves(view, seed=0, playouts=400, time_budget=None) == safe
+    assert BestPlayer(seed=0, playouts=400).choose(view) == safe[0].move
+
+
 # --- hints ----------------------------------------------------------------------------------------------
 
 
@@ -170,6 +192,7 @@ def test_hint_ranks_every_legal_move_and_is_deterministic() -> None:
     assert all(isinstance(a, MoveAdvice) and 0 <= a.win_probability <= 1 for a in advice)
     assert all(0 <= a.expected_score <= 40 - view.turn for a in advice)
     assert advice == hint(view, seed=7)
+    assert advice[0].win_probability >= RISKY_BELOW  # an ordinary position: the best move scores most
     assert advice[0].expected_score == max(a.expected_score for a in advice)
 
 

@@ -45,9 +45,14 @@ HINT_PLAYOUTS = 480
 #: Playouts per decision of the best player without a time budget.
 BEST_PLAYOUTS = 2000
 #: Points a won playout is worth on top of its score when moves are compared: the race maximises
-#: ``expected_score + WIN_BONUS * win_probability``. 0 (plain expected score) measured best; bonuses
-#: of 10 and 40 won no more games and cost score (docs/ai.md).
+#: ``expected_score + bonus * win_probability``. In ordinary positions the bonus is 0 (plain expected
+#: score): bonuses of 10 and 40 everywhere won no more games and cost score (docs/ai.md).
 WIN_BONUS = 0
+#: A position is *risky* when the leader of a plain race wins less often than this in the rollouts;
+#: there the race is run again with :data:`RISK_BONUS`, trading a little score for safety.
+RISKY_BELOW = 0.8
+#: The win bonus of the second race in a risky position (measured: docs/ai.md).
+RISK_BONUS = 20
 #: Futures per round of the race between moves.
 BATCH = 16
 #: Rounds before a race may end with a single move left.
@@ -217,14 +222,37 @@ def rank_moves(
     time_budget: float | None,
     weights: npt.NDArray[np.float64] | None = None,
 ) -> list[MoveAdvice]:
-    """Every legal move with its Monte Carlo estimates, best first.
+    """Every legal move with its Monte Carlo estimates, best first (see :func:`race`).
+
+    A plain race (:data:`WIN_BONUS`) decides; but when its leader wins less than
+    :data:`RISKY_BELOW` of its rollouts, the position is risky and a second race on the same
+    futures ranks the moves by ``expected_score + RISK_BONUS * win_probability`` instead (with a
+    time budget, each race gets the whole budget).
+    """
+    advice = race(view, seed=seed, playouts=playouts, time_budget=time_budget, weights=weights, bonus=WIN_BONUS)
+    if 0 < advice[0].win_probability < RISKY_BELOW and len(advice) > 1:
+        advice = race(view, seed=seed, playouts=playouts, time_budget=time_budget, weights=weights,
+                      bonus=RISK_BONUS)
+    return advice
+
+
+def race(
+    view: View,
+    *,
+    seed: int,
+    playouts: int,
+    time_budget: float | None,
+    weights: npt.NDArray[np.float64] | None = None,
+    bonus: float = 0,
+) -> list[MoveAdvice]:
+    """Every legal move with its Monte Carlo estimates, best first, by ``score + bonus * won``.
 
     Rounds of :data:`BATCH` sampled futures are played out after every move still in the race, the
     same futures for all of them (common random numbers). After each round a move whose mean
-    score is clearly below the leader's (upper bound below the leader's lower bound,
+    value is clearly below the leader's (upper bound below the leader's lower bound,
     :data:`CONFIDENCE` standard errors) leaves the race. Without a time budget the race stops
     after ``playouts`` playouts in all, or when one move is left after :data:`MIN_ROUNDS` rounds;
-    with one, when the budget is spent. Moves still in the race rank first, by mean score; the
+    with one, when the budget is spent. Moves still in the race rank first, by mean value; the
     others follow in the reverse order they left it.
     """
     if view.card is None or not view.legal_moves:
@@ -239,8 +267,8 @@ def rank_moves(
     samples = np.zeros(n, dtype=np.int64)
     left_in_round = np.full(n, -1, dtype=np.int64)
     alive = list(range(n))
-    values = np.zeros(n, dtype=np.int64)
-    paired: list[list[int]] = [[] for _ in range(n)]  # per move: its value on each shared future
+    values = np.zeros(n, dtype=np.float64)
+    paired: list[list[float]] = [[] for _ in range(n)]  # per move: its value on each shared future
     deadline = None if time_budget is None else time.perf_counter() + time_budget
     spent = 0
     rounds = 0
@@ -253,8 +281,8 @@ def rank_moves(
             wins[i] += int((column >= 0).sum())
             won = np.maximum(column, 0)
             scores[i] += int(won.sum())
-            value = np.where(column >= 0, column + WIN_BONUS, 0)
-            values[i] += int(value.sum())
+            value = np.where(column >= 0, column + bonus, 0)
+            values[i] += float(value.sum())
             samples[i] += BATCH
             paired[i].extend(value.tolist())
         spent += BATCH * len(alive)
@@ -281,7 +309,7 @@ def rank_moves(
 
 
 def _survivors(
-    alive: list[int], paired: list[list[int]], values: npt.NDArray[np.int64], samples: npt.NDArray[np.int64]
+    alive: list[int], paired: list[list[float]], values: npt.NDArray[np.float64], samples: npt.NDArray[np.int64]
 ) -> list[int]:
     """The moves still in the race: the leader by mean value, and every move that the paired
     differences on the shared futures do not show below it by :data:`CONFIDENCE` standard errors.
