@@ -15,6 +15,12 @@ deepening search, compiled with numba:
   come must solve a small linear system (face-down tops odd, face-up tops even; a line without an
   empty cell has none to come); when it has no solution at least one card must go on an occupied
   pile, and two when no single such card can mend it (see :func:`_toggles_possible`).
+* **Ranks, when at most one card is spare.** The parity test knows where a card on a pile may go,
+  not which card it is. With one spare card needed on a pile, the card must also be one of the
+  cards to come whose rank can fire (or leave) the full lines it must toggle (or not), given the
+  faces that cannot change before it comes (:func:`_one_pile_card_can_mend`); and a line with one
+  empty cell has exactly one chance to toggle, which the ranks to come may force one way
+  (:func:`_one_chance_lines`, also used with no spare card: :func:`_fills_can_toggle`).
 * **Iterative deepening.** Iteration ``k`` looks for a win after at most ``k`` placements and
   returns, when there is none, the least number of placements its cut-off nodes still allowed;
   that is the next ``k``. Positions that cannot win by ``k`` are kept in a transposition table
@@ -28,6 +34,9 @@ deepening search, compiled with numba:
 * **Ordering and probe.** Children are tried by their own lower bound, then by fewest face-down
   cards. A short probe first looks for any win, then better ones, with small node budgets: a line
   to show if time runs out, and often the optimum, which spares the longest iterations.
+* **Threads.** The deepening can run on several threads sharing the tables, each searching its own
+  share of the positions a few moves deep (:func:`_search`); one thread with a node budget, so
+  that a budget gives the same answer on any machine.
 
 The solver never decides a rule on its own: every line it returns is replayed through
 :class:`foursquare.engine.Game` before it is reported, and the tests compare it with a brute-force
