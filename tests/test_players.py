@@ -22,6 +22,7 @@ from foursquare.players import (
     BestPlayer,
     MoveAdvice,
     PlayerError,
+    compare_moves,
     greedy_move,
     hint,
     make_player,
@@ -180,6 +181,19 @@ def test_risky_positions_rank_with_a_win_bonus() -> None:
     assert safe[0].move != plain[0].move
     assert rank_moves(view, seed=0, playouts=400, time_budget=None) == safe
     assert BestPlayer(seed=0, playouts=400).choose(view) == safe[0].move
+
+
+def test_compare_moves_plays_both_on_the_same_futures() -> None:
+    view = played(3, 10).view()
+    a, b = view.legal_moves[0], view.legal_moves[-1]
+    same = compare_moves(view, a, a, seed=0, playouts=200)
+    assert same.first == same.second and same.score_gap == same.win_gap == 0 == same.score_gap_se
+    duel = compare_moves(view, a, b, seed=0, playouts=200)
+    assert duel == compare_moves(view, a, b, seed=0, playouts=200)
+    assert duel.first.move == a and duel.second.move == b
+    assert duel.score_gap == pytest.approx(duel.first.expected_score - duel.second.expected_score)
+    assert duel.win_gap == pytest.approx(duel.first.win_probability - duel.second.win_probability)
+    assert compare_moves(view, b, a, seed=0, playouts=200).score_gap == pytest.approx(-duel.score_gap)
 
 
 # --- hints ----------------------------------------------------------------------------------------------

@@ -6,11 +6,14 @@ with the Monte Carlo hint of :mod:`foursquare.players`: the win probability and 
 the move played against the best move's. Only the final verdict uses the whole stock order — that
 is the perfect-information solver (:mod:`foursquare.solver`), and it is labelled as such.
 
-A move is a **mistake** when it was not forced and, by the hint's estimates, it lost at least
-``MISTAKE_WIN_PROBABILITY`` (0.05) of win probability or at least ``MISTAKE_EXPECTED_SCORE`` (1.0)
-of expected score against the best move. The hint compares the moves on the same sampled futures
-(common random numbers), so differences of that size are well above its estimation noise
-(about 0.01–0.02 in win probability with the default 480 playouts).
+A move is a **mistake** when it was not forced and it lost at least ``MISTAKE_WIN_PROBABILITY``
+(0.05) of win probability or at least ``MISTAKE_EXPECTED_SCORE`` (1.0) of expected score against the
+best move — by estimates that noise cannot explain. The hint picks the best move, but its figures are
+the winners of a race (the best-looking of several noisy estimates looks better than it is), so the
+move played and the hint's best are then played out again on 1,000 fresh futures of their own, the
+same for both (:func:`foursquare.players.compare_moves`): the losses are those unbiased differences,
+and a loss counts only when it exceeds ``SIGNIFICANCE`` (2.5) standard errors of its paired
+differences.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from foursquare.solver import Solution, solve
 
 MISTAKE_WIN_PROBABILITY = 0.05
 MISTAKE_EXPECTED_SCORE = 1.0
+SIGNIFICANCE = 2.5
 
 # --- user-facing text (one place, for translation) ---------------------------------------------------
 
@@ -56,7 +60,8 @@ TEXT = {
     "perfect_unknown": "  unknown: no win found in time; no line scores more than {upper}",
     "perfect_line": "  best line: {line}",
     "mistake_rule": (
-        "A mistake loses at least {wp:.0%} win probability or {es:.1f} expected score against the best move."
+        "A mistake loses at least {wp:.0%} win probability or {es:.1f} expected score against the best move"
+        " (replayed on 1,000 fresh futures; beyond the noise)."
     ),
 }
 
@@ -87,7 +92,7 @@ def analyze(
     ``seed`` and ``time_budget`` go to the hint of each position; ``solve_timeout`` bounds the
     perfect-information solver.
     """
-    from foursquare.players import hint
+    from foursquare.players import compare_moves, hint
 
     if not game.is_over():
         raise AnalysisError(TEXT["not_over"].format(turn=game.turn))
@@ -99,11 +104,19 @@ def analyze(
         view = replay.view()
         advice = hint(view, seed=seed, time_budget=time_budget)
         best = advice[0]
-        mine = next(a for a in advice if a.move == played)
-        wp_loss = max(0.0, best.win_probability - mine.win_probability)
-        es_loss = max(0.0, best.expected_score - mine.expected_score)
         forced = len(view.legal_moves) == 1
-        mistake = not forced and (wp_loss >= MISTAKE_WIN_PROBABILITY or es_loss >= MISTAKE_EXPECTED_SCORE)
+        mistake = False
+        if played == best.move or forced:
+            mine = best = next(a for a in advice if a.move == played)
+            wp_loss = es_loss = 0.0
+        else:
+            duel = compare_moves(view, best.move, played, seed=seed)
+            best, mine = duel.first, duel.second
+            wp_loss = max(0.0, duel.win_gap)
+            es_loss = max(0.0, duel.score_gap)
+            mistake = (wp_loss >= MISTAKE_WIN_PROBABILITY and duel.win_gap > SIGNIFICANCE * duel.win_gap_se) or (
+                es_loss >= MISTAKE_EXPECTED_SCORE and duel.score_gap > SIGNIFICANCE * duel.score_gap_se
+            )
         assert view.card is not None  # the game was not over before this move
         moves.append(
             {
