@@ -1105,6 +1105,21 @@ class Solution:
 
 
 MAX_THREADS = 4
+_compiled = False
+
+
+def _compile(game: Game) -> None:
+    """Compile the search (or load it from numba's cache) before the clock starts, once per process.
+
+    The first call of the search compiles it, which takes seconds (more when the on-disk cache is
+    stale); that is not search time and must not eat into the caller's ``timeout``. A search with
+    ``k`` = 0 returns at once but needs the very same machine code as any other.
+    """
+    global _compiled
+    if not _compiled:
+        frame = _frames(game)[0]
+        _Search(game, frame, _Tables(bits=4)).run(0, time.perf_counter() + 3600.0, 1, np.zeros(1, dtype=np.int64))
+        _compiled = True
 
 
 def default_threads() -> int:
@@ -1162,9 +1177,10 @@ def solve(
     if threads is not None and threads < 1:
         raise SolverError(TEXT["threads"].format(value=threads))
     node_limit = NO_NODE_LIMIT if max_nodes is None else max_nodes
+    game = _start(stock, variant, moves)
+    _compile(game)
     started = time.perf_counter()
     deadline = started + timeout
-    game = _start(stock, variant, moves)
     counters = np.zeros(1, dtype=np.int64)
 
     def result(status: Status, best: tuple[int, tuple[Move, ...]] | None, upper: int) -> Solution:
