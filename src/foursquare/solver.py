@@ -537,27 +537,31 @@ def _one_pile_card_can_mend(
         m &= m - 1
         r = j // GRID
         c = j % GRID
-        if not _toggles_possible(occ, up, 1 << r, 1 << c, 1 << j, 0, parent, parity):
-            continue  # not even with both lines of j free
         row_full = (full_rows >> r) & 1
         col_full = (full_cols >> c) & 1
+        if (row_full or col_full) and not _toggles_possible(occ, up, 1 << r, 1 << c, 1 << j, 0, parent, parity):
+            continue  # not even with both lines of j free
         r_sure_lo, r_sure_hi, r_may_lo, r_may_hi = _line_ranks(row_mask[j], up, frozen, top, slot)
         c_sure_lo, c_sure_hi, c_may_lo, c_may_hi = _line_ranks(col_mask[j], up, frozen, top, slot)
         for a in range(1 + row_full):
             for b in range(1 + col_full):
-                _reset_lines(occ, 0, 0, (a << r) | (b << (GRID + c)), parent, parity)
-                if not _one_chance_lines(slot, occ, up, j, slot, last, top, cards, row_mask, col_mask, parent, parity):
-                    continue
-                if not _tops_fit(occ, up, 1 << j, parent, parity):
-                    continue
-                if not row_full and not col_full:
-                    return True  # both lines of j have empty cells: nothing to ask of the pile card's rank
+                # The cheapest conditions first: some card to come makes a and b, then the parity system.
+                card_found = not row_full and not col_full  # nothing to ask of the pile card's rank then
                 for s in range(slot, last):
+                    if card_found:
+                        break
                     rank = cards[s] // 4
                     if row_full and not (_fire_options(rank, r_sure_lo, r_sure_hi, r_may_lo, r_may_hi) >> a) & 1:
                         continue
                     if col_full and not (_fire_options(rank, c_sure_lo, c_sure_hi, c_may_lo, c_may_hi) >> b) & 1:
                         continue
+                    card_found = True
+                if not card_found:
+                    continue
+                _reset_lines(occ, 0, 0, (a << r) | (b << (GRID + c)), parent, parity)
+                if not _tops_fit(occ, up, 1 << j, parent, parity):
+                    continue
+                if _one_chance_lines(slot, occ, up, j, slot, last, top, cards, row_mask, col_mask, parent, parity):
                     return True
     return False
 
