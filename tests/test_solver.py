@@ -432,3 +432,12 @@ def test_winnable_deal() -> None:
     text = run_cli("deal", "--winnable", "--seed", "2")
     assert text.returncode == 0 and str(deal) in text.stdout
     assert " ".join(c.name for c in deal_stock(deal)) in text.stdout
+
+
+def test_cli_solve_threads_option() -> None:
+    one = run_cli("solve", "--deal", "3", "--threads", "1", "--json")
+    two = run_cli("solve", "--deal", "3", "--threads", "2", "--json")
+    assert one.returncode == two.returncode == 0, one.stderr + two.stderr
+    assert json.loads(one.stdout)["best_score"] == json.loads(two.stdout)["best_score"] == 24
+    bad = run_cli("solve", "--deal", "3", "--threads", "0")
+    assert bad.returncode == 2 and "--threads" in bad.stderr and not bad.stdout

@@ -56,6 +56,16 @@ def positive_float(text: str) -> float:
     return value
 
 
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, not {text!r}")
+    return value
+
+
 def seed_number(text: str) -> int:
     try:
         return int(text, 0)
@@ -136,6 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--deal", type=deal_number)
     src.add_argument("--record", metavar="FILE", help="solve from the position the record reaches")
     p.add_argument("--timeout", type=positive_float, default=10.0, metavar="S", help="default 10 s")
+    p.add_argument(
+        "--threads", type=positive_int, metavar="N", help="search threads (default: the processors, at most 4)"
+    )
     p.add_argument("--json", action="store_true")
     add_variant_options(p)
 

@@ -1358,7 +1358,7 @@ def command_solve(args: argparse.Namespace) -> int:
         game = record.read(args.record)
     else:
         game = Game(deal=args.deal, variant=_variant_of(args))
-    solution = solve(game.stock, game.variant, moves=game.moves, timeout=args.timeout)
+    solution = solve(game.stock, game.variant, moves=game.moves, timeout=args.timeout, threads=args.threads)
     if args.json:
         print(json.dumps(solution_json(solution, game)))
     else:
