@@ -172,7 +172,7 @@ def test_ordinary_positions_rank_by_expected_score() -> None:
 
 
 def test_risky_positions_rank_with_a_win_bonus() -> None:
-    """Deal 3 after 10 greedy moves: the plain leader wins under 80 % of its rollouts, so the moves race
+    """Deal 3 after 10 greedy moves: the plain leader wins under 85 % of its rollouts, so the moves race
     again by expected score + RISK_BONUS * win probability, which picks a safer cell here."""
     view = played(3, 10).view()
     plain = race(view, seed=0, playouts=400, time_budget=None)

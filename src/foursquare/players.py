@@ -50,9 +50,10 @@ BEST_PLAYOUTS = 2000
 #: ``expected_score + bonus * win_probability``. In ordinary positions the bonus is 0 (plain expected
 #: score): bonuses of 10 and 40 everywhere won no more games and cost score (docs/ai.md).
 WIN_BONUS = 0
-#: A position is *risky* when the leader of a plain race wins less often than this in the rollouts;
-#: there the race is run again with :data:`RISK_BONUS`, trading a little score for safety.
-RISKY_BELOW = 0.8
+#: A position is *risky* when the leader of a plain race wins less often than this in the rollouts
+#: (an ordinary position is at 85-95 %); there the race is run again with :data:`RISK_BONUS`,
+#: trading a little score for safety.
+RISKY_BELOW = 0.85
 #: The win bonus of the second race in a risky position (measured: docs/ai.md).
 RISK_BONUS = 20
 #: Futures per round of the race between moves.
