@@ -41,7 +41,7 @@ from foursquare.engine import Game, Move, Variant, View
 PLAYER_NAMES = ("random", "greedy", "best")
 
 #: Playouts per ranking of the default hint (no time budget): fast enough for 100 ms.
-HINT_PLAYOUTS = 480
+HINT_PLAYOUTS = 400
 #: Futures on which :func:`compare_moves` plays two moves out (the post-game analysis).
 COMPARE_PLAYOUTS = 1000
 #: Playouts per decision of the best player without a time budget.
