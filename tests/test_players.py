@@ -194,6 +194,9 @@ def test_compare_moves_plays_both_on_the_same_futures() -> None:
     assert duel.score_gap == pytest.approx(duel.first.expected_score - duel.second.expected_score)
     assert duel.win_gap == pytest.approx(duel.first.win_probability - duel.second.win_probability)
     assert compare_moves(view, b, a, seed=0, playouts=200).score_gap == pytest.approx(-duel.score_gap)
+    outside = Move(a.row + 10, a.col)
+    with pytest.raises(PlayerError, match=r"\(\d+, -?\d+\) is not a legal move"):
+        compare_moves(view, a, outside, seed=0)
 
 
 # --- hints ----------------------------------------------------------------------------------------------

@@ -14,7 +14,8 @@ multiset of cards still unseen, never the stock order. Three players exist:
     Monte Carlo over the unknown stock order (see ``docs/ai.md``): the legal moves race against
     each other on the same sampled futures (common random numbers), each played out with a tuned
     rollout policy in the compiled kernel; moves clearly behind the leader drop out, and the move
-    with the highest mean score (a loss scoring 0) is chosen.
+    with the highest mean score (a loss scoring 0) is chosen. In a risky position (the leader wins
+    under :data:`RISKY_BELOW` of its rollouts) a second race values a win :data:`RISK_BONUS` points more.
 
 :func:`hint` ranks every legal move the same way and reports win probabilities and expected scores.
 """
@@ -67,6 +68,7 @@ TEXT = {
     "unknown_player": "unknown player {name!r}: choose one of {choices}",
     "no_move": "the game is over: there is no move to choose",
     "no_rank": "the game is over: there is no move to rank",
+    "not_legal": "({row}, {col}) is not a legal move in this position",
     "bad_budget": "time budget must be a positive number of seconds, not {budget!r}",
     "game_over": "the game in {path} is over ({outcome}): there is no move to hint",
     "bad_jobs": "--jobs must be at least 1, not {jobs}",
@@ -366,6 +368,9 @@ def compare_moves(
     """
     if view.card is None or not view.legal_moves:
         raise PlayerError(TEXT["no_rank"])
+    for move in (first, second):
+        if move not in view.legal_moves:
+            raise PlayerError(TEXT["not_legal"].format(row=move[0], col=move[1]))
     cells = np.array([K.cell_of(*first), K.cell_of(*second)], dtype=np.int64)
     results = np.empty((playouts, 2), dtype=np.int8)
     rng = K.make_rng(_seed_of(seed, view) ^ 0x5DEECE66D)
