@@ -3,6 +3,7 @@ positions with known answers, both variants, time-outs, and the ``solve`` / ``de
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import subprocess
@@ -441,3 +442,74 @@ def test_cli_solve_threads_option() -> None:
     assert json.loads(one.stdout)["best_score"] == json.loads(two.stdout)["best_score"] == 24
     bad = run_cli("solve", "--deal", "3", "--threads", "0")
     assert bad.returncode == 2 and "--threads" in bad.stderr and not bad.stdout
+
+
+def permuted(search: solver._Search, rows: list[int], cols: list[int], transpose: bool) -> solver._Search:
+    """A copy of ``search`` whose position has row ``r`` moved to ``rows[r]``, column ``c`` to ``cols[c]``
+    (then transposed): the same cards in the same lines."""
+    image = copy.copy(search)
+    slot = search.t0
+    image.top = search.top.copy()
+    image.height = search.height.copy()
+    image.state = search.state.copy()
+    occ, up, _ = (int(x) for x in search.state[slot])
+    new_occ = new_up = 0
+    for cell in range(16):
+        r, c = rows[cell // 4], cols[cell % 4]
+        if transpose:
+            r, c = c, r
+        target = 4 * r + c
+        image.top[slot, target] = search.top[slot, cell]
+        image.height[slot, target] = search.height[slot, cell]
+        new_occ |= ((occ >> cell) & 1) << target
+        new_up |= ((up >> cell) & 1) << target
+    image.state[slot, 0] = new_occ
+    image.state[slot, 1] = new_up
+    return image
+
+
+def tight_key(search: solver._Search, k: int) -> int:
+    slot = search.t0
+    slack = k - slot - (16 - bin(int(search.state[slot, 0])).count("1"))
+    future = np.zeros(DECK_SIZE + 2, dtype=np.int64)
+    for s in range(k - 1, -1, -1):
+        future[s] = future[s + 1] | (1 << (int(search.cards[s]) // 4))
+    tables = search.tables
+    return int(solver._tight_key(slot, k, slack, future, search.top, search.height, search.state, search.cross,
+                                 search.adjacent, tables.z_tight, tables.z_buried, np.zeros(24, dtype=np.int64)))
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=["orthogonal", "diagonal", "count_buried"])
+def test_coarser_key_ignores_row_and_column_order(variant: Variant) -> None:
+    """Once every empty cell touches a card, the coarser table's key is the same for every image of the
+    position under row permutations, column permutations and transposition in which every empty cell
+    still touches a card (the rules only see lines then), and it still tells faces apart."""
+    rng = random.Random(7)
+    tables = solver._Tables(bits=4, tight_bits=4)
+    checked = 0
+    for game in late_positions(variant, 12, 4):
+        (frame,) = solver._frames(game)
+        search = solver._Search(game, frame, tables)
+        occ = int(search.state[search.t0, 0])
+        empty = [cell for cell in range(16) if not (occ >> cell) & 1]
+        if any(int(search.adjacent[cell]) & occ == 0 for cell in empty):
+            continue
+        for slack in range(solver.TIGHT_SLACK + 1):
+            k = game.turn + len(empty) + slack
+            if k > DECK_SIZE:
+                continue
+            key = tight_key(search, k)
+            images = 0
+            while images < 6:
+                rows, cols = rng.sample(range(4), 4), rng.sample(range(4), 4)
+                image = permuted(search, rows, cols, rng.random() < 0.5)
+                image_occ = int(image.state[image.t0, 0])
+                if all(int(search.adjacent[c]) & image_occ for c in range(16) if not (image_occ >> c) & 1):
+                    assert tight_key(image, k) == key
+                    images += 1
+            flipped = copy.copy(search)
+            flipped.state = search.state.copy()
+            flipped.state[search.t0, 1] ^= 1 << rng.choice([c for c in range(16) if (occ >> c) & 1])
+            assert tight_key(flipped, k) != key
+        checked += 1
+    assert checked >= 6

@@ -47,6 +47,7 @@ game, for choosing winnable deals, and for the ``solve`` command; no player call
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -72,6 +73,7 @@ FULL = (1 << CELLS) - 1
 INF = DECK_SIZE + 1  # "no win is possible": a lower bound on the winning turn past the last card
 ABORTED = -2
 TT_BITS = 21
+TIGHT_BITS = 24  # the coarser table is hit far more often since its keys ignore row and column order
 CHECK_EVERY = 1 << 14  # nodes between two looks at the clock and the node budget
 NO_NODE_LIMIT = 1 << 62
 PROBE_NODES = 1 << 15  # per frame and step of the probe
@@ -603,9 +605,10 @@ def _tight_key(
     height: IntArray,
     state: IntArray,
     cross: IntArray,
+    adjacent: IntArray,
     z_tight: npt.NDArray[np.uint64],
-    z_up: npt.NDArray[np.uint64],
     z_buried: npt.NDArray[np.uint64],
+    codes: IntArray,
 ) -> np.uint64:  # pragma: no cover - compiled
     """A coarser key for "can this position win within ``k`` cards?", when few cards are spare.
 
@@ -613,8 +616,11 @@ def _tight_key(
     the empty cells). Only the cards ``cards[slot:k]`` are still placed (``future_ranks[slot]``
     is the mask of their ranks), so a top's rank matters only up to where it falls among theirs;
     a pile's height only up to how many cards it can still take, capped by the slack; and with no
-    slack, a top whose row and column are full is never compared again and never turns. Positions
-    with equal keys play out alike up to turn ``k``.
+    slack, a top whose row and column are full is never compared again and never turns. When every
+    empty cell already touches a card, where a card may go no longer depends on the shape, and the
+    rules only ever look at rows and columns: permuting rows, permuting columns or transposing gives
+    a position that plays out alike, so the key is taken of one such image, chosen from the cells alone.
+    Positions with equal keys play out alike up to turn ``k``.
     """
     occ = state[slot, 0]
     up = state[slot, 1]
@@ -627,21 +633,85 @@ def _tight_key(
             j = _low(m)
             m &= m - 1
             reach |= cross[j]
-    h = z_buried[state[slot, 2]] ^ z_tight[CELLS + slot, slack]
+    codes[:CELLS] = 0
     m = occ
     while m:
         j = _low(m)
         m &= m - 1
+        code = 1
         if (reach >> j) & 1:
             r = top[slot, j] // 4
             bucket = 2 * _popcount(future & ((1 << r) - 1)) + ((future >> r) & 1) + 1
             room = min(PILE_CAP - height[slot, j], slack)
-            h ^= z_tight[j, bucket * (PILE_CAP + 1) + room]
-        else:
-            h ^= z_tight[j, 0]
-        if (up >> j) & 1:
-            h ^= z_up[j]
-    return np.uint64(h)
+            code = 1 + bucket * (PILE_CAP + 1) + room
+        codes[j] = 2 * code + ((up >> j) & 1)
+    h = z_buried[state[slot, 2]] ^ z_tight[CELLS + slot, slack]
+    canon = CELLS + DECK_SIZE + 2
+    free = True
+    m = FULL & ~occ
+    while m:
+        j = _low(m)
+        m &= m - 1
+        if adjacent[j] & occ == 0:
+            free = False
+            break
+    if not free:
+        for j in range(CELLS):
+            h ^= z_tight[j, codes[j]]
+        return np.uint64(h)
+    sig = canon + CELLS
+    image = min(_image_key(codes, False, z_tight, canon, sig), _image_key(codes, True, z_tight, canon, sig))
+    return np.uint64(h ^ z_tight[sig, 511] ^ image)
+
+
+ROW_ORDERS = np.array(list(itertools.permutations(range(GRID))), dtype=np.int64)
+
+
+@numba.njit(cache=True)
+def _image_key(
+    scratch: IntArray, transpose: bool, z_tight: npt.NDArray[np.uint64], canon: int, sig: int
+) -> np.uint64:  # pragma: no cover - compiled
+    """The least hash of the images of the cell codes ``scratch[:16]`` (transposed first if asked) under row
+    and column permutations, over a set of images that depends only on the position's class
+    (:func:`_tight_key`); ``scratch[16:24]`` is work space.
+
+    Rows are ordered by a signature that ignores column order (ties: every order of the tied rows is
+    tried); given the rows' order, the columns are sorted as vectors, which is exact.
+    """
+    for i in range(GRID):
+        total = np.int64(0)
+        for j in range(GRID):
+            code = scratch[GRID * j + i] if transpose else scratch[GRID * i + j]
+            total += np.int64(z_tight[sig, code] >> np.uint64(8))  # four of them cannot overflow
+        scratch[20 + i] = total
+    best = np.uint64(0xFFFFFFFFFFFFFFFF)
+    for p in range(ROW_ORDERS.shape[0]):
+        ordered = True
+        for t in range(GRID - 1):
+            if scratch[20 + ROW_ORDERS[p, t]] > scratch[20 + ROW_ORDERS[p, t + 1]]:
+                ordered = False
+                break
+        if not ordered:
+            continue
+        for j in range(GRID):
+            v = 0
+            for i in range(GRID):
+                r = ROW_ORDERS[p, i]
+                v = (v << 9) | (scratch[GRID * j + r] if transpose else scratch[GRID * r + j])
+            pos = 16 + j  # insertion sort of the column vectors
+            while pos > 16 and scratch[pos - 1] > v:
+                scratch[pos] = scratch[pos - 1]
+                pos -= 1
+            scratch[pos] = v
+        h = np.uint64(0)
+        for j in range(GRID):
+            v = scratch[16 + j]
+            for i in range(GRID - 1, -1, -1):
+                h ^= z_tight[canon + GRID * i + j, v & 511]
+                v >>= 9
+        if h < best:
+            best = h
+    return best
 
 
 @numba.njit(cache=True)
@@ -705,16 +775,18 @@ def _tight_known(
     height: IntArray,
     state: IntArray,
     cross: IntArray,
+    adjacent: IntArray,
     z_tight: npt.NDArray[np.uint64],
-    z_up: npt.NDArray[np.uint64],
     z_buried: npt.NDArray[np.uint64],
     tight_key: npt.NDArray[np.uint64],
+    codes: IntArray,
 ) -> bool:  # pragma: no cover - compiled
     """Is the built position in ``slot`` known, by its coarser key, not to win within ``k`` cards?"""
     slack = k - slot - _popcount(FULL & ~state[slot, 0])
     if slack > TIGHT_SLACK:
         return False
-    tight = _tight_key(slot, k, slack, future_ranks, top, height, state, cross, z_tight, z_up, z_buried)
+    tight = _tight_key(slot, k, slack, future_ranks, top, height, state, cross, adjacent, z_tight, z_buried,
+                       codes)
     return bool(tight_key[tight & (tight_key.shape[0] - 1)] == tight)
 
 
@@ -788,6 +860,7 @@ def _search(
     path = np.zeros(42, dtype=np.int64)  # the cells of the moves from t0, for the threads' shares
     split = t0 + SPLIT_DEPTH - 1 if owners > 1 else -1  # the children of positions this deep are shared out
     nodes = counters[0] + 1
+    codes = np.zeros(24, dtype=np.int64)  # work space of the coarser key
     future_ranks = np.zeros(DECK_SIZE + 2, dtype=np.int64)  # the ranks of cards[slot:k], as bit masks
     for slot in range(k - 1, -1, -1):
         future_ranks[slot] = future_ranks[slot + 1] | (1 << (cards[slot] // 4))
@@ -795,8 +868,8 @@ def _search(
     occ = state[t0, 0]
     value, _, _ = _quick_value(t0, k, occ, state[t0, 1], state[t0, 2], hashes[t0], _open_piles(height, t0, occ),
                                count_buried, tt, parent, parity)
-    if value < 0 and _tight_known(t0, k, future_ranks, top, height, state, cross, z_tight, z_up, z_buried,
-                                  tight_key):
+    if value < 0 and _tight_known(t0, k, future_ranks, top, height, state, cross, adjacent, z_tight, z_buried,
+                                  tight_key, codes):
         value = k + 1
     if value >= 0:
         counters[0] = nodes
@@ -849,8 +922,8 @@ def _search(
                 if value < 0:
                     _place(sp, sp + 1, j, card, top, height, state, hashes, row_mask, col_mask,
                            z_card, z_up, z_height, z_buried, count_buried)
-                    if _tight_known(sp + 1, k, future_ranks, top, height, state, cross, z_tight, z_up, z_buried,
-                                    tight_key):
+                    if _tight_known(sp + 1, k, future_ranks, top, height, state, cross, adjacent, z_tight,
+                                    z_buried, tight_key, codes):
                         value = k + 1
                     elif bound == k - sp - 1 and bound > _popcount(FULL & ~c_occ) and not _one_pile_card_can_mend(
                         sp + 1, top, height, state, cards, row_mask, col_mask, parent, parity
@@ -919,7 +992,8 @@ def _search(
                 tt[hashes[sp] & tt_mask] = (hashes[sp] & TT_KEY) | (np.uint64(value) << TT_SHIFT)
             slack = k - sp - _popcount(FULL & ~state[sp, 0])
             if slack <= TIGHT_SLACK and state[sp, 0] != 0 and not shared:
-                tight = _tight_key(sp, k, slack, future_ranks, top, height, state, cross, z_tight, z_up, z_buried)
+                tight = _tight_key(sp, k, slack, future_ranks, top, height, state, cross, adjacent, z_tight, z_buried,
+                                   codes)
                 tight_key[tight & (tight_key.shape[0] - 1)] = tight
             if sp == t0:
                 counters[0] = nodes
@@ -987,7 +1061,7 @@ def _frames(game: Game) -> list[_Frame]:
 class _Tables:
     """Zobrist keys and the transposition table shared by every frame of one solve."""
 
-    def __init__(self, bits: int = TT_BITS) -> None:
+    def __init__(self, bits: int = TT_BITS, tight_bits: int = TIGHT_BITS) -> None:
         rng = np.random.default_rng(20240229)
         high = np.iinfo(np.uint64).max
 
@@ -999,8 +1073,10 @@ class _Tables:
         self.z_height = draw(CELLS, PILE_CAP + 1)
         self.z_buried = draw(DECK_SIZE + 2)
         self.z_first = draw(CELLS)
-        self.z_tight = draw(CELLS + DECK_SIZE + 2, 32 * (PILE_CAP + 1))
-        self.tight_key = np.zeros(1 << bits, dtype=np.uint64)
+        # rows 0-15: cells (before the image is taken), 16-57: turn and slack, 58-73: the image's cells,
+        # 74: the row and column signatures (and the mark of a key taken of an image)
+        self.z_tight = draw(CELLS + DECK_SIZE + 2 + CELLS + 1, 512)
+        self.tight_key = np.zeros(1 << tight_bits, dtype=np.uint64)
         self.tt = np.zeros(1 << bits, dtype=np.uint64)  # see TT_SHIFT
 
 
