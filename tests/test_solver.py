@@ -228,7 +228,7 @@ def rank_rules(game: Game, frame: object, tables: object) -> tuple[bool, bool, b
     args = (search.cards, search.row, search.col, scratch, scratch.copy())
     fills = bool(solver._fills_can_toggle(slot, search.top, search.state, *args))
     needs_pile = not solver._toggles_possible(occ, up, 0, 0, 0, 0, scratch, scratch.copy())
-    mend = bool(solver._one_pile_card_can_mend(slot, search.top, search.height, search.state, *args))
+    mend = bool(solver._one_pile_card_can_mend(slot, search.top, search.height, search.state, *args, solver.FULL))
     return fills, needs_pile, mend
 
 

@@ -320,7 +320,7 @@ def _toggles_possible(
 
 @numba.njit(cache=True)
 def _lower_bound(
-    occ: int, up: int, open_piles: int, parent: IntArray, parity: IntArray, enough: int
+    occ: int, up: int, open_piles: int, parent: IntArray, parity: IntArray, enough: int, solvable: int = -1
 ) -> int:  # pragma: no cover - compiled
     """Placements still needed at least before all 16 tops can be face up (0 only when won).
 
@@ -328,10 +328,11 @@ def _lower_bound(
     empty cells alone, a card must go on an occupied pile; if one such card (which toggles its own
     row and column and covers one of the ``open_piles``, those with room) cannot repair it either,
     two are needed. The second test
-    is skipped when one more card than the empty cells already reaches ``enough``.
+    is skipped when one more card than the empty cells already reaches ``enough``. ``solvable`` is 1 or 0
+    when the caller already knows whether the parity system has a solution, -1 when it does not.
     """
     n_empty = _popcount(FULL & ~occ)
-    if _toggles_possible(occ, up, 0, 0, 0, 0, parent, parity):
+    if solvable == 1 or (solvable < 0 and _toggles_possible(occ, up, 0, 0, 0, 0, parent, parity)):
         return n_empty
     if n_empty + 1 >= enough:
         return n_empty + 1
@@ -342,6 +343,61 @@ def _lower_bound(
         if _toggles_possible(occ, up, 1 << (j // 4), 1 << (j % 4), 1 << j, 0, parent, parity):
             return n_empty + 1
     return n_empty + 2
+
+
+@numba.njit(cache=True)
+def _fill_keeps_solution(
+    cell: int,
+    occ: int,
+    up: int,
+    c_occ: int,
+    c_up: int,
+    row_mask: IntArray,
+    col_mask: IntArray,
+    system: IntArray,
+    parent: IntArray,
+    parity: IntArray,
+) -> int:  # pragma: no cover - compiled
+    """1 if the parity system of the child where a card filled the empty ``cell`` has a solution, else 0.
+
+    ``system`` holds the union-find of the parent's system, which has one. In the parent's unknowns (the
+    toggles from the parent on), the child's system is the parent's plus three equations at most: the new
+    top's, X_r + Y_c = (row fired) + (column fired), and for each of its lines that the card completes,
+    that the line toggles no more after it: X = (fired). (A line's toggle turns every other top of it,
+    which only shifts that line's unknown.)
+    """
+    for x in range(9):
+        parent[x] = system[0, x]
+        parity[x] = system[1, x]
+    r = cell // GRID
+    c = cell % GRID
+    fired_row = 1 if (c_up ^ up) & occ & row_mask[cell] else 0
+    fired_col = 1 if (c_up ^ up) & occ & col_mask[cell] else 0
+    if not _unite(parent, parity, r, GRID + c, fired_row ^ fired_col):
+        return 0
+    if (c_occ >> (GRID * r)) & 0xF == 0xF and not _unite(parent, parity, r, 8, fired_row):
+        return 0
+    if (c_occ >> c) & 0x1111 == 0x1111 and not _unite(parent, parity, GRID + c, 8, fired_col):
+        return 0
+    return 1
+
+
+@numba.njit(cache=True)
+def _mending_piles(occ: int, up: int, open_piles: int, parent: IntArray, parity: IntArray) -> int:
+    """The ``open_piles`` where one card could mend a parity system that has no solution (:func:`_lower_bound`).
+
+    A fill only adds equations to the system (the toggles it makes are absorbed by its lines' unknowns,
+    and its own top and the lines it completes add equations), so a pile that cannot mend the system
+    now cannot mend it after any fills either.
+    """  # pragma: no cover - compiled
+    mend = 0
+    m = occ & open_piles
+    while m:
+        j = _low(m)
+        m &= m - 1
+        if _toggles_possible(occ, up, 1 << (j // GRID), 1 << (j % GRID), 1 << j, 0, parent, parity):
+            mend |= 1 << j
+    return mend
 
 
 @numba.njit(cache=True)
@@ -488,8 +544,11 @@ def _one_pile_card_can_mend(
     col_mask: IntArray,
     parent: IntArray,
     parity: IntArray,
+    piles: int,
 ) -> bool:  # pragma: no cover - compiled
     """Can a win from ``slot``'s position put exactly one card on an occupied pile, ranks considered?
+
+    Only the piles in the mask ``piles`` are tried (the others are known not to mend the system).
 
     For a position whose parity system (:func:`_toggles_possible`) has no solution: :func:`_lower_bound`
     then needs one card on a pile and knows only *where* it may go; this test also asks *which card*
@@ -533,7 +592,7 @@ def _one_pile_card_can_mend(
         if (full_cols >> x) & 1:
             cols_cells |= 0x1111 << x
     frozen = rows_cells & cols_cells
-    m = occ & _open_piles(height, slot, occ)
+    m = occ & piles & _open_piles(height, slot, occ)
     while m:
         j = _low(m)
         m &= m - 1
@@ -740,6 +799,7 @@ def _quick_value(
     tt: npt.NDArray[np.uint64],
     parent: IntArray,
     parity: IntArray,
+    solvable: int = -1,
 ) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """Settle a position after ``slot`` cards from its masks, hash and open piles alone, if possible.
 
@@ -752,7 +812,7 @@ def _quick_value(
     down = _popcount(occ & ~up)
     if down + (buried if count_buried else 0) > MAX_FACE_DOWN or slot == DECK_SIZE:
         return INF, 0, 0
-    bound = _lower_bound(occ, up, open_piles, parent, parity, k - slot + 1)
+    bound = _lower_bound(occ, up, open_piles, parent, parity, k - slot + 1, solvable)
     f = slot + bound
     if f > DECK_SIZE:
         return INF, 0, 0
@@ -854,6 +914,7 @@ def _search(
     index = np.zeros(42, dtype=np.int64)
     best = np.zeros(42, dtype=np.int64)
     keys = np.empty(16, dtype=np.int64)
+    system = np.zeros((2, 9), dtype=np.int64)  # the union-find of the expanded position's parity system
     parent = np.zeros(9, dtype=np.int64)
     parity = np.zeros(9, dtype=np.int64)
     tt_mask = tt.shape[0] - 1
@@ -883,6 +944,12 @@ def _search(
             occ = state[sp, 0]
             best[sp] = INF
             open_piles = _open_piles(height, sp, occ)
+            mend = open_piles  # the piles where a card may mend the parity system, when it needs one
+            solvable = occ != 0 and _toggles_possible(occ, state[sp, 1], 0, 0, 0, 0, parent, parity)
+            if solvable:  # kept: a fill's child adds at most three equations to it
+                for x in range(9):
+                    system[0, x] = parent[x]
+                    system[1, x] = parity[x]
             if occ == 0:
                 cand = 1 << first_cell
             else:
@@ -896,6 +963,12 @@ def _search(
                     n_empty = _popcount(FULL & ~occ)
                     if sp + 1 + n_empty <= k:
                         cand |= open_piles
+                        if not solvable:
+                            mend = _mending_piles(occ, state[sp, 1], open_piles, parent, parity)
+                            if sp + 2 + n_empty > k and open_piles & ~mend:
+                                # One spare card: on any other pile it leaves a system no fill can solve.
+                                cand &= ~(open_piles & ~mend)
+                                best[sp] = k + 1
                     else:  # a card on a pile would leave too few cards to fill the empty cells
                         best[sp] = sp + 1 + n_empty
                 if mirror_keep and (occ & ~diagonal) == 0:
@@ -912,13 +985,24 @@ def _search(
                 c_occ, c_up, c_buried, c_hash = _child_position(sp, j, card, top, height, state, hashes, row_mask,
                                                                 col_mask, z_card, z_up, z_height, z_buried,
                                                                 count_buried)
-                c_open = open_piles | (1 << j) if height[sp, j] + 1 < PILE_CAP else open_piles & ~(1 << j)
+                if (occ >> j) & 1:
+                    c_open = open_piles | (1 << j) if height[sp, j] + 1 < PILE_CAP else open_piles & ~(1 << j)
+                elif mend != open_piles:  # a fill only adds to the parity system: no other pile can mend it
+                    c_open = mend
+                else:
+                    c_open = open_piles | (1 << j)
                 nodes += 1
                 if (nodes & (CHECK_EVERY - 1)) == 0 and (nodes >= node_limit or stop[0] or _now() > deadline):
                     counters[0] = nodes
                     return ABORTED
+                known = -1  # does the child's parity system have a solution?
+                if occ and not (occ >> j) & 1:
+                    known = 0  # a fill only adds equations: none if the parent's has none
+                    if solvable:
+                        known = _fill_keeps_solution(j, occ, state[sp, 1], c_occ, c_up, row_mask, col_mask, system,
+                                                     parent, parity)
                 value, bound, down = _quick_value(sp + 1, k, c_occ, c_up, c_buried, c_hash, c_open, count_buried,
-                                                  tt, parent, parity)
+                                                  tt, parent, parity, known)
                 if value < 0:
                     _place(sp, sp + 1, j, card, top, height, state, hashes, row_mask, col_mask,
                            z_card, z_up, z_height, z_buried, count_buried)
@@ -926,7 +1010,7 @@ def _search(
                                     z_buried, tight_key, codes):
                         value = k + 1
                     elif bound == k - sp - 1 and bound > _popcount(FULL & ~c_occ) and not _one_pile_card_can_mend(
-                        sp + 1, top, height, state, cards, row_mask, col_mask, parent, parity
+                        sp + 1, top, height, state, cards, row_mask, col_mask, parent, parity, c_open
                     ):
                         # One spare card, and it is needed on a pile, but no card to come can do the repair.
                         value = k + 1
