@@ -513,3 +513,19 @@ def test_coarser_key_ignores_row_and_column_order(variant: Variant) -> None:
             assert tight_key(flipped, k) != key
         checked += 1
     assert checked >= 6
+
+
+@pytest.mark.parametrize("seed", [1004, 1018, 1025, 1041, 1043, 1047, 1003, 1011, 1035, 1044])
+def test_matches_brute_force_with_spare_cards(seed: int) -> None:
+    """Positions with four empty cells and up to two cards to spare for piles, where the search's shortcuts
+    (piles that cannot mend the parity system, a fill's system checked from its parent's) are all in play."""
+    game = late_position(seed, Variant(), empty_cells=4)
+    assert game is not None and not game.is_over()
+    limit = min(game.turn + 4 + 2, DECK_SIZE)
+    expected = brute_force_best_turn(game, limit)
+    solution = solve(game.stock, game.variant, moves=game.moves, timeout=60, max_nodes=10**8)
+    if expected is None:
+        assert solution.upper_bound <= DECK_SIZE - limit - 1
+    else:
+        assert solution.status == "optimal" and solution.best_score == DECK_SIZE - expected
+        check_line(game.stock, game.variant, solution)

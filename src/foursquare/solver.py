@@ -1009,7 +1009,7 @@ def _search(
                     if _tight_known(sp + 1, k, future_ranks, top, height, state, cross, adjacent, z_tight,
                                     z_buried, tight_key, codes):
                         value = k + 1
-                    elif bound == k - sp - 1 and bound > _popcount(FULL & ~c_occ) and not _one_pile_card_can_mend(
+                    elif bound == k - sp - 1 and bound == _popcount(FULL & ~c_occ) + 1 and not _one_pile_card_can_mend(
                         sp + 1, top, height, state, cards, row_mask, col_mask, parent, parity, c_open
                     ):
                         # One spare card, and it is needed on a pile, but no card to come can do the repair.
