@@ -235,6 +235,25 @@ def _place(
     """
     occ, up, buried, h = _child_position(src, cell, card, top, height, state, hashes, row_mask, col_mask,
                                          z_card, z_up, z_height, z_buried, count_buried)
+    _build(src, dst, cell, card, top, height, state, hashes, occ, up, buried, h)
+
+
+@numba.njit(cache=True)
+def _build(
+    src: int,
+    dst: int,
+    cell: int,
+    card: int,
+    top: IntArray,
+    height: IntArray,
+    state: IntArray,
+    hashes: npt.NDArray[np.uint64],
+    occ: int,
+    up: int,
+    buried: int,
+    h: np.uint64,
+) -> None:  # pragma: no cover - compiled
+    """:func:`_place` with the child's masks and hash already worked out (:func:`_child_position`)."""
     for j in range(16):
         top[dst, j] = top[src, j]
         height[dst, j] = height[src, j]
@@ -840,14 +859,15 @@ def _tight_known(
     z_buried: npt.NDArray[np.uint64],
     tight_key: npt.NDArray[np.uint64],
     codes: IntArray,
-) -> bool:  # pragma: no cover - compiled
-    """Is the built position in ``slot`` known, by its coarser key, not to win within ``k`` cards?"""
+) -> tuple[bool, np.uint64]:  # pragma: no cover - compiled
+    """Is the built position in ``slot`` known, by its coarser key, not to win within ``k`` cards? And the key
+    (0 when too many cards are spare for one)."""
     slack = k - slot - _popcount(FULL & ~state[slot, 0])
     if slack > TIGHT_SLACK:
-        return False
+        return False, np.uint64(0)
     tight = _tight_key(slot, k, slack, future_ranks, top, height, state, cross, adjacent, z_tight, z_buried,
                        codes)
-    return bool(tight_key[tight & (tight_key.shape[0] - 1)] == tight)
+    return bool(tight_key[tight & (tight_key.shape[0] - 1)] == tight), tight
 
 
 @numba.njit(cache=True)
@@ -914,6 +934,7 @@ def _search(
     index = np.zeros(42, dtype=np.int64)
     best = np.zeros(42, dtype=np.int64)
     keys = np.empty(16, dtype=np.int64)
+    move_keys = np.zeros((42, 16), dtype=np.uint64)  # the coarser key of each open child (0: none)
     system = np.zeros((2, 9), dtype=np.int64)  # the union-find of the expanded position's parity system
     parent = np.zeros(9, dtype=np.int64)
     parity = np.zeros(9, dtype=np.int64)
@@ -930,7 +951,7 @@ def _search(
     value, _, _ = _quick_value(t0, k, occ, state[t0, 1], state[t0, 2], hashes[t0], _open_piles(height, t0, occ),
                                count_buried, tt, parent, parity)
     if value < 0 and _tight_known(t0, k, future_ranks, top, height, state, cross, adjacent, z_tight, z_buried,
-                                  tight_key, codes):
+                                  tight_key, codes)[0]:
         value = k + 1
     if value >= 0:
         counters[0] = nodes
@@ -1003,11 +1024,12 @@ def _search(
                                                      parent, parity)
                 value, bound, down = _quick_value(sp + 1, k, c_occ, c_up, c_buried, c_hash, c_open, count_buried,
                                                   tt, parent, parity, known)
+                child_key = np.uint64(0)
                 if value < 0:
-                    _place(sp, sp + 1, j, card, top, height, state, hashes, row_mask, col_mask,
-                           z_card, z_up, z_height, z_buried, count_buried)
-                    if _tight_known(sp + 1, k, future_ranks, top, height, state, cross, adjacent, z_tight,
-                                    z_buried, tight_key, codes):
+                    _build(sp, sp + 1, j, card, top, height, state, hashes, c_occ, c_up, c_buried, c_hash)
+                    known_dead, child_key = _tight_known(sp + 1, k, future_ranks, top, height, state, cross, adjacent,
+                                                         z_tight, z_buried, tight_key, codes)
+                    if known_dead:
                         value = k + 1
                     elif bound == k - sp - 1 and bound == _popcount(FULL & ~c_occ) + 1 and not _one_pile_card_can_mend(
                         sp + 1, top, height, state, cards, row_mask, col_mask, parent, parity, c_open
@@ -1031,9 +1053,11 @@ def _search(
                 while pos > 0 and keys[pos - 1] > key:
                     keys[pos] = keys[pos - 1]
                     moves[sp, pos] = moves[sp, pos - 1]
+                    move_keys[sp, pos] = move_keys[sp, pos - 1]
                     pos -= 1
                 keys[pos] = key
                 moves[sp, pos] = j
+                move_keys[sp, pos] = child_key
                 n += 1
             if won:
                 if sp == t0:
@@ -1076,8 +1100,11 @@ def _search(
                 tt[hashes[sp] & tt_mask] = (hashes[sp] & TT_KEY) | (np.uint64(value) << TT_SHIFT)
             slack = k - sp - _popcount(FULL & ~state[sp, 0])
             if slack <= TIGHT_SLACK and state[sp, 0] != 0 and not shared:
-                tight = _tight_key(sp, k, slack, future_ranks, top, height, state, cross, adjacent, z_tight, z_buried,
-                                   codes)
+                if sp > t0:
+                    tight = move_keys[sp - 1, index[sp - 1]]  # worked out when this position was a child
+                else:
+                    tight = _tight_key(sp, k, slack, future_ranks, top, height, state, cross, adjacent, z_tight,
+                                       z_buried, codes)
                 tight_key[tight & (tight_key.shape[0] - 1)] = tight
             if sp == t0:
                 counters[0] = nodes
