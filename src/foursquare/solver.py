@@ -212,33 +212,6 @@ def _child_position(
 
 
 @numba.njit(cache=True)
-def _place(
-    src: int,
-    dst: int,
-    cell: int,
-    card: int,
-    top: IntArray,
-    height: IntArray,
-    state: IntArray,
-    hashes: npt.NDArray[np.uint64],
-    row_mask: IntArray,
-    col_mask: IntArray,
-    z_card: npt.NDArray[np.uint64],
-    z_up: npt.NDArray[np.uint64],
-    z_height: npt.NDArray[np.uint64],
-    z_buried: npt.NDArray[np.uint64],
-    count_buried: bool,
-) -> None:  # pragma: no cover - compiled
-    """Copy position ``src`` to slot ``dst`` and place ``card`` at ``cell`` there (:func:`_child_position`).
-
-    ``state[slot]`` holds (occupied mask, face-up mask, buried face-down count).
-    """
-    occ, up, buried, h = _child_position(src, cell, card, top, height, state, hashes, row_mask, col_mask,
-                                         z_card, z_up, z_height, z_buried, count_buried)
-    _build(src, dst, cell, card, top, height, state, hashes, occ, up, buried, h)
-
-
-@numba.njit(cache=True)
 def _build(
     src: int,
     dst: int,
@@ -253,7 +226,9 @@ def _build(
     buried: int,
     h: np.uint64,
 ) -> None:  # pragma: no cover - compiled
-    """:func:`_place` with the child's masks and hash already worked out (:func:`_child_position`)."""
+    """Copy position ``src`` to slot ``dst`` and place ``card`` at ``cell`` there, whose masks and hash
+    :func:`_child_position` worked out. ``state[slot]`` holds (occupied mask, face-up mask, buried face-down count).
+    """
     for j in range(16):
         top[dst, j] = top[src, j]
         height[dst, j] = height[src, j]
@@ -935,6 +910,8 @@ def _search(
     best = np.zeros(42, dtype=np.int64)
     keys = np.empty(16, dtype=np.int64)
     move_keys = np.zeros((42, 16), dtype=np.uint64)  # the coarser key of each open child (0: none)
+    move_state = np.zeros((42, 16, 3), dtype=np.int64)  # and its masks and hash
+    move_hash = np.zeros((42, 16), dtype=np.uint64)
     system = np.zeros((2, 9), dtype=np.int64)  # the union-find of the expanded position's parity system
     parent = np.zeros(9, dtype=np.int64)
     parity = np.zeros(9, dtype=np.int64)
@@ -1054,10 +1031,17 @@ def _search(
                     keys[pos] = keys[pos - 1]
                     moves[sp, pos] = moves[sp, pos - 1]
                     move_keys[sp, pos] = move_keys[sp, pos - 1]
+                    move_hash[sp, pos] = move_hash[sp, pos - 1]
+                    for x in range(3):
+                        move_state[sp, pos, x] = move_state[sp, pos - 1, x]
                     pos -= 1
                 keys[pos] = key
                 moves[sp, pos] = j
                 move_keys[sp, pos] = child_key
+                move_hash[sp, pos] = c_hash
+                move_state[sp, pos, 0] = c_occ
+                move_state[sp, pos, 1] = c_up
+                move_state[sp, pos, 2] = c_buried
                 n += 1
             if won:
                 if sp == t0:
@@ -1087,8 +1071,9 @@ def _search(
         else:
             if index[sp] < n_moves[sp]:
                 path[sp] = moves[sp, index[sp]]
-                _place(sp, sp + 1, moves[sp, index[sp]], cards[sp], top, height, state, hashes, row_mask,
-                       col_mask, z_card, z_up, z_height, z_buried, count_buried)
+                i = index[sp]
+                _build(sp, sp + 1, moves[sp, i], cards[sp], top, height, state, hashes, move_state[sp, i, 0],
+                       move_state[sp, i, 1], move_state[sp, i, 2], move_hash[sp, i])
                 sp += 1
                 mode = 0
                 continue
