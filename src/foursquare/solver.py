@@ -662,7 +662,7 @@ def _tight_key(
     z_tight: npt.NDArray[np.uint64],
     z_buried: npt.NDArray[np.uint64],
     codes: IntArray,
-) -> np.uint64:  # pragma: no cover - compiled
+) -> tuple[np.uint64, np.uint64]:  # pragma: no cover - compiled
     """A coarser key for "can this position win within ``k`` cards?", when few cards are spare.
 
     ``slack`` is how many of the cards up to ``k`` may go on occupied piles (the others must fill
@@ -674,6 +674,11 @@ def _tight_key(
     rules only ever look at rows and columns: permuting rows, permuting columns or transposing gives
     a position that plays out alike, so the key is taken of one such image, chosen from the cells alone.
     Positions with equal keys play out alike up to turn ``k``.
+
+    Returns (key, class key). A position with an empty cell that touches no card (where the shape still
+    matters) is keyed by its own cells; its class key is still that of its images. Ignoring where cards
+    may go only allows more play, so when an image in which every empty cell touches a card cannot
+    win, no image can: such a position is also looked up by its class key, but never stored under it.
     """
     occ = state[slot, 0]
     up = state[slot, 1]
@@ -708,13 +713,14 @@ def _tight_key(
         if adjacent[j] & occ == 0:
             free = False
             break
-    if not free:
-        for j in range(CELLS):
-            h ^= z_tight[j, codes[j]]
-        return np.uint64(h)
     sig = canon + CELLS
     image = min(_image_key(codes, False, z_tight, canon, sig), _image_key(codes, True, z_tight, canon, sig))
-    return np.uint64(h ^ z_tight[sig, 511] ^ image)
+    class_key = np.uint64(h ^ z_tight[sig, 511] ^ image)
+    if free:
+        return class_key, class_key
+    for j in range(CELLS):
+        h ^= z_tight[j, codes[j]]
+    return np.uint64(h), class_key
 
 
 ROW_ORDERS = np.array(list(itertools.permutations(range(GRID))), dtype=np.int64)
@@ -840,9 +846,11 @@ def _tight_known(
     slack = k - slot - _popcount(FULL & ~state[slot, 0])
     if slack > TIGHT_SLACK:
         return False, np.uint64(0)
-    tight = _tight_key(slot, k, slack, future_ranks, top, height, state, cross, adjacent, z_tight, z_buried,
-                       codes)
-    return bool(tight_key[tight & (tight_key.shape[0] - 1)] == tight), tight
+    tight, class_key = _tight_key(slot, k, slack, future_ranks, top, height, state, cross, adjacent, z_tight,
+                                  z_buried, codes)
+    mask = tight_key.shape[0] - 1
+    known = tight_key[tight & mask] == tight or (class_key != tight and tight_key[class_key & mask] == class_key)
+    return bool(known), tight
 
 
 @numba.njit(cache=True)
@@ -1089,7 +1097,7 @@ def _search(
                     tight = move_keys[sp - 1, index[sp - 1]]  # worked out when this position was a child
                 else:
                     tight = _tight_key(sp, k, slack, future_ranks, top, height, state, cross, adjacent, z_tight,
-                                       z_buried, codes)
+                                       z_buried, codes)[0]
                 tight_key[tight & (tight_key.shape[0] - 1)] = tight
             if sp == t0:
                 counters[0] = nodes
