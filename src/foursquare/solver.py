@@ -705,24 +705,36 @@ def _tight_key(
         codes[j] = 2 * code + ((up >> j) & 1)
     h = z_buried[state[slot, 2]] ^ z_tight[CELLS + slot, slack]
     canon = CELLS + DECK_SIZE + 2
-    free = True
+    locked = 0  # the empty cells that touch no card
     m = FULL & ~occ
     while m:
         j = _low(m)
         m &= m - 1
         if adjacent[j] & occ == 0:
-            free = False
-            break
+            locked |= 1 << j
     sig = canon + CELLS
     image = min(_image_key(codes, False, z_tight, canon, sig), _image_key(codes, True, z_tight, canon, sig))
     class_key = np.uint64(h ^ z_tight[sig, 511] ^ image)
-    if free:
+    if locked == 0:
         return class_key, class_key
+    if locked & (locked - 1) == 0:
+        # One such cell: it opens when one of its empty neighbours is filled. Marking it and them in the
+        # cells describes where cards may go from now on, whatever the shape, so the images still agree.
+        x = _low(locked)
+        codes[x] = LOCKED
+        m = adjacent[x] & ~occ
+        while m:
+            codes[_low(m)] = OPENS_LOCKED
+            m &= m - 1
+        image = min(_image_key(codes, False, z_tight, canon, sig), _image_key(codes, True, z_tight, canon, sig))
+        return np.uint64(h ^ z_tight[sig, 511] ^ image), class_key
     for j in range(CELLS):
         h ^= z_tight[j, codes[j]]
     return np.uint64(h), class_key
 
 
+LOCKED = 1  # cell codes of the coarser key for empty cells (0: may take a card; occupied cells: 2 and up)
+OPENS_LOCKED = 510
 ROW_ORDERS = np.array(list(itertools.permutations(range(GRID))), dtype=np.int64)
 
 
