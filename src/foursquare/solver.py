@@ -744,7 +744,7 @@ def _image_key(
 ) -> np.uint64:  # pragma: no cover - compiled
     """The least hash of the images of the cell codes ``scratch[:16]`` (transposed first if asked) under row
     and column permutations, over a set of images that depends only on the position's class
-    (:func:`_tight_key`); ``scratch[16:24]`` is work space.
+    (:func:`_tight_key`); ``scratch[16:28]`` is work space.
 
     Rows are ordered by a signature that ignores column order (ties: every order of the tied rows is
     tried); given the rows' order, the columns are sorted as vectors, which is exact.
@@ -755,6 +755,17 @@ def _image_key(
             code = scratch[GRID * j + i] if transpose else scratch[GRID * i + j]
             total += np.int64(z_tight[sig, code] >> np.uint64(8))  # four of them cannot overflow
         scratch[20 + i] = total
+        pos = 24 + i  # insertion sort of the rows by signature
+        while pos > 24 and scratch[20 + scratch[pos - 1]] > total:
+            scratch[pos] = scratch[pos - 1]
+            pos -= 1
+        scratch[pos] = i
+    tied = False
+    for t in range(GRID - 1):
+        if scratch[20 + scratch[24 + t]] == scratch[20 + scratch[25 + t]]:
+            tied = True
+    if not tied:
+        return _ordered_image(scratch, transpose, z_tight, canon)
     best = np.uint64(0xFFFFFFFFFFFFFFFF)
     for p in range(ROW_ORDERS.shape[0]):
         ordered = True
@@ -764,25 +775,37 @@ def _image_key(
                 break
         if not ordered:
             continue
-        for j in range(GRID):
-            v = 0
-            for i in range(GRID):
-                r = ROW_ORDERS[p, i]
-                v = (v << 9) | (scratch[GRID * j + r] if transpose else scratch[GRID * r + j])
-            pos = 16 + j  # insertion sort of the column vectors
-            while pos > 16 and scratch[pos - 1] > v:
-                scratch[pos] = scratch[pos - 1]
-                pos -= 1
-            scratch[pos] = v
-        h = np.uint64(0)
-        for j in range(GRID):
-            v = scratch[16 + j]
-            for i in range(GRID - 1, -1, -1):
-                h ^= z_tight[canon + GRID * i + j, v & 511]
-                v >>= 9
+        for t in range(GRID):
+            scratch[24 + t] = ROW_ORDERS[p, t]
+        h = _ordered_image(scratch, transpose, z_tight, canon)
         if h < best:
             best = h
     return best
+
+
+@numba.njit(cache=True)
+def _ordered_image(
+    scratch: IntArray, transpose: bool, z_tight: npt.NDArray[np.uint64], canon: int
+) -> np.uint64:  # pragma: no cover - compiled
+    """The hash of the image of the cell codes with the rows in the order ``scratch[24:28]`` and the columns
+    sorted as vectors (see :func:`_image_key`)."""
+    for j in range(GRID):
+        v = 0
+        for i in range(GRID):
+            r = scratch[24 + i]
+            v = (v << 9) | (scratch[GRID * j + r] if transpose else scratch[GRID * r + j])
+        pos = 16 + j  # insertion sort of the column vectors
+        while pos > 16 and scratch[pos - 1] > v:
+            scratch[pos] = scratch[pos - 1]
+            pos -= 1
+        scratch[pos] = v
+    h = np.uint64(0)
+    for j in range(GRID):
+        v = scratch[16 + j]
+        for i in range(GRID - 1, -1, -1):
+            h ^= z_tight[canon + GRID * i + j, v & 511]
+            v >>= 9
+    return h
 
 
 @numba.njit(cache=True)
@@ -939,7 +962,7 @@ def _search(
     path = np.zeros(42, dtype=np.int64)  # the cells of the moves from t0, for the threads' shares
     split = t0 + SPLIT_DEPTH - 1 if owners > 1 else -1  # the children of positions this deep are shared out
     nodes = counters[0] + 1
-    codes = np.zeros(24, dtype=np.int64)  # work space of the coarser key
+    codes = np.zeros(28, dtype=np.int64)  # work space of the coarser key
     future_ranks = np.zeros(DECK_SIZE + 2, dtype=np.int64)  # the ranks of cards[slot:k], as bit masks
     for slot in range(k - 1, -1, -1):
         future_ranks[slot] = future_ranks[slot + 1] | (1 << (cards[slot] // 4))
