@@ -144,6 +144,16 @@ def test_children_from_masks_match_the_engine(variant: Variant) -> None:
             built = solver._Search(child, frame, tables)
             assert (occ, up, buried) == tuple(built.state[built.t0]), (game.moves, move)
             assert h == built.hashes[built.t0]
+            cell = frame.cell_of(move.row, move.col)
+            parent_occ, parent_up, parent_buried = (int(x) for x in search.state[search.t0])
+            if not (parent_occ >> cell) & 1:  # a fill: the shortcut from the parent's line spans agrees
+                stats = np.zeros((2, 8), dtype=np.int64)
+                line_z = np.zeros(8, dtype=np.uint64)
+                solver._line_stats(search.t0, parent_occ, parent_up, search.top, tables.z_up, stats, line_z)
+                fill = solver._fill_child(cell, int(card), parent_occ, parent_up, parent_buried,
+                                          search.hashes[search.t0], stats, line_z, search.row, search.col,
+                                          tables.z_card, tables.z_up, tables.z_height)
+                assert fill == (occ, up, buried, h), (game.moves, move)
 
 
 # Winning lines found by the solver (standard rules): deal 3 with its first 16 cards, the others with

@@ -241,6 +241,64 @@ def _build(
 
 
 @numba.njit(cache=True)
+def _line_stats(
+    slot: int, occ: int, up: int, top: IntArray, z_up: npt.NDArray[np.uint64], stats: IntArray,
+    line_z: npt.NDArray[np.uint64],
+) -> None:  # pragma: no cover - compiled
+    """For each line (rows 0-3, columns 4-7) of position ``slot``: the lowest and highest rank of its face-up
+    tops (``stats[0]``, ``stats[1]``; 99 and -1 when none) and the XOR of ``z_up`` over its occupied cells."""
+    for line in range(2 * GRID):
+        stats[0, line] = 99
+        stats[1, line] = -1
+        line_z[line] = 0
+    m = occ
+    while m:
+        j = _low(m)
+        m &= m - 1
+        for line in (j // GRID, GRID + j % GRID):
+            line_z[line] ^= z_up[j]
+            if (up >> j) & 1:
+                r = top[slot, j] // 4
+                stats[0, line] = min(stats[0, line], r)
+                stats[1, line] = max(stats[1, line], r)
+
+
+@numba.njit(cache=True)
+def _fill_child(
+    cell: int,
+    card: int,
+    occ: int,
+    up: int,
+    buried: int,
+    h: np.uint64,
+    stats: IntArray,
+    line_z: npt.NDArray[np.uint64],
+    row_mask: IntArray,
+    col_mask: IntArray,
+    z_card: npt.NDArray[np.uint64],
+    z_up: npt.NDArray[np.uint64],
+    z_height: npt.NDArray[np.uint64],
+) -> tuple[int, int, int, np.uint64]:  # pragma: no cover - compiled
+    """:func:`_child_position` for a card on the empty ``cell``, from the parent's :func:`_line_stats`.
+
+    The cell is empty, so the other tops of its lines are all the line's tops: the check compares the card
+    with the line's face-up span, and a toggle turns every occupied cell of the line.
+    """
+    bit = 1 << cell
+    rank = card // 4
+    c_up = up | bit
+    h ^= z_card[cell, rank] ^ z_height[cell, 1] ^ z_up[cell]
+    for line in (cell // GRID, GRID + cell % GRID):
+        others = occ & (row_mask[cell] if line < GRID else col_mask[cell])
+        if others == 0:
+            continue
+        if stats[1, line] < 0 or rank > stats[1, line] or rank < stats[0, line]:
+            c_up ^= others
+            h ^= line_z[line]
+    return occ | bit, c_up, buried, h
+
+
+@numba.njit(cache=True)
 def _root(parent: IntArray, parity: IntArray, x: int) -> tuple[int, int]:  # pragma: no cover - compiled
     """The root of x in a union-find with parities, and x's parity relative to it."""
     p = 0
@@ -956,6 +1014,8 @@ def _search(
     move_state = np.zeros((42, 16, 3), dtype=np.int64)  # and its masks and hash
     move_hash = np.zeros((42, 16), dtype=np.uint64)
     system = np.zeros((2, 9), dtype=np.int64)  # the union-find of the expanded position's parity system
+    line_stats = np.zeros((2, 2 * GRID), dtype=np.int64)  # and its lines' face-up rank spans
+    line_z = np.zeros(2 * GRID, dtype=np.uint64)
     parent = np.zeros(9, dtype=np.int64)
     parity = np.zeros(9, dtype=np.int64)
     tt_mask = tt.shape[0] - 1
@@ -1017,15 +1077,21 @@ def _search(
             n = 0
             card = cards[sp]
             won = False
+            _line_stats(sp, occ, state[sp, 1], top, z_up, line_stats, line_z)
             while cand:
                 j = _low(cand)
                 cand &= cand - 1
                 if sp == split and _share(path, t0, sp, j, owners) != owner:
                     continue  # another thread's share
                 # Most children are settled from their masks and hash; only the others are built.
-                c_occ, c_up, c_buried, c_hash = _child_position(sp, j, card, top, height, state, hashes, row_mask,
-                                                                col_mask, z_card, z_up, z_height, z_buried,
-                                                                count_buried)
+                if (occ >> j) & 1 or occ == 0:
+                    c_occ, c_up, c_buried, c_hash = _child_position(sp, j, card, top, height, state, hashes,
+                                                                    row_mask, col_mask, z_card, z_up, z_height,
+                                                                    z_buried, count_buried)
+                else:
+                    c_occ, c_up, c_buried, c_hash = _fill_child(j, card, occ, state[sp, 1], state[sp, 2], hashes[sp],
+                                                                line_stats, line_z, row_mask, col_mask, z_card,
+                                                                z_up, z_height)
                 if (occ >> j) & 1:
                     c_open = open_piles | (1 << j) if height[sp, j] + 1 < PILE_CAP else open_piles & ~(1 << j)
                 elif mend != open_piles:  # a fill only adds to the parity system: no other pile can mend it
