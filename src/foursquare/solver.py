@@ -1113,11 +1113,8 @@ def _search(
                 child_key = np.uint64(0)
                 if value < 0:
                     _build(sp, sp + 1, j, card, top, height, state, hashes, c_occ, c_up, c_buried, c_hash)
-                    known_dead, child_key = _tight_known(sp + 1, k, future_ranks, top, height, state, cross, adjacent,
-                                                         z_tight, z_buried, tight_key, codes)
-                    if known_dead:
-                        value = k + 1
-                    elif bound == k - sp - 1 and bound == _popcount(FULL & ~c_occ) + 1 and not _one_pile_card_can_mend(
+                    # The rank tests first: they are cheaper than the coarser key.
+                    if bound == k - sp - 1 and bound == _popcount(FULL & ~c_occ) + 1 and not _one_pile_card_can_mend(
                         sp + 1, top, height, state, cards, row_mask, col_mask, parent, parity, c_open
                     ):
                         # One spare card, and it is needed on a pile, but no card to come can do the repair.
@@ -1126,6 +1123,11 @@ def _search(
                         sp + 1, top, state, cards, row_mask, col_mask, parent, parity
                     ):
                         value = k + 1  # no spare card, and the cards to come cannot make the toggles needed
+                    else:
+                        known_dead, child_key = _tight_known(sp + 1, k, future_ranks, top, height, state, cross,
+                                                             adjacent, z_tight, z_buried, tight_key, codes)
+                        if known_dead:
+                            value = k + 1
                 if value >= 0:
                     if value <= k:
                         line[sp] = j
