@@ -500,7 +500,7 @@ def tight_keys(search: solver._Search, k: int) -> tuple[int, int]:
     for s in range(k - 1, -1, -1):
         future[s] = future[s + 1] | (1 << (int(search.cards[s]) // 4))
     tables = search.tables
-    key, class_key = solver._tight_key(slot, k, slack, future, search.top, search.height, search.state,
+    key, class_key = solver._tight_key(False, slot, k, slack, future, search.top, search.height, search.state,
                                        search.cross, search.adjacent, tables.z_tight, tables.z_buried,
                                        np.zeros(28, dtype=np.int64))
     return int(key), int(class_key)
@@ -577,3 +577,29 @@ def test_matches_brute_force_with_spare_cards(seed: int) -> None:
     else:
         assert solution.status == "optimal" and solution.best_score == DECK_SIZE - expected
         check_line(game.stock, game.variant, solution)
+
+
+def test_relaxed_wins_that_break_the_rules_are_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deepening proves with a relaxation (a card may go on any empty cell of the frame); a win it finds
+    that breaks the rules is dropped and the iteration searched again by the rules. Relaxed from the first
+    card and with no probe, such wins are found at once, and the answers are still the exact optima."""
+    expected = {deal: solve(deal_stock(deal), timeout=60) for deal in (3, 7, 14)}
+    refused: list[int] = []
+    legal_line = solver._legal_line
+
+    def counting(game: Game, tail: tuple[Move, ...], turn: int) -> tuple[Move, ...] | None:
+        line = legal_line(game, tail, turn)
+        if line is None:
+            refused.append(turn)
+        return line
+
+    monkeypatch.setattr(solver, "_legal_line", counting)
+    monkeypatch.setattr(solver, "RELAX_FROM", 0)
+    monkeypatch.setattr(solver, "PROBE_SHARE", 0.0)
+    for deal, exact in expected.items():
+        for threads in (1, 2):
+            relaxed = solve(deal_stock(deal), timeout=60, threads=threads)
+            assert relaxed.status == exact.status == "optimal"
+            assert relaxed.best_score == exact.best_score
+            check_line(deal_stock(deal), Variant(), relaxed)
+    assert refused

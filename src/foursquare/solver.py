@@ -84,6 +84,8 @@ TIGHT_SLACK = 2  # the coarser key is used while at most this many cards are spa
 # hash, and the bound above them.
 TT_SHIFT = np.uint64(56)
 TT_KEY = np.uint64((1 << 56) - 1)
+RELAX_FROM = 8  # the deepening lets a card go on any empty cell of the frame from this turn on (see _search)
+EXACT = DECK_SIZE + 2  # ... or never
 SPLIT_DEPTH = 5  # with several threads, each searches its own share of the positions this deep
 
 # --- user-facing text (one place, for translation) ---------------------------------------------------
@@ -708,6 +710,7 @@ def _fills_can_toggle(
 
 @numba.njit(cache=True)
 def _tight_key(
+    relaxed: bool,
     slot: int,
     k: int,
     slack: int,
@@ -763,8 +766,8 @@ def _tight_key(
         codes[j] = 2 * code + ((up >> j) & 1)
     h = z_buried[state[slot, 2]] ^ z_tight[CELLS + slot, slack]
     canon = CELLS + DECK_SIZE + 2
-    locked = 0  # the empty cells that touch no card
-    m = FULL & ~occ
+    locked = 0  # the empty cells that touch no card (none count when any empty cell may take a card)
+    m = FULL & ~occ if not relaxed else 0
     while m:
         j = _low(m)
         m &= m - 1
@@ -921,6 +924,7 @@ def _quick_value(
 
 @numba.njit(cache=True)
 def _tight_known(
+    relaxed: bool,
     slot: int,
     k: int,
     future_ranks: IntArray,
@@ -939,7 +943,7 @@ def _tight_known(
     slack = k - slot - _popcount(FULL & ~state[slot, 0])
     if slack > TIGHT_SLACK:
         return False, np.uint64(0)
-    tight, class_key = _tight_key(slot, k, slack, future_ranks, top, height, state, cross, adjacent, z_tight,
+    tight, class_key = _tight_key(relaxed, slot, k, slack, future_ranks, top, height, state, cross, adjacent, z_tight,
                                   z_buried, codes)
     mask = tight_key.shape[0] - 1
     known = tight_key[tight & mask] == tight or (class_key != tight and tight_key[class_key & mask] == class_key)
@@ -991,6 +995,7 @@ def _search(
     owner: int,
     owners: int,
     stop: IntArray,
+    relax_from: int,
 ) -> int:  # pragma: no cover - compiled
     """Depth-first search from slot ``t0`` (the position after ``t0`` cards) for a win within ``k`` cards.
 
@@ -1004,6 +1009,12 @@ def _search(
     (:func:`_share`), and the positions above them, whose children a thread sees only in part, store
     no table entry. The least of the threads' results is the search's result: a win's owner finds it
     (or a sound cut above it), and a thread that finds a win sets ``stop[0]``, which aborts the others.
+
+    From turn ``relax_from`` on, a card may go on any empty cell of the frame, touching a card or not: a
+    relaxation, which only allows more play, so a position it cannot win cannot be won by the rules
+    either, and every bound it gives is a bound of the real game. It lets every such position be keyed
+    by its class (:func:`_tight_key`), which refutes far more positions at once. A win it finds may break
+    the rules; the caller checks it and searches again without the relaxation (``relax_from`` = ``EXACT``).
     """
     moves = np.empty((42, 16), dtype=np.int64)
     n_moves = np.zeros(42, dtype=np.int64)
@@ -1030,8 +1041,8 @@ def _search(
     occ = state[t0, 0]
     value, _, _ = _quick_value(t0, k, occ, state[t0, 1], state[t0, 2], hashes[t0], _open_piles(height, t0, occ),
                                count_buried, tt, parent, parity)
-    if value < 0 and _tight_known(t0, k, future_ranks, top, height, state, cross, adjacent, z_tight, z_buried,
-                                  tight_key, codes)[0]:
+    if value < 0 and _tight_known(t0 >= relax_from, t0, k, future_ranks, top, height, state, cross, adjacent,
+                                  z_tight, z_buried, tight_key, codes)[0]:
         value = k + 1
     if value >= 0:
         counters[0] = nodes
@@ -1054,8 +1065,8 @@ def _search(
             if occ == 0:
                 cand = 1 << first_cell
             else:
-                near = 0
-                m = occ
+                near = FULL if sp >= relax_from else 0
+                m = occ if near == 0 else 0
                 while m:
                     near |= adjacent[_low(m)]
                     m &= m - 1
@@ -1124,8 +1135,9 @@ def _search(
                     ):
                         value = k + 1  # no spare card, and the cards to come cannot make the toggles needed
                     else:
-                        known_dead, child_key = _tight_known(sp + 1, k, future_ranks, top, height, state, cross,
-                                                             adjacent, z_tight, z_buried, tight_key, codes)
+                        known_dead, child_key = _tight_known(sp + 1 >= relax_from, sp + 1, k, future_ranks, top,
+                                                             height, state, cross, adjacent, z_tight, z_buried,
+                                                             tight_key, codes)
                         if known_dead:
                             value = k + 1
                 if value >= 0:
@@ -1199,8 +1211,8 @@ def _search(
                 if sp > t0:
                     tight = move_keys[sp - 1, index[sp - 1]]  # worked out when this position was a child
                 else:
-                    tight = _tight_key(sp, k, slack, future_ranks, top, height, state, cross, adjacent, z_tight,
-                                       z_buried, codes)[0]
+                    tight = _tight_key(sp >= relax_from, sp, k, slack, future_ranks, top, height, state, cross,
+                                       adjacent, z_tight, z_buried, codes)[0]
                 tight_key[tight & (tight_key.shape[0] - 1)] = tight
             if sp == t0:
                 counters[0] = nodes
@@ -1336,6 +1348,7 @@ class _Search:
         owner: int = 0,
         owners: int = 1,
         stop: IntArray | None = None,
+        relax_from: int = EXACT,
     ) -> int:
         """Search for a win within ``k`` cards (see :func:`_search`), alone or as thread ``owner``."""
         t = self.tables
@@ -1345,7 +1358,7 @@ class _Search:
                 self.row, self.col, self.cross, self.frame.first_cell, self.mirror_keep, DIAGONAL,
                 self.count_buried, t.z_card, t.z_up, t.z_height, t.z_buried, t.tt, t.z_tight, t.tight_key,
                 deadline, node_limit, self.line, counters, owner, owners,
-                np.zeros(1, dtype=np.int64) if stop is None else stop,
+                np.zeros(1, dtype=np.int64) if stop is None else stop, relax_from,
             )
         )
 
@@ -1428,6 +1441,17 @@ def _start(stock: Sequence[Card], variant: Variant, moves: Sequence[Move | tuple
             raise SolverError(TEXT["bad_moves"].format(index=index, row=move[0], col=move[1], error=error.explanation))
         game.place(move[0], move[1])
     return game
+
+
+def _legal_line(game: Game, tail: Sequence[Move], turn: int) -> tuple[Move, ...] | None:
+    """:func:`_checked_line`, or None when the line puts a card where the rules do not allow it (a win of the
+    relaxed search, :func:`_search`)."""
+    replay = game.copy()
+    for move in tail:
+        if move not in replay.legal_moves:
+            return None
+        replay.place(move.row, move.col)
+    return _checked_line(game, tail, turn)
 
 
 def _checked_line(game: Game, tail: Sequence[Move], turn: int) -> tuple[Move, ...]:
@@ -1515,6 +1539,7 @@ def solve(
 
     # Iterative deepening: k is a proven lower bound on the winning turn of every frame.
     n_threads = 1 if max_nodes is not None else (threads if threads is not None else default_threads())
+    relax = RELAX_FROM  # the relaxed search proves; once it finds a win that breaks the rules, exact search
     if n_threads == 1:
         while True:
             k = min(search.bound for search in searches)
@@ -1525,12 +1550,15 @@ def solve(
             for search in searches:
                 if search.bound > k:
                     continue
-                value = search.run(k, deadline, node_limit, counters)
+                value = search.run(k, deadline, node_limit, counters, relax_from=relax)
                 if value == ABORTED:
                     return result("bounds", best, DECK_SIZE - k)
                 if value <= k:
-                    best = (value, _checked_line(game, search.moves(value), value))
-                    return result("optimal", best, DECK_SIZE - value)
+                    line = _legal_line(game, search.moves(value), value)
+                    if line is None:
+                        relax = EXACT
+                        break  # the same k again, by the rules
+                    return result("optimal", (value, line), DECK_SIZE - value)
                 search.bound = value
 
     # The same with several threads: each searches its share of every frame (see _search), with its
@@ -1546,7 +1574,7 @@ def solve(
             if searches[f].bound > k:
                 values.append(None)
                 continue
-            value = search.run(k, deadline, node_limit, counts[owner], owner, n_threads, stop)
+            value = search.run(k, deadline, node_limit, counts[owner], owner, n_threads, stop, relax)
             values.append(value)
             if value == ABORTED or value <= k:
                 break
@@ -1562,11 +1590,17 @@ def solve(
             stop = np.zeros(1, dtype=np.int64)
             shares = list(pool.map(share, range(n_threads), [k] * n_threads, [stop] * n_threads))
             counters[0] = probe_nodes + sum(int(c[0]) for c in counts)
+            broken = False
             for owner, values in enumerate(shares):
                 for f, got in enumerate(values):
                     if got is not None and 0 <= got <= k:
-                        best = (got, _checked_line(game, crews[owner][f].moves(got), got))
-                        return result("optimal", best, DECK_SIZE - got)
+                        line = _legal_line(game, crews[owner][f].moves(got), got)
+                        if line is not None:
+                            return result("optimal", (got, line), DECK_SIZE - got)
+                        broken = True
+            if broken:  # a relaxed win that breaks the rules: the same k again, by the rules
+                relax = EXACT
+                continue
             if any(got == ABORTED for values in shares for got in values):
                 return result("bounds", best, DECK_SIZE - k)
             for f, search in enumerate(searches):
