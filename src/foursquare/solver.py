@@ -28,6 +28,12 @@ deepening search, compiled with numba:
   the heights), with that lower bound, so the next iteration skips them; lost positions store
   "never". While at most two cards are spare, a coarser second table also applies
   (:func:`_tight_key`).
+* **Rows and columns in any order; relaxed proofs.** The rules only look at lines, so once every
+  empty cell touches a card a position plays out like all its row, column and transposed images,
+  and the coarser table keys it by that class (:func:`_tight_key`). From ``RELAX_FROM`` cards on the
+  deepening lets a card go on any empty cell of the frame: that only allows more play, so what it
+  refutes is refuted by the rules too, and every position is then keyed by its class; a win found
+  that way is checked and, if it breaks the rules, the iteration is searched again by the rules.
 * **Children from masks.** Most children are settled at once (won, lost, cut by the bound or a
   table), so each is first worked out from its parent's masks and hash alone
   (:func:`_child_position`); its arrays are built only when it stays open.
