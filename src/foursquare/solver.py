@@ -743,9 +743,12 @@ def _tight_key(
     Positions with equal keys play out alike up to turn ``k``.
 
     Returns (key, class key). A position with an empty cell that touches no card (where the shape still
-    matters) is keyed by its own cells; its class key is still that of its images. Ignoring where cards
-    may go only allows more play, so when an image in which every empty cell touches a card cannot
-    win, no image can: such a position is also looked up by its class key, but never stored under it.
+    matters) is keyed by its own cells (one such cell is marked, with the neighbours that open it, in
+    the images instead); its class key is still that of its images. Ignoring where cards may go only
+    allows more play, so when an image in which every empty cell touches a card cannot win, no image
+    can: such a position is also looked up by its class key, but never stored under it. With
+    ``relaxed`` (the relaxed search of :func:`_search`, where any empty cell may take a card) every
+    position is keyed by its class.
     """
     occ = state[slot, 0]
     up = state[slot, 1]
