@@ -58,14 +58,17 @@ import json
 import os
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
 import numba
 import numpy as np
 import numpy.typing as npt
+from llvmlite import ir
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from foursquare import record
 from foursquare.cards import DECK_SIZE, MAX_DEAL, Card, deal_stock
@@ -127,21 +130,59 @@ class SolverError(ValueError):
 # --- the compiled search ----------------------------------------------------------------------------
 
 
-# The helpers of the search are compiled without numba's reference counting (``_nrt=False``): they never
-# allocate, and with it every call increments and decrements the count of each array it is passed,
-# with atomic instructions — a third of the search's time, measured with ``perf``.
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def _helper(function: _Function) -> _Function:
+    """Compile one of the search's helpers without numba's reference counting (``_nrt=False``).
+
+    They never allocate, and with it every call increments and decrements the count of each array
+    it is passed, with atomic instructions: a third of the search's time, measured with ``perf``.
+    """
+    return cast(_Function, numba.njit(cache=True, _nrt=False)(function))  # type: ignore[call-overload]
+
+
 _POP16 = np.array([bin(x).count("1") for x in range(1 << CELLS)], dtype=np.int64)
 _DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                       31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
 
 
-@numba.njit(cache=True, _nrt=False)
+@intrinsic
+def _prefetch_intrinsic(typingctx: Any, table: Any, index: Any) -> Any:  # pragma: no cover - compiled
+    """Start loading ``table[index]`` into the cache (LLVM's prefetch: a hint, it never faults).
+
+    The tables are far larger than the cache, so a lookup waits for memory; the search asks for the
+    entries of all of a position's children first and looks them up after.
+    """
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(  # type: ignore[no-untyped-call]
+            context, builder, array_type, array, [args[1]], wraparound=False
+        )
+        raw = builder.bitcast(pointer, cgutils.voidptr_t)
+        i32 = ir.IntType(32)
+        name = "llvm.prefetch." + ("p0" if getattr(raw.type, "is_opaque", False) else "p0i8")
+        function = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+            builder.module, ir.FunctionType(ir.VoidType(), [cgutils.voidptr_t, i32, i32, i32]), name
+        )
+        builder.call(function, [raw, i32(0), i32(3), i32(1)])  # read, keep in all cache levels, data
+        return context.get_dummy_value()
+
+    return numba.types.void(table, index), codegen
+
+
+_prefetch = cast(Callable[[npt.NDArray[np.uint64], Any], None], _prefetch_intrinsic)
+
+
+@_helper
 def _popcount(x: int) -> int:  # pragma: no cover - compiled
     """Set bits of a 16-bit mask."""
     return int(_POP16[x & FULL])
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _low(x: int) -> int:  # pragma: no cover - compiled
     """Index of the lowest set bit of a non-zero mask below 2**32 (de Bruijn multiplication)."""
     return int(_DEBRUIJN[(((x & -x) * 0x077CB531) >> 27) & 31])
@@ -154,7 +195,7 @@ def _now() -> float:  # pragma: no cover - compiled
     return t
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _child_position(
     src: int,
     cell: int,
@@ -222,7 +263,7 @@ def _child_position(
     return occ, up, buried, h
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _build(
     src: int,
     dst: int,
@@ -251,7 +292,7 @@ def _build(
     hashes[dst] = h
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _line_stats(
     slot: int, occ: int, up: int, top: IntArray, z_up: npt.NDArray[np.uint64], stats: IntArray,
     line_z: npt.NDArray[np.uint64],
@@ -274,7 +315,7 @@ def _line_stats(
                 stats[1, line] = max(stats[1, line], r)
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _fill_child(
     cell: int,
     card: int,
@@ -309,7 +350,7 @@ def _fill_child(
     return occ | bit, c_up, buried, h
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _root(parent: IntArray, parity: IntArray, x: int) -> tuple[int, int]:  # pragma: no cover - compiled
     """The root of x in a union-find with parities, and x's parity relative to it."""
     p = 0
@@ -319,7 +360,7 @@ def _root(parent: IntArray, parity: IntArray, x: int) -> tuple[int, int]:  # pra
     return x, p
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _unite(parent: IntArray, parity: IntArray, a: int, b: int, want: int) -> bool:  # pragma: no cover - compiled
     """Add "parity of a + parity of b = want" to the union-find; False if it contradicts what it holds."""
     ra, pa = _root(parent, parity, a)
@@ -331,7 +372,7 @@ def _unite(parent: IntArray, parity: IntArray, a: int, b: int, want: int) -> boo
     return True
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _reset_lines(
     occ: int, free_row: int, free_col: int, odd: int, parent: IntArray, parity: IntArray
 ) -> None:  # pragma: no cover - compiled
@@ -351,7 +392,7 @@ def _reset_lines(
             parity[line] = (odd >> line) & 1
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _tops_fit(occ: int, up: int, skip: int, parent: IntArray, parity: IntArray) -> bool:  # pragma: no cover - compiled
     """Add every occupied top's equation but ``skip``'s (see :func:`_toggles_possible`); False on a contradiction."""
     m = occ & ~skip
@@ -363,7 +404,7 @@ def _tops_fit(occ: int, up: int, skip: int, parent: IntArray, parity: IntArray) 
     return True
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _toggles_possible(
     occ: int, up: int, free_row: int, free_col: int, skip: int, odd: int, parent: IntArray, parity: IntArray
 ) -> bool:  # pragma: no cover - compiled
@@ -381,7 +422,7 @@ def _toggles_possible(
     return _tops_fit(occ, up, skip, parent, parity)
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _lower_bound(
     occ: int, up: int, open_piles: int, parent: IntArray, parity: IntArray, enough: int, solvable: int = -1
 ) -> int:  # pragma: no cover - compiled
@@ -408,7 +449,7 @@ def _lower_bound(
     return n_empty + 2
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _fill_keeps_solution(
     cell: int,
     occ: int,
@@ -445,7 +486,7 @@ def _fill_keeps_solution(
     return 1
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _mending_piles(occ: int, up: int, open_piles: int, parent: IntArray, parity: IntArray) -> int:
     """The ``open_piles`` where one card could mend a parity system that has no solution (:func:`_lower_bound`).
 
@@ -463,7 +504,7 @@ def _mending_piles(occ: int, up: int, open_piles: int, parent: IntArray, parity:
     return mend
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _line_ranks(others: int, up: int, frozen: int, top: IntArray, slot: int) -> tuple[int, int, int, int]:
     """Rank spans of a line's occupied ``others`` as one card to come will see them (:func:`_fire_options`).
 
@@ -490,7 +531,7 @@ def _line_ranks(others: int, up: int, frozen: int, top: IntArray, slot: int) -> 
     return sure_lo, sure_hi, may_lo, may_hi
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _fire_options(rank: int, sure_lo: int, sure_hi: int, may_lo: int, may_hi: int) -> int:  # pragma: no cover
     """What a card of ``rank`` can do to a line whose others have these spans (:func:`_line_ranks`).
 
@@ -508,7 +549,7 @@ def _fire_options(rank: int, sure_lo: int, sure_hi: int, may_lo: int, may_hi: in
     return options
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _one_chance_lines(
     slot: int,
     occ: int,
@@ -596,7 +637,7 @@ def _one_chance_lines(
     return True
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _one_pile_card_can_mend(
     slot: int,
     top: IntArray,
@@ -690,7 +731,7 @@ def _one_pile_card_can_mend(
     return False
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _fills_can_toggle(
     slot: int,
     top: IntArray,
@@ -717,7 +758,7 @@ def _fills_can_toggle(
     return _tops_fit(occ, up, 0, parent, parity)
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _tight_key(
     relaxed: bool,
     slot: int,
@@ -811,7 +852,7 @@ OPENS_LOCKED = 510
 ROW_ORDERS = np.array(list(itertools.permutations(range(GRID))), dtype=np.int64)
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _image_key(
     scratch: IntArray, transpose: bool, z_tight: npt.NDArray[np.uint64], canon: int, sig: int
 ) -> np.uint64:  # pragma: no cover - compiled
@@ -856,7 +897,7 @@ def _image_key(
     return best
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _ordered_image(
     scratch: IntArray, transpose: bool, z_tight: npt.NDArray[np.uint64], canon: int
 ) -> np.uint64:  # pragma: no cover - compiled
@@ -881,7 +922,7 @@ def _ordered_image(
     return h
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _open_piles(height: IntArray, slot: int, occ: int) -> int:  # pragma: no cover - compiled
     """The mask of the occupied cells of ``slot`` whose pile can take another card."""
     open_piles = 0
@@ -894,7 +935,7 @@ def _open_piles(height: IntArray, slot: int, occ: int) -> int:  # pragma: no cov
     return open_piles
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _quick_value(
     slot: int,
     k: int,
@@ -934,7 +975,7 @@ def _quick_value(
     return -1, bound, down
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _tight_known(
     relaxed: bool,
     slot: int,
@@ -952,17 +993,44 @@ def _tight_known(
 ) -> tuple[bool, np.uint64]:  # pragma: no cover - compiled
     """Is the built position in ``slot`` known, by its coarser key, not to win within ``k`` cards? And the key
     (0 when too many cards are spare for one)."""
+    tight, class_key = _tight_keys(relaxed, slot, k, future_ranks, top, height, state, cross, adjacent, z_tight,
+                                   z_buried, codes)
+    return tight != 0 and _tight_hit(tight_key, tight, class_key), tight
+
+
+@_helper
+def _tight_keys(
+    relaxed: bool,
+    slot: int,
+    k: int,
+    future_ranks: IntArray,
+    top: IntArray,
+    height: IntArray,
+    state: IntArray,
+    cross: IntArray,
+    adjacent: IntArray,
+    z_tight: npt.NDArray[np.uint64],
+    z_buried: npt.NDArray[np.uint64],
+    codes: IntArray,
+) -> tuple[np.uint64, np.uint64]:  # pragma: no cover - compiled
+    """:func:`_tight_key` of the built position in ``slot``, or zeros when too many cards are spare for one."""
     slack = k - slot - _popcount(FULL & ~state[slot, 0])
     if slack > TIGHT_SLACK:
-        return False, np.uint64(0)
-    tight, class_key = _tight_key(relaxed, slot, k, slack, future_ranks, top, height, state, cross, adjacent, z_tight,
-                                  z_buried, codes)
+        return np.uint64(0), np.uint64(0)
+    return _tight_key(relaxed, slot, k, slack, future_ranks, top, height, state, cross, adjacent, z_tight, z_buried,
+                      codes)
+
+
+@_helper
+def _tight_hit(
+    tight_key: npt.NDArray[np.uint64], tight: np.uint64, class_key: np.uint64
+) -> bool:  # pragma: no cover - compiled
+    """Is a position with these keys (:func:`_tight_key`) known not to win? Its class refutes it too."""
     mask = tight_key.shape[0] - 1
-    known = tight_key[tight & mask] == tight or (class_key != tight and tight_key[class_key & mask] == class_key)
-    return bool(known), tight
+    return bool(tight_key[tight & mask] == tight or (class_key != tight and tight_key[class_key & mask] == class_key))
 
 
-@numba.njit(cache=True, _nrt=False)
+@_helper
 def _share(path: IntArray, t0: int, sp: int, cell: int, owners: int) -> int:  # pragma: no cover - compiled
     """Which of ``owners`` threads searches the child on ``cell`` of the position after ``path[t0:sp]``.
 
@@ -1033,6 +1101,12 @@ def _search(
     index = np.zeros(42, dtype=np.int64)
     best = np.zeros(42, dtype=np.int64)
     keys = np.empty(16, dtype=np.int64)
+    # The children of the expanded position: cell (-1: settled) and sort key, masks, hash, coarser keys.
+    kids = np.zeros((16, 2), dtype=np.int64)
+    kid_state = np.zeros((16, 3), dtype=np.int64)
+    kid_hash = np.zeros(16, dtype=np.uint64)
+    kid_keys = np.zeros((16, 2), dtype=np.uint64)
+    tight_mask = tight_key.shape[0] - 1
     move_keys = np.zeros((42, 16), dtype=np.uint64)  # the coarser key of each open child (0: none)
     move_state = np.zeros((42, 16, 3), dtype=np.int64)  # and its masks and hash
     move_hash = np.zeros((42, 16), dtype=np.uint64)
@@ -1101,12 +1175,14 @@ def _search(
             card = cards[sp]
             won = False
             _line_stats(sp, occ, state[sp, 1], top, z_up, line_stats, line_z)
+            # Most children are settled from their masks and hash; only the others are built. All the
+            # children's masks first, so that their table entries are on their way from memory.
+            n_kids = 0
             while cand:
                 j = _low(cand)
                 cand &= cand - 1
                 if sp == split and _share(path, t0, sp, j, owners) != owner:
                     continue  # another thread's share
-                # Most children are settled from their masks and hash; only the others are built.
                 if (occ >> j) & 1 or occ == 0:
                     c_occ, c_up, c_buried, c_hash = _child_position(sp, j, card, top, height, state, hashes,
                                                                     row_mask, col_mask, z_card, z_up, z_height,
@@ -1115,6 +1191,20 @@ def _search(
                     c_occ, c_up, c_buried, c_hash = _fill_child(j, card, occ, state[sp, 1], state[sp, 2], hashes[sp],
                                                                 line_stats, line_z, row_mask, col_mask, z_card,
                                                                 z_up, z_height)
+                if _popcount(c_occ & ~c_up) <= MAX_FACE_DOWN:
+                    _prefetch(tt, c_hash & tt_mask)
+                kids[n_kids, 0] = j
+                kid_state[n_kids, 0] = c_occ
+                kid_state[n_kids, 1] = c_up
+                kid_state[n_kids, 2] = c_buried
+                kid_hash[n_kids] = c_hash
+                n_kids += 1
+            for q in range(n_kids):
+                j = kids[q, 0]
+                c_occ = kid_state[q, 0]
+                c_up = kid_state[q, 1]
+                c_buried = kid_state[q, 2]
+                c_hash = kid_hash[q]
                 if (occ >> j) & 1:
                     c_open = open_piles | (1 << j) if height[sp, j] + 1 < PILE_CAP else open_piles & ~(1 << j)
                 elif mend != open_piles:  # a fill only adds to the parity system: no other pile can mend it
@@ -1134,6 +1224,7 @@ def _search(
                 value, bound, down = _quick_value(sp + 1, k, c_occ, c_up, c_buried, c_hash, c_open, count_buried,
                                                   tt, parent, parity, known)
                 child_key = np.uint64(0)
+                class_key = np.uint64(0)
                 if value < 0:
                     _build(sp, sp + 1, j, card, top, height, state, hashes, c_occ, c_up, c_buried, c_hash)
                     # The rank tests first: they are cheaper than the coarser key.
@@ -1147,11 +1238,12 @@ def _search(
                     ):
                         value = k + 1  # no spare card, and the cards to come cannot make the toggles needed
                     else:
-                        known_dead, child_key = _tight_known(sp + 1 >= relax_from, sp + 1, k, future_ranks, top,
-                                                             height, state, cross, adjacent, z_tight, z_buried,
-                                                             tight_key, codes)
-                        if known_dead:
-                            value = k + 1
+                        child_key, class_key = _tight_keys(sp + 1 >= relax_from, sp + 1, k, future_ranks, top,
+                                                           height, state, cross, adjacent, z_tight, z_buried, codes)
+                        if child_key:  # looked up below, once every child's entry is on its way
+                            _prefetch(tight_key, child_key & tight_mask)
+                            if class_key != child_key:
+                                _prefetch(tight_key, class_key & tight_mask)
                 if value >= 0:
                     if value <= k:
                         line[sp] = j
@@ -1159,8 +1251,23 @@ def _search(
                         break
                     if value < best[sp]:
                         best[sp] = value
+                    kids[q, 0] = -1
                     continue
-                key = bound * 8 + down
+                kids[q, 1] = bound * 8 + down
+                kid_keys[q, 0] = child_key
+                kid_keys[q, 1] = class_key
+            for q in range(n_kids):
+                if won:
+                    break
+                j = kids[q, 0]
+                if j < 0:
+                    continue
+                child_key = kid_keys[q, 0]
+                if child_key and _tight_hit(tight_key, child_key, kid_keys[q, 1]):
+                    if k + 1 < best[sp]:
+                        best[sp] = k + 1
+                    continue
+                key = kids[q, 1]
                 pos = n  # insertion sort by key
                 while pos > 0 and keys[pos - 1] > key:
                     keys[pos] = keys[pos - 1]
@@ -1173,10 +1280,10 @@ def _search(
                 keys[pos] = key
                 moves[sp, pos] = j
                 move_keys[sp, pos] = child_key
-                move_hash[sp, pos] = c_hash
-                move_state[sp, pos, 0] = c_occ
-                move_state[sp, pos, 1] = c_up
-                move_state[sp, pos, 2] = c_buried
+                move_hash[sp, pos] = kid_hash[q]
+                move_state[sp, pos, 0] = kid_state[q, 0]
+                move_state[sp, pos, 1] = kid_state[q, 1]
+                move_state[sp, pos, 2] = kid_state[q, 2]
                 n += 1
             if won:
                 if sp == t0:
