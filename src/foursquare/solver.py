@@ -76,6 +76,7 @@ from foursquare.engine import GRID, MAX_FACE_DOWN, PILE_CAP, Game, Move, Variant
 
 Status = Literal["optimal", "unwinnable", "bounds"]
 IntArray = npt.NDArray[np.int64]
+Words = npt.NDArray[np.uint64]
 
 CELLS = GRID * GRID
 FULL = (1 << CELLS) - 1
@@ -350,36 +351,38 @@ def _fill_child(
     return occ | bit, c_up, buried, h
 
 
-@_helper
-def _root(parent: IntArray, parity: IntArray, x: int) -> tuple[int, int]:  # pragma: no cover - compiled
-    """The root of x in a union-find with parities, and x's parity relative to it."""
-    p = 0
-    while parent[x] != x:
-        p ^= parity[x]
-        x = parent[x]
-    return x, p
+def _link_masks() -> Words:
+    """``LINKS[a, b, want]``: the choices of the eight line parities (bit x of the 256-bit set, 4 words: line
+    ``l``'s parity is bit ``l`` of x; rows 0-3, columns 4-7, 8 the ground, always 0) with a + b = want."""
+    links = np.zeros((9, 9, 2, 4), dtype=np.uint64)
+    for a in range(9):
+        for b in range(9):
+            for x in range(256):
+                want = ((x >> a) & 1 if a < 8 else 0) ^ ((x >> b) & 1 if b < 8 else 0)
+                links[a, b, want, x >> 6] |= np.uint64(1 << (x & 63))
+    return links
+
+
+LINKS = _link_masks()
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @_helper
-def _unite(parent: IntArray, parity: IntArray, a: int, b: int, want: int) -> bool:  # pragma: no cover - compiled
-    """Add "parity of a + parity of b = want" to the union-find; False if it contradicts what it holds."""
-    ra, pa = _root(parent, parity, a)
-    rb, pb = _root(parent, parity, b)
-    if ra == rb:
-        return pa ^ pb == want
-    parent[ra] = rb
-    parity[ra] = pa ^ pb ^ want
-    return True
+def _unite(parities: Words, a: int, b: int, want: int) -> bool:  # pragma: no cover - compiled
+    """Add "parity of a + parity of b = want" to the parity system ``parities`` — the set of the choices of the
+    eight line parities that solve it so far (see ``LINKS``); False if no choice is left."""
+    for w in range(4):
+        parities[w] &= LINKS[a, b, want, w]
+    return bool((parities[0] | parities[1] | parities[2] | parities[3]) != 0)
 
 
 @_helper
 def _reset_lines(
-    occ: int, free_row: int, free_col: int, odd: int, parent: IntArray, parity: IntArray
+    occ: int, free_row: int, free_col: int, odd: int, parities: Words
 ) -> None:  # pragma: no cover - compiled
-    """Start the union-find of :func:`_toggles_possible`: lines 0-3 (rows), 4-7 (columns), 8 the ground."""
-    for x in range(9):
-        parent[x] = x
-        parity[x] = 0
+    """Start the parity system of :func:`_toggles_possible`: lines 0-3 (rows), 4-7 (columns), 8 the ground."""
+    for w in range(4):
+        parities[w] = ALL
     empty = FULL & ~occ
     for line in range(8):
         if line < 4:
@@ -388,25 +391,24 @@ def _reset_lines(
             c = line - 4
             has = (empty >> c) & 0x1111 or (free_col >> c) & 1
         if not has:
-            parent[line] = 8
-            parity[line] = (odd >> line) & 1
+            _unite(parities, line, 8, (odd >> line) & 1)
 
 
 @_helper
-def _tops_fit(occ: int, up: int, skip: int, parent: IntArray, parity: IntArray) -> bool:  # pragma: no cover - compiled
+def _tops_fit(occ: int, up: int, skip: int, parities: Words) -> bool:  # pragma: no cover - compiled
     """Add every occupied top's equation but ``skip``'s (see :func:`_toggles_possible`); False on a contradiction."""
     m = occ & ~skip
     while m:
         j = _low(m)
         m &= m - 1
-        if not _unite(parent, parity, j // 4, 4 + j % 4, 0 if (up >> j) & 1 else 1):
+        if not _unite(parities, j // 4, 4 + j % 4, 0 if (up >> j) & 1 else 1):
             return False
     return True
 
 
 @_helper
 def _toggles_possible(
-    occ: int, up: int, free_row: int, free_col: int, skip: int, odd: int, parent: IntArray, parity: IntArray
+    occ: int, up: int, free_row: int, free_col: int, skip: int, odd: int, parities: Words
 ) -> bool:  # pragma: no cover - compiled
     """Can some choice of line toggles turn every occupied top (but ``skip``) face up?
 
@@ -415,16 +417,17 @@ def _toggles_possible(
     (column c's) toggles to come, each face-down top needs X_r + Y_c = 1 and each face-up top
     X_r + Y_c = 0. A line with no empty cell (and not freed by ``free_row``/``free_col``) has no
     toggle to come: it is tied to the ground node, with parity 0, or 1 when its bit is set in ``odd``
-    (bits 0-3 rows, 4-7 columns: one known toggle to come). Union-find with parities decides
-    consistency.
+    (bits 0-3 rows, 4-7 columns: one known toggle to come). With eight unknowns the system is kept
+    as the set of the 256 choices that solve it (four 64-bit words, :func:`_unite`): each equation is
+    one AND with a precomputed mask, and it has a solution while the set is not empty.
     """
-    _reset_lines(occ, free_row, free_col, odd, parent, parity)
-    return _tops_fit(occ, up, skip, parent, parity)
+    _reset_lines(occ, free_row, free_col, odd, parities)
+    return _tops_fit(occ, up, skip, parities)
 
 
 @_helper
 def _lower_bound(
-    occ: int, up: int, open_piles: int, parent: IntArray, parity: IntArray, enough: int, solvable: int = -1
+    occ: int, up: int, open_piles: int, parities: Words, enough: int, solvable: int = -1
 ) -> int:  # pragma: no cover - compiled
     """Placements still needed at least before all 16 tops can be face up (0 only when won).
 
@@ -436,7 +439,7 @@ def _lower_bound(
     when the caller already knows whether the parity system has a solution, -1 when it does not.
     """
     n_empty = _popcount(FULL & ~occ)
-    if solvable == 1 or (solvable < 0 and _toggles_possible(occ, up, 0, 0, 0, 0, parent, parity)):
+    if solvable == 1 or (solvable < 0 and _toggles_possible(occ, up, 0, 0, 0, 0, parities)):
         return n_empty
     if n_empty + 1 >= enough:
         return n_empty + 1
@@ -444,7 +447,7 @@ def _lower_bound(
     while m:
         j = _low(m)
         m &= m - 1
-        if _toggles_possible(occ, up, 1 << (j // 4), 1 << (j % 4), 1 << j, 0, parent, parity):
+        if _toggles_possible(occ, up, 1 << (j // 4), 1 << (j % 4), 1 << j, 0, parities):
             return n_empty + 1
     return n_empty + 2
 
@@ -458,36 +461,34 @@ def _fill_keeps_solution(
     c_up: int,
     row_mask: IntArray,
     col_mask: IntArray,
-    system: IntArray,
-    parent: IntArray,
-    parity: IntArray,
+    saved: Words,
+    parities: Words,
 ) -> int:  # pragma: no cover - compiled
     """1 if the parity system of the child where a card filled the empty ``cell`` has a solution, else 0.
 
-    ``system`` holds the union-find of the parent's system, which has one. In the parent's unknowns (the
+    ``saved`` holds the parent's parity system, which has a solution. In the parent's unknowns (the
     toggles from the parent on), the child's system is the parent's plus three equations at most: the new
     top's, X_r + Y_c = (row fired) + (column fired), and for each of its lines that the card completes,
     that the line toggles no more after it: X = (fired). (A line's toggle turns every other top of it,
     which only shifts that line's unknown.)
     """
-    for x in range(9):
-        parent[x] = system[0, x]
-        parity[x] = system[1, x]
+    for w in range(4):
+        parities[w] = saved[w]
     r = cell // GRID
     c = cell % GRID
     fired_row = 1 if (c_up ^ up) & occ & row_mask[cell] else 0
     fired_col = 1 if (c_up ^ up) & occ & col_mask[cell] else 0
-    if not _unite(parent, parity, r, GRID + c, fired_row ^ fired_col):
+    if not _unite(parities, r, GRID + c, fired_row ^ fired_col):
         return 0
-    if (c_occ >> (GRID * r)) & 0xF == 0xF and not _unite(parent, parity, r, 8, fired_row):
+    if (c_occ >> (GRID * r)) & 0xF == 0xF and not _unite(parities, r, 8, fired_row):
         return 0
-    if (c_occ >> c) & 0x1111 == 0x1111 and not _unite(parent, parity, GRID + c, 8, fired_col):
+    if (c_occ >> c) & 0x1111 == 0x1111 and not _unite(parities, GRID + c, 8, fired_col):
         return 0
     return 1
 
 
 @_helper
-def _mending_piles(occ: int, up: int, open_piles: int, parent: IntArray, parity: IntArray) -> int:
+def _mending_piles(occ: int, up: int, open_piles: int, parities: Words) -> int:
     """The ``open_piles`` where one card could mend a parity system that has no solution (:func:`_lower_bound`).
 
     A fill only adds equations to the system (the toggles it makes are absorbed by its lines' unknowns,
@@ -499,7 +500,7 @@ def _mending_piles(occ: int, up: int, open_piles: int, parent: IntArray, parity:
     while m:
         j = _low(m)
         m &= m - 1
-        if _toggles_possible(occ, up, 1 << (j // GRID), 1 << (j % GRID), 1 << j, 0, parent, parity):
+        if _toggles_possible(occ, up, 1 << (j // GRID), 1 << (j % GRID), 1 << j, 0, parities):
             mend |= 1 << j
     return mend
 
@@ -561,10 +562,9 @@ def _one_chance_lines(
     cards: IntArray,
     row_mask: IntArray,
     col_mask: IntArray,
-    parent: IntArray,
-    parity: IntArray,
+    parities: Words,
 ) -> bool:  # pragma: no cover - compiled
-    """Add to the union-find what ranks allow the lines with one chance to toggle; False if impossible.
+    """Add to the parity system what ranks allow the lines with one chance to toggle; False if impossible.
 
     The caller considers wins whose cards to come are some of ``cards[first:last]``, all on empty
     cells but at most one on the occupied cell ``pile`` (-1: none). A line with exactly one empty
@@ -621,17 +621,17 @@ def _one_chance_lines(
             return False
         ok = True
         if row_one and (pairs & 0b1100) == 0:
-            ok = _unite(parent, parity, r, 8, 0)
+            ok = _unite(parities, r, 8, 0)
         elif row_one and (pairs & 0b0011) == 0:
-            ok = _unite(parent, parity, r, 8, 1)
+            ok = _unite(parities, r, 8, 1)
         if ok and col_one and (pairs & 0b1010) == 0:
-            ok = _unite(parent, parity, GRID + c, 8, 0)
+            ok = _unite(parities, GRID + c, 8, 0)
         elif ok and col_one and (pairs & 0b0101) == 0:
-            ok = _unite(parent, parity, GRID + c, 8, 1)
+            ok = _unite(parities, GRID + c, 8, 1)
         if ok and row_one and col_one and pairs == 0b1001:
-            ok = _unite(parent, parity, r, GRID + c, 0)
+            ok = _unite(parities, r, GRID + c, 0)
         elif ok and row_one and col_one and pairs == 0b0110:
-            ok = _unite(parent, parity, r, GRID + c, 1)
+            ok = _unite(parities, r, GRID + c, 1)
         if not ok:
             return False
     return True
@@ -646,8 +646,7 @@ def _one_pile_card_can_mend(
     cards: IntArray,
     row_mask: IntArray,
     col_mask: IntArray,
-    parent: IntArray,
-    parity: IntArray,
+    parities: Words,
     piles: int,
 ) -> bool:  # pragma: no cover - compiled
     """Can a win from ``slot``'s position put exactly one card on an occupied pile, ranks considered?
@@ -704,7 +703,7 @@ def _one_pile_card_can_mend(
         c = j % GRID
         row_full = (full_rows >> r) & 1
         col_full = (full_cols >> c) & 1
-        if (row_full or col_full) and not _toggles_possible(occ, up, 1 << r, 1 << c, 1 << j, 0, parent, parity):
+        if (row_full or col_full) and not _toggles_possible(occ, up, 1 << r, 1 << c, 1 << j, 0, parities):
             continue  # not even with both lines of j free
         r_sure_lo, r_sure_hi, r_may_lo, r_may_hi = _line_ranks(row_mask[j], up, frozen, top, slot)
         c_sure_lo, c_sure_hi, c_may_lo, c_may_hi = _line_ranks(col_mask[j], up, frozen, top, slot)
@@ -723,10 +722,10 @@ def _one_pile_card_can_mend(
                     card_found = True
                 if not card_found:
                     continue
-                _reset_lines(occ, 0, 0, (a << r) | (b << (GRID + c)), parent, parity)
-                if not _tops_fit(occ, up, 1 << j, parent, parity):
+                _reset_lines(occ, 0, 0, (a << r) | (b << (GRID + c)), parities)
+                if not _tops_fit(occ, up, 1 << j, parities):
                     continue
-                if _one_chance_lines(slot, occ, up, j, slot, last, top, cards, row_mask, col_mask, parent, parity):
+                if _one_chance_lines(slot, occ, up, j, slot, last, top, cards, row_mask, col_mask, parities):
                     return True
     return False
 
@@ -739,8 +738,7 @@ def _fills_can_toggle(
     cards: IntArray,
     row_mask: IntArray,
     col_mask: IntArray,
-    parent: IntArray,
-    parity: IntArray,
+    parities: Words,
 ) -> bool:  # pragma: no cover - compiled
     """Can a win from ``slot``'s position put no card on an occupied pile, ranks considered?
 
@@ -752,10 +750,10 @@ def _fills_can_toggle(
     occ = state[slot, 0]
     up = state[slot, 1]
     last = min(slot + _popcount(FULL & ~occ), DECK_SIZE)
-    _reset_lines(occ, 0, 0, 0, parent, parity)
-    if not _one_chance_lines(slot, occ, up, -1, slot, last, top, cards, row_mask, col_mask, parent, parity):
+    _reset_lines(occ, 0, 0, 0, parities)
+    if not _one_chance_lines(slot, occ, up, -1, slot, last, top, cards, row_mask, col_mask, parities):
         return False
-    return _tops_fit(occ, up, 0, parent, parity)
+    return _tops_fit(occ, up, 0, parities)
 
 
 @_helper
@@ -946,8 +944,7 @@ def _quick_value(
     open_piles: int,
     count_buried: bool,
     tt: npt.NDArray[np.uint64],
-    parent: IntArray,
-    parity: IntArray,
+    parities: Words,
     solvable: int = -1,
 ) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """Settle a position after ``slot`` cards from its masks, hash and open piles alone, if possible.
@@ -961,7 +958,7 @@ def _quick_value(
     down = _popcount(occ & ~up)
     if down + (buried if count_buried else 0) > MAX_FACE_DOWN or slot == DECK_SIZE:
         return INF, 0, 0
-    bound = _lower_bound(occ, up, open_piles, parent, parity, k - slot + 1, solvable)
+    bound = _lower_bound(occ, up, open_piles, parities, k - slot + 1, solvable)
     f = slot + bound
     if f > DECK_SIZE:
         return INF, 0, 0
@@ -1110,11 +1107,10 @@ def _search(
     move_keys = np.zeros((42, 16), dtype=np.uint64)  # the coarser key of each open child (0: none)
     move_state = np.zeros((42, 16, 3), dtype=np.int64)  # and its masks and hash
     move_hash = np.zeros((42, 16), dtype=np.uint64)
-    system = np.zeros((2, 9), dtype=np.int64)  # the union-find of the expanded position's parity system
+    saved = np.zeros(4, dtype=np.uint64)  # the expanded position's parity system (see _unite)
     line_stats = np.zeros((2, 2 * GRID), dtype=np.int64)  # and its lines' face-up rank spans
     line_z = np.zeros(2 * GRID, dtype=np.uint64)
-    parent = np.zeros(9, dtype=np.int64)
-    parity = np.zeros(9, dtype=np.int64)
+    parities = np.zeros(4, dtype=np.uint64)
     tt_mask = tt.shape[0] - 1
     path = np.zeros(42, dtype=np.int64)  # the cells of the moves from t0, for the threads' shares
     split = t0 + SPLIT_DEPTH - 1 if owners > 1 else -1  # the children of positions this deep are shared out
@@ -1126,7 +1122,7 @@ def _search(
 
     occ = state[t0, 0]
     value, _, _ = _quick_value(t0, k, occ, state[t0, 1], state[t0, 2], hashes[t0], _open_piles(height, t0, occ),
-                               count_buried, tt, parent, parity)
+                               count_buried, tt, parities)
     if value < 0 and _tight_known(t0 >= relax_from, t0, k, future_ranks, top, height, state, cross, adjacent,
                                   z_tight, z_buried, tight_key, codes)[0]:
         value = k + 1
@@ -1143,11 +1139,10 @@ def _search(
             best[sp] = INF
             open_piles = _open_piles(height, sp, occ)
             mend = open_piles  # the piles where a card may mend the parity system, when it needs one
-            solvable = occ != 0 and _toggles_possible(occ, state[sp, 1], 0, 0, 0, 0, parent, parity)
+            solvable = occ != 0 and _toggles_possible(occ, state[sp, 1], 0, 0, 0, 0, parities)
             if solvable:  # kept: a fill's child adds at most three equations to it
-                for x in range(9):
-                    system[0, x] = parent[x]
-                    system[1, x] = parity[x]
+                for w in range(4):
+                    saved[w] = parities[w]
             if occ == 0:
                 cand = 1 << first_cell
             else:
@@ -1162,7 +1157,7 @@ def _search(
                     if sp + 1 + n_empty <= k:
                         cand |= open_piles
                         if not solvable:
-                            mend = _mending_piles(occ, state[sp, 1], open_piles, parent, parity)
+                            mend = _mending_piles(occ, state[sp, 1], open_piles, parities)
                             if sp + 2 + n_empty > k and open_piles & ~mend:
                                 # One spare card: on any other pile it leaves a system no fill can solve.
                                 cand &= ~(open_piles & ~mend)
@@ -1219,22 +1214,22 @@ def _search(
                 if occ and not (occ >> j) & 1:
                     known = 0  # a fill only adds equations: none if the parent's has none
                     if solvable:
-                        known = _fill_keeps_solution(j, occ, state[sp, 1], c_occ, c_up, row_mask, col_mask, system,
-                                                     parent, parity)
+                        known = _fill_keeps_solution(j, occ, state[sp, 1], c_occ, c_up, row_mask, col_mask, saved,
+                                                     parities)
                 value, bound, down = _quick_value(sp + 1, k, c_occ, c_up, c_buried, c_hash, c_open, count_buried,
-                                                  tt, parent, parity, known)
+                                                  tt, parities, known)
                 child_key = np.uint64(0)
                 class_key = np.uint64(0)
                 if value < 0:
                     _build(sp, sp + 1, j, card, top, height, state, hashes, c_occ, c_up, c_buried, c_hash)
                     # The rank tests first: they are cheaper than the coarser key.
                     if bound == k - sp - 1 and bound == _popcount(FULL & ~c_occ) + 1 and not _one_pile_card_can_mend(
-                        sp + 1, top, height, state, cards, row_mask, col_mask, parent, parity, c_open
+                        sp + 1, top, height, state, cards, row_mask, col_mask, parities, c_open
                     ):
                         # One spare card, and it is needed on a pile, but no card to come can do the repair.
                         value = k + 1
                     elif bound == k - sp - 1 and bound == _popcount(FULL & ~c_occ) and not _fills_can_toggle(
-                        sp + 1, top, state, cards, row_mask, col_mask, parent, parity
+                        sp + 1, top, state, cards, row_mask, col_mask, parities
                     ):
                         value = k + 1  # no spare card, and the cards to come cannot make the toggles needed
                     else:
@@ -1454,9 +1449,8 @@ class _Search:
         self.state[self.t0] = (occ, up, buried)
         self.hashes[self.t0] = h
         self.tables = tables
-        scratch = np.zeros(9, dtype=np.int64)
         open_piles = _open_piles(self.height, self.t0, occ)
-        self.bound = self.t0 + _lower_bound(occ, up, open_piles, scratch, scratch.copy(), CELLS + 2)
+        self.bound = self.t0 + _lower_bound(occ, up, open_piles, np.zeros(4, dtype=np.uint64), CELLS + 2)
 
     def run(
         self,
