@@ -183,9 +183,9 @@ def test_lower_bound_never_exceeds_the_cards_needed(variant: Variant) -> None:
             checked += 1
         # and the bound's first step is exact: no card on a pile is needed when the bound says so
         occ, up, _ = (int(x) for x in search.state[search.t0])
-        scratch = np.zeros(9, dtype=np.int64)
+        scratch = np.zeros(4, dtype=np.uint64)
         piles = solver._open_piles(search.height, search.t0, occ)
-        assert solver._lower_bound(occ, up, piles, scratch, scratch.copy(), 99) >= empty
+        assert solver._lower_bound(occ, up, piles, scratch, 99) >= empty
     # and along fixed winning lines (replayed by the engine), some with cards on piles
     for deal, cells in WINNING_LINES.items():
         line = [Move(*map(int, cell.split(","))) for cell in cells.split()]
@@ -231,13 +231,13 @@ def winning_turns(game: Game, limit: int) -> set[int]:
 def rank_rules(game: Game, frame: object, tables: object) -> tuple[bool, bool, bool]:
     """(no-spare test, parity system needs a pile card, one-spare test) of the solver for ``game``."""
     assert isinstance(frame, solver._Frame) and isinstance(tables, solver._Tables)
-    scratch = np.zeros(9, dtype=np.int64)
+    scratch = np.zeros(4, dtype=np.uint64)  # a parity system
     search = solver._Search(game, frame, tables)
     slot = search.t0
     occ, up, _ = (int(x) for x in search.state[slot])
-    args = (search.cards, search.row, search.col, scratch, scratch.copy())
+    args = (search.cards, search.row, search.col, scratch)
     fills = bool(solver._fills_can_toggle(slot, search.top, search.state, *args))
-    needs_pile = not solver._toggles_possible(occ, up, 0, 0, 0, 0, scratch, scratch.copy())
+    needs_pile = not solver._toggles_possible(occ, up, 0, 0, 0, 0, scratch)
     mend = bool(solver._one_pile_card_can_mend(slot, search.top, search.height, search.state, *args, solver.FULL))
     return fills, needs_pile, mend
 

@@ -505,13 +505,27 @@ def _mending_piles(occ: int, up: int, open_piles: int, parities: Words) -> int:
     return mend
 
 
-@_helper
-def _line_ranks(others: int, up: int, frozen: int, top: IntArray, slot: int) -> tuple[int, int, int, int]:
-    """Rank spans of a line's occupied ``others`` as one card to come will see them (:func:`_fire_options`).
+RANKS = (1 << 10) - 1  # masks of ranks: bit r for rank r + 1
 
-    Returns (lowest, highest) rank of the frozen face-up tops — surely face up then — and (lowest,
-    highest) of the tops that may be face up then (frozen face-up ones and every one not frozen);
-    99 and -1 when there is none.
+
+@_helper
+def _rank_span(lo: int, hi: int) -> int:  # pragma: no cover - compiled
+    """The mask of the ranks from ``lo`` to ``hi`` (none when ``hi`` < ``lo``)."""
+    return ((1 << (hi + 1)) - (1 << lo)) if lo <= hi else 0
+
+
+@_helper
+def _line_options(
+    others: int, up: int, frozen: int, top: IntArray, slot: int
+) -> tuple[int, int]:  # pragma: no cover - compiled
+    """What a card to come can do to a line whose occupied ``others`` are these: the masks of the ranks that may
+    leave it and of those that may fire it.
+
+    A card leaves the line only if its rank lies within the span of the tops that may be face up then
+    (frozen face-up ones and every one not frozen: a smaller face-up set only narrows the span), and
+    fires it only if no top is surely face up then (a frozen face-up one) or its rank lies outside
+    their span (a larger face-up set only makes it harder). The engine's rule: a card fires a line iff
+    its rank is above every face-up other top, or below every one, or none is face up.
     """
     sure_lo = 99
     sure_hi = -1
@@ -529,25 +543,16 @@ def _line_ranks(others: int, up: int, frozen: int, top: IntArray, slot: int) -> 
         if sure:
             sure_lo = min(sure_lo, r)
             sure_hi = max(sure_hi, r)
-    return sure_lo, sure_hi, may_lo, may_hi
+    return _rank_span(may_lo, may_hi), RANKS & ~_rank_span(sure_lo, sure_hi)
 
 
 @_helper
-def _fire_options(rank: int, sure_lo: int, sure_hi: int, may_lo: int, may_hi: int) -> int:  # pragma: no cover
-    """What a card of ``rank`` can do to a line whose others have these spans (:func:`_line_ranks`).
-
-    Bit 0: leave it (possible only if the rank lies within the span of the tops that may be face
-    up: a smaller face-up set only narrows the span); bit 1: fire it (possible only if no top is
-    surely face up or the rank lies outside their span: a larger face-up set only makes it harder).
-    The engine's rule: a card fires a line iff its rank is above every face-up other top, or below
-    every one, or none is face up.
-    """
-    options = 0
-    if may_lo <= rank <= may_hi:
-        options |= 1
-    if sure_hi < 0 or rank > sure_hi or rank < sure_lo:
-        options |= 2
-    return options
+def _window_ranks(cards: IntArray, first: int, last: int) -> int:  # pragma: no cover - compiled
+    """The mask of the ranks of ``cards[first:last]``."""
+    ranks = 0
+    for s in range(first, last):
+        ranks |= 1 << (cards[s] // 4)
+    return ranks
 
 
 @_helper
@@ -571,11 +576,12 @@ def _one_chance_lines(
     cell ``e`` and not through ``pile`` then gets exactly one chance to toggle: the check of the card
     that fills ``e``. Until then no card lands in the line, and none in the crossing line of an other
     top that is full now and not through ``pile`` ("frozen"): that top keeps its face up to then.
-    So :func:`_fire_options` of the ranks to come tells which parities the line can take; and when
+    So :func:`_line_options` of the ranks to come tells which parities the line can take; and when
     ``e`` is the only empty cell of both its row and its column, which pairs, one card making both.
     One parity possible ties the line to the ground; two pairs may tie row and column together.
     """
     empty = FULL & ~occ
+    window = _window_ranks(cards, first, last)
     full_rows = 0
     full_cols = 0
     for x in range(GRID):
@@ -603,20 +609,17 @@ def _one_chance_lines(
         if not row_one and not col_one:
             continue
         frozen = ((0xF << (GRID * r)) & quiet_cols) | ((0x1111 << c) & quiet_rows)
-        r_sure_lo, r_sure_hi, r_may_lo, r_may_hi = _line_ranks(row_mask[e], up, frozen, top, slot)
-        c_sure_lo, c_sure_hi, c_may_lo, c_may_hi = _line_ranks(col_mask[e], up, frozen, top, slot)
+        row_leave, row_fire = _line_options(row_mask[e], up, frozen, top, slot) if row_one else (RANKS, RANKS)
+        col_leave, col_fire = _line_options(col_mask[e], up, frozen, top, slot) if col_one else (RANKS, RANKS)
         pairs = 0  # bit 2 * (row fires) + (column fires), over the cards that may fill e
-        for s in range(first, last):
-            rank = cards[s] // 4
-            ro = _fire_options(rank, r_sure_lo, r_sure_hi, r_may_lo, r_may_hi) if row_one else 3
-            co = _fire_options(rank, c_sure_lo, c_sure_hi, c_may_lo, c_may_hi) if col_one else 3
-            for x in range(2):
-                if (ro >> x) & 1:
-                    for y in range(2):
-                        if (co >> y) & 1:
-                            pairs |= 1 << (2 * x + y)
-            if pairs == 15:
-                break
+        if window & row_leave & col_leave:
+            pairs |= 1
+        if window & row_leave & col_fire:
+            pairs |= 2
+        if window & row_fire & col_leave:
+            pairs |= 4
+        if window & row_fire & col_fire:
+            pairs |= 8
         if pairs == 0:
             return False
         ok = True
@@ -669,7 +672,7 @@ def _one_pile_card_can_mend(
        stays on its pile to the end, so the parity system with ``j`` skipped and ``j``'s full lines
        tied to parities ``a`` and ``b`` (the ``odd`` mask) must be solvable — together with what
        ranks allow the lines with one empty cell (:func:`_one_chance_lines`, with ``j`` as the pile).
-    3. The pile card's rank must allow ``a`` and ``b`` (:func:`_fire_options`): a top whose row and
+    3. The pile card's rank must allow ``a`` and ``b`` (:func:`_line_options`): a top whose row and
        column are both full now ("frozen") keeps its face up to turn ``s``, since no card lands in
        its lines before the pile card.
 
@@ -695,6 +698,7 @@ def _one_pile_card_can_mend(
         if (full_cols >> x) & 1:
             cols_cells |= 0x1111 << x
     frozen = rows_cells & cols_cells
+    window = _window_ranks(cards, slot, last)
     m = occ & piles & _open_piles(height, slot, occ)
     while m:
         j = _low(m)
@@ -705,23 +709,14 @@ def _one_pile_card_can_mend(
         col_full = (full_cols >> c) & 1
         if (row_full or col_full) and not _toggles_possible(occ, up, 1 << r, 1 << c, 1 << j, 0, parities):
             continue  # not even with both lines of j free
-        r_sure_lo, r_sure_hi, r_may_lo, r_may_hi = _line_ranks(row_mask[j], up, frozen, top, slot)
-        c_sure_lo, c_sure_hi, c_may_lo, c_may_hi = _line_ranks(col_mask[j], up, frozen, top, slot)
+        row_leave, row_fire = _line_options(row_mask[j], up, frozen, top, slot) if row_full else (RANKS, RANKS)
+        col_leave, col_fire = _line_options(col_mask[j], up, frozen, top, slot) if col_full else (RANKS, RANKS)
         for a in range(1 + row_full):
             for b in range(1 + col_full):
                 # The cheapest conditions first: some card to come makes a and b, then the parity system.
-                card_found = not row_full and not col_full  # nothing to ask of the pile card's rank then
-                for s in range(slot, last):
-                    if card_found:
-                        break
-                    rank = cards[s] // 4
-                    if row_full and not (_fire_options(rank, r_sure_lo, r_sure_hi, r_may_lo, r_may_hi) >> a) & 1:
-                        continue
-                    if col_full and not (_fire_options(rank, c_sure_lo, c_sure_hi, c_may_lo, c_may_hi) >> b) & 1:
-                        continue
-                    card_found = True
-                if not card_found:
-                    continue
+                wanted = (row_fire if a else row_leave) & (col_fire if b else col_leave)
+                if (row_full or col_full) and window & wanted == 0:
+                    continue  # no card to come makes a and b
                 _reset_lines(occ, 0, 0, (a << r) | (b << (GRID + c)), parities)
                 if not _tops_fit(occ, up, 1 << j, parities):
                     continue
