@@ -364,6 +364,8 @@ def _link_masks() -> Words:
 
 
 LINKS = _link_masks()
+# TOPS[j, want]: the equation of the top on cell j, "its row's parity + its column's = want"
+TOPS = np.array([[LINKS[j // GRID, GRID + j % GRID, want] for want in range(2)] for j in range(CELLS)])
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
@@ -397,13 +399,24 @@ def _reset_lines(
 @_helper
 def _tops_fit(occ: int, up: int, skip: int, parities: Words) -> bool:  # pragma: no cover - compiled
     """Add every occupied top's equation but ``skip``'s (see :func:`_toggles_possible`); False on a contradiction."""
+    w0 = parities[0]
+    w1 = parities[1]
+    w2 = parities[2]
+    w3 = parities[3]
     m = occ & ~skip
     while m:
         j = _low(m)
         m &= m - 1
-        if not _unite(parities, j // 4, 4 + j % 4, 0 if (up >> j) & 1 else 1):
-            return False
-    return True
+        want = 0 if (up >> j) & 1 else 1
+        w0 &= TOPS[j, want, 0]
+        w1 &= TOPS[j, want, 1]
+        w2 &= TOPS[j, want, 2]
+        w3 &= TOPS[j, want, 3]
+    parities[0] = w0
+    parities[1] = w1
+    parities[2] = w2
+    parities[3] = w3
+    return bool((w0 | w1 | w2 | w3) != 0)
 
 
 @_helper
