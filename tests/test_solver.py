@@ -502,7 +502,7 @@ def tight_keys(search: solver._Search, k: int) -> tuple[int, int]:
     tables = search.tables
     key, class_key = solver._tight_key(False, slot, k, slack, future, search.top, search.height, search.state,
                                        search.cross, search.adjacent, tables.z_tight, tables.z_buried,
-                                       np.zeros(28, dtype=np.int64))
+                                       np.zeros(36, dtype=np.int64))
     return int(key), int(class_key)
 
 

@@ -833,7 +833,7 @@ def _tight_key(
         if adjacent[j] & occ == 0:
             locked |= 1 << j
     sig = canon + CELLS
-    image = min(_image_key(codes, False, z_tight, canon, sig), _image_key(codes, True, z_tight, canon, sig))
+    image = _class_image(codes, z_tight, canon, sig)
     class_key = np.uint64(h ^ z_tight[sig, 511] ^ image)
     if locked == 0:
         return class_key, class_key
@@ -846,7 +846,7 @@ def _tight_key(
         while m:
             codes[_low(m)] = OPENS_LOCKED
             m &= m - 1
-        image = min(_image_key(codes, False, z_tight, canon, sig), _image_key(codes, True, z_tight, canon, sig))
+        image = _class_image(codes, z_tight, canon, sig)
         return np.uint64(h ^ z_tight[sig, 511] ^ image), class_key
     for j in range(CELLS):
         h ^= z_tight[j, codes[j]]
@@ -856,6 +856,32 @@ def _tight_key(
 LOCKED = 1  # cell codes of the coarser key for empty cells (0: may take a card; occupied cells: 2 and up)
 OPENS_LOCKED = 510
 ROW_ORDERS = np.array(list(itertools.permutations(range(GRID))), dtype=np.int64)
+
+
+@_helper
+def _class_image(
+    scratch: IntArray, z_tight: npt.NDArray[np.uint64], canon: int, sig: int
+) -> np.uint64:  # pragma: no cover - compiled
+    """The hash of the class of the cell codes ``scratch[:16]``: the least of :func:`_image_key` as they are and
+    transposed, or, when their rows' signatures and their columns' differ as sorted vectors (which no row or
+    column permutation changes and transposing swaps), of the way round with the smaller rows' signatures.
+    ``scratch[16:36]`` is work space."""
+    for i in range(GRID):
+        row = np.int64(0)
+        col = np.int64(0)
+        for j in range(GRID):
+            row += np.int64(z_tight[sig, scratch[GRID * i + j]] >> np.uint64(8))
+            col += np.int64(z_tight[sig, scratch[GRID * j + i]] >> np.uint64(8))
+        for base, total in ((28, row), (32, col)):  # insertion sort
+            pos = base + i
+            while pos > base and scratch[pos - 1] > total:
+                scratch[pos] = scratch[pos - 1]
+                pos -= 1
+            scratch[pos] = total
+    for i in range(GRID):
+        if scratch[28 + i] != scratch[32 + i]:
+            return _image_key(scratch, scratch[32 + i] < scratch[28 + i], z_tight, canon, sig)
+    return min(_image_key(scratch, False, z_tight, canon, sig), _image_key(scratch, True, z_tight, canon, sig))
 
 
 @_helper
@@ -1123,7 +1149,7 @@ def _search(
     path = np.zeros(42, dtype=np.int64)  # the cells of the moves from t0, for the threads' shares
     split = t0 + SPLIT_DEPTH - 1 if owners > 1 else -1  # the children of positions this deep are shared out
     nodes = counters[0] + 1
-    codes = np.zeros(28, dtype=np.int64)  # work space of the coarser key
+    codes = np.zeros(36, dtype=np.int64)  # work space of the coarser key
     future_ranks = np.zeros(DECK_SIZE + 2, dtype=np.int64)  # the ranks of cards[slot:k], as bit masks
     for slot in range(k - 1, -1, -1):
         future_ranks[slot] = future_ranks[slot + 1] | (1 << (cards[slot] // 4))
