@@ -1007,29 +1007,6 @@ def _quick_value(
 
 
 @_helper
-def _tight_known(
-    relaxed: bool,
-    slot: int,
-    k: int,
-    future_ranks: IntArray,
-    top: IntArray,
-    height: IntArray,
-    state: IntArray,
-    cross: IntArray,
-    adjacent: IntArray,
-    z_tight: npt.NDArray[np.uint64],
-    z_buried: npt.NDArray[np.uint64],
-    tight_key: npt.NDArray[np.uint64],
-    codes: IntArray,
-) -> tuple[bool, np.uint64]:  # pragma: no cover - compiled
-    """Is the built position in ``slot`` known, by its coarser key, not to win within ``k`` cards? And the key
-    (0 when too many cards are spare for one)."""
-    tight, class_key = _tight_keys(relaxed, slot, k, future_ranks, top, height, state, cross, adjacent, z_tight,
-                                   z_buried, codes)
-    return tight != 0 and _tight_hit(tight_key, tight, class_key), tight
-
-
-@_helper
 def _tight_keys(
     relaxed: bool,
     slot: int,
@@ -1157,9 +1134,11 @@ def _search(
     occ = state[t0, 0]
     value, _, _ = _quick_value(t0, k, occ, state[t0, 1], state[t0, 2], hashes[t0], _open_piles(height, t0, occ),
                                count_buried, tt, parities)
-    if value < 0 and _tight_known(t0 >= relax_from, t0, k, future_ranks, top, height, state, cross, adjacent,
-                                  z_tight, z_buried, tight_key, codes)[0]:
-        value = k + 1
+    if value < 0:
+        root_key, root_class = _tight_keys(t0 >= relax_from, t0, k, future_ranks, top, height, state, cross, adjacent,
+                                           z_tight, z_buried, codes)
+        if root_key and _tight_hit(tight_key, root_key, root_class):
+            value = k + 1
     if value >= 0:
         counters[0] = nodes
         return value
