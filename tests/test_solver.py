@@ -183,7 +183,7 @@ def test_lower_bound_never_exceeds_the_cards_needed(variant: Variant) -> None:
             checked += 1
         # and the bound's first step is exact: no card on a pile is needed when the bound says so
         occ, up, _ = (int(x) for x in search.state[search.t0])
-        scratch = np.zeros(4, dtype=np.uint64)
+        scratch = np.zeros(solver.PARITY_WORDS, dtype=np.uint64)
         piles = solver._open_piles(search.height, search.t0, occ)
         assert solver._lower_bound(occ, up, piles, scratch, 99) >= empty
     # and along fixed winning lines (replayed by the engine), some with cards on piles
@@ -231,7 +231,7 @@ def winning_turns(game: Game, limit: int) -> set[int]:
 def rank_rules(game: Game, frame: object, tables: object) -> tuple[bool, bool, bool]:
     """(no-spare test, parity system needs a pile card, one-spare test) of the solver for ``game``."""
     assert isinstance(frame, solver._Frame) and isinstance(tables, solver._Tables)
-    scratch = np.zeros(4, dtype=np.uint64)  # a parity system
+    scratch = np.zeros(solver.PARITY_WORDS, dtype=np.uint64)  # a parity system
     search = solver._Search(game, frame, tables)
     slot = search.t0
     occ, up, _ = (int(x) for x in search.state[slot])

@@ -367,6 +367,7 @@ LINKS = _link_masks()
 # TOPS[j, want]: the equation of the top on cell j, "its row's parity + its column's = want"
 TOPS = np.array([[LINKS[j // GRID, GRID + j % GRID, want] for want in range(2)] for j in range(CELLS)])
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+PARITY_WORDS = 20  # of a parity system's array: the system, then work space of _mending_piles
 
 
 @_helper
@@ -456,13 +457,7 @@ def _lower_bound(
         return n_empty
     if n_empty + 1 >= enough:
         return n_empty + 1
-    m = occ & open_piles
-    while m:
-        j = _low(m)
-        m &= m - 1
-        if _toggles_possible(occ, up, 1 << (j // 4), 1 << (j % 4), 1 << j, 0, parities):
-            return n_empty + 1
-    return n_empty + 2
+    return n_empty + 1 if _mending_piles(occ, up, open_piles, parities, True) else n_empty + 2
 
 
 @_helper
@@ -501,20 +496,77 @@ def _fill_keeps_solution(
 
 
 @_helper
-def _mending_piles(occ: int, up: int, open_piles: int, parities: Words) -> int:
-    """The ``open_piles`` where one card could mend a parity system that has no solution (:func:`_lower_bound`).
+def _mending_piles(
+    occ: int, up: int, open_piles: int, parities: Words, first: bool = False
+) -> int:  # pragma: no cover - compiled
+    """The ``open_piles`` where one card could mend a parity system that has no solution (:func:`_lower_bound`);
+    with ``first``, only the first found.
 
     A fill only adds equations to the system (the toggles it makes are absorbed by its lines' unknowns,
     and its own top and the lines it completes add equations), so a pile that cannot mend the system
     now cannot mend it after any fills either.
-    """  # pragma: no cover - compiled
+
+    For a pile ``j`` the system is :func:`_toggles_possible` with ``j``'s row and column freed and ``j``'s own
+    equation left out: the tops' equations of the other rows (ANDed once per row, kept in
+    ``parities[4:20]``), those of ``j``'s row but ``j``'s, and the ground ties of the full lines but ``j``'s.
+    """
+    empty = FULL & ~occ
+    full_lines = 0
+    for x in range(GRID):
+        if (empty >> (GRID * x)) & 0xF == 0:
+            full_lines |= 1 << x
+        if (empty >> x) & 0x1111 == 0:
+            full_lines |= 1 << (GRID + x)
+    for r in range(GRID):
+        base = 4 + 4 * r
+        for w in range(4):
+            parities[base + w] = ALL
+        m = occ & (0xF << (GRID * r))
+        while m:
+            j = _low(m)
+            m &= m - 1
+            want = 0 if (up >> j) & 1 else 1
+            for w in range(4):
+                parities[base + w] &= TOPS[j, want, w]
     mend = 0
     m = occ & open_piles
     while m:
         j = _low(m)
         m &= m - 1
-        if _toggles_possible(occ, up, 1 << (j // GRID), 1 << (j % GRID), 1 << j, 0, parities):
+        r = j // GRID
+        c = j % GRID
+        w0 = ALL
+        w1 = ALL
+        w2 = ALL
+        w3 = ALL
+        for x in range(GRID):
+            if x != r:
+                base = 4 + 4 * x
+                w0 &= parities[base]
+                w1 &= parities[base + 1]
+                w2 &= parities[base + 2]
+                w3 &= parities[base + 3]
+        others = occ & (0xF << (GRID * r)) & ~(1 << j)
+        while others:
+            i = _low(others)
+            others &= others - 1
+            want = 0 if (up >> i) & 1 else 1
+            w0 &= TOPS[i, want, 0]
+            w1 &= TOPS[i, want, 1]
+            w2 &= TOPS[i, want, 2]
+            w3 &= TOPS[i, want, 3]
+        lines = full_lines & ~((1 << r) | (1 << (GRID + c)))
+        while lines:
+            line = _low(lines)
+            lines &= lines - 1
+            w0 &= LINKS[line, 8, 0, 0]
+            w1 &= LINKS[line, 8, 0, 1]
+            w2 &= LINKS[line, 8, 0, 2]
+            w3 &= LINKS[line, 8, 0, 3]
+        if w0 | w1 | w2 | w3:
             mend |= 1 << j
+            if first:
+                return mend
     return mend
 
 
@@ -1121,7 +1173,7 @@ def _search(
     saved = np.zeros(4, dtype=np.uint64)  # the expanded position's parity system (see _unite)
     line_stats = np.zeros((2, 2 * GRID), dtype=np.int64)  # and its lines' face-up rank spans
     line_z = np.zeros(2 * GRID, dtype=np.uint64)
-    parities = np.zeros(4, dtype=np.uint64)
+    parities = np.zeros(PARITY_WORDS, dtype=np.uint64)
     tt_mask = tt.shape[0] - 1
     path = np.zeros(42, dtype=np.int64)  # the cells of the moves from t0, for the threads' shares
     split = t0 + SPLIT_DEPTH - 1 if owners > 1 else -1  # the children of positions this deep are shared out
@@ -1463,7 +1515,7 @@ class _Search:
         self.hashes[self.t0] = h
         self.tables = tables
         open_piles = _open_piles(self.height, self.t0, occ)
-        self.bound = self.t0 + _lower_bound(occ, up, open_piles, np.zeros(4, dtype=np.uint64), CELLS + 2)
+        self.bound = self.t0 + _lower_bound(occ, up, open_piles, np.zeros(PARITY_WORDS, dtype=np.uint64), CELLS + 2)
 
     def run(
         self,
