@@ -772,21 +772,33 @@ def _one_pile_card_can_mend(
         c = j % GRID
         row_full = (full_rows >> r) & 1
         col_full = (full_cols >> c) & 1
-        if (row_full or col_full) and not _toggles_possible(occ, up, 1 << r, 1 << c, 1 << j, 0, parities):
-            continue  # not even with both lines of j free
+        # The system with both lines of j free and j's top left out, then what the one-chance lines (but j's)
+        # add to it: the same for every choice of a and b, which only tie j's full lines.
+        if not _toggles_possible(occ, up, 1 << r, 1 << c, 1 << j, 0, parities):
+            continue
+        if not _one_chance_lines(slot, occ, up, j, slot, last, top, cards, row_mask, col_mask, parities):
+            continue
+        if not row_full and not col_full:
+            return True  # nothing to ask of the pile card's rank
         row_leave, row_fire = _line_options(row_mask[j], up, frozen, top, slot) if row_full else (RANKS, RANKS)
         col_leave, col_fire = _line_options(col_mask[j], up, frozen, top, slot) if col_full else (RANKS, RANKS)
+        w0 = parities[0]
+        w1 = parities[1]
+        w2 = parities[2]
+        w3 = parities[3]
         for a in range(1 + row_full):
             for b in range(1 + col_full):
-                # The cheapest conditions first: some card to come makes a and b, then the parity system.
-                wanted = (row_fire if a else row_leave) & (col_fire if b else col_leave)
-                if (row_full or col_full) and window & wanted == 0:
+                if window & (row_fire if a else row_leave) & (col_fire if b else col_leave) == 0:
                     continue  # no card to come makes a and b
-                _reset_lines(occ, 0, 0, (a << r) | (b << (GRID + c)), parities)
-                if not _tops_fit(occ, up, 1 << j, parities):
+                parities[0] = w0
+                parities[1] = w1
+                parities[2] = w2
+                parities[3] = w3
+                if row_full and not _unite(parities, r, 8, a):
                     continue
-                if _one_chance_lines(slot, occ, up, j, slot, last, top, cards, row_mask, col_mask, parities):
-                    return True
+                if col_full and not _unite(parities, GRID + c, 8, b):
+                    continue
+                return True
     return False
 
 
