@@ -398,13 +398,11 @@ def _reset_lines(
 
 
 @_helper
-def _tops_fit(occ: int, up: int, skip: int, parities: Words) -> bool:  # pragma: no cover - compiled
-    """Add every occupied top's equation but ``skip``'s (see :func:`_toggles_possible`); False on a contradiction."""
-    w0 = parities[0]
-    w1 = parities[1]
-    w2 = parities[2]
-    w3 = parities[3]
-    m = occ & ~skip
+def _and_tops(
+    cells: int, up: int, w0: np.uint64, w1: np.uint64, w2: np.uint64, w3: np.uint64
+) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:  # pragma: no cover - compiled
+    """The parity system ``w0..w3`` (see :func:`_unite`) with the equations of the tops on ``cells`` added."""
+    m = cells
     while m:
         j = _low(m)
         m &= m - 1
@@ -413,6 +411,13 @@ def _tops_fit(occ: int, up: int, skip: int, parities: Words) -> bool:  # pragma:
         w1 &= TOPS[j, want, 1]
         w2 &= TOPS[j, want, 2]
         w3 &= TOPS[j, want, 3]
+    return w0, w1, w2, w3
+
+
+@_helper
+def _tops_fit(occ: int, up: int, skip: int, parities: Words) -> bool:  # pragma: no cover - compiled
+    """Add every occupied top's equation but ``skip``'s (see :func:`_toggles_possible`); False on a contradiction."""
+    w0, w1, w2, w3 = _and_tops(occ & ~skip, up, parities[0], parities[1], parities[2], parities[3])
     parities[0] = w0
     parities[1] = w1
     parities[2] = w2
@@ -519,15 +524,9 @@ def _mending_piles(
             full_lines |= 1 << (GRID + x)
     for r in range(GRID):
         base = 4 + 4 * r
-        for w in range(4):
-            parities[base + w] = ALL
-        m = occ & (0xF << (GRID * r))
-        while m:
-            j = _low(m)
-            m &= m - 1
-            want = 0 if (up >> j) & 1 else 1
-            for w in range(4):
-                parities[base + w] &= TOPS[j, want, w]
+        parities[base], parities[base + 1], parities[base + 2], parities[base + 3] = _and_tops(
+            occ & (0xF << (GRID * r)), up, ALL, ALL, ALL, ALL
+        )
     mend = 0
     m = occ & open_piles
     while m:
@@ -546,15 +545,7 @@ def _mending_piles(
                 w1 &= parities[base + 1]
                 w2 &= parities[base + 2]
                 w3 &= parities[base + 3]
-        others = occ & (0xF << (GRID * r)) & ~(1 << j)
-        while others:
-            i = _low(others)
-            others &= others - 1
-            want = 0 if (up >> i) & 1 else 1
-            w0 &= TOPS[i, want, 0]
-            w1 &= TOPS[i, want, 1]
-            w2 &= TOPS[i, want, 2]
-            w3 &= TOPS[i, want, 3]
+        w0, w1, w2, w3 = _and_tops(occ & (0xF << (GRID * r)) & ~(1 << j), up, w0, w1, w2, w3)
         lines = full_lines & ~((1 << r) | (1 << (GRID + c)))
         while lines:
             line = _low(lines)
