@@ -207,8 +207,8 @@ def test_row_check_comes_before_column_check() -> None:
     assert tops(game) == {(0, 0): ("5C", False), (0, 1): ("3C", False), (1, 1): ("8C", True)}
     flips = game.place(1, 0).flips
     assert flips == (
-        Flip(1, 1, Card.parse("8C"), False, "row"),
-        Flip(0, 0, Card.parse("5C"), True, "column"),
+        Flip(1, 1, Card.parse("8C"), False, "row", "highest"),
+        Flip(0, 0, Card.parse("5C"), True, "column", "none_face_up"),
     )
     assert tops(game)[(1, 0)] == ("9C", True)  # the placed card itself never turns
 

@@ -11,7 +11,7 @@ Card.parse('3S')
 >>> game.place(0, 0).card
 Card.parse('3S')
 >>> game.place(0, 1).flips          # AH is the lowest of its row: the 3S turns over
-(Flip(row=0, col=0, card=Card.parse('3S'), face_up=False, line='row'),)
+(Flip(row=0, col=0, card=Card.parse('3S'), face_up=False, line='row', reason='lowest'),)
 >>> game.face_down, game.outcome().status
 (1, 'playing')
 >>> game.undo().card, game.face_down
@@ -20,6 +20,7 @@ Card.parse('3S')
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
@@ -43,6 +44,9 @@ Adjacency = Literal["orthogonal", "diagonal"]
 Status = Literal["won", "lost", "playing"]
 Reason = Literal["sixteen_face_up", "too_many_face_down", "stock_empty"]
 Line = Literal["row", "column"]
+# Why a line turned over: the placed card was the strict highest or lowest of the line's other face-up
+# tops, or none of the line's other tops was face up.
+FlipReason = Literal["highest", "lowest", "none_face_up"]
 
 ORTHOGONAL_STEPS = ((-1, 0), (0, -1), (0, 1), (1, 0))
 DIAGONAL_STEPS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -108,8 +112,20 @@ class Variant:
         )
 
 
+class MoveError(ValueError):
+    """A move's text or JSON form is malformed (not an illegal move: see :class:`IllegalMoveError`)."""
+
+
 class Move(NamedTuple):
-    """A cell, in the coordinates fixed by the first card at (0, 0); rows grow downward."""
+    """A cell, in the coordinates fixed by the first card at (0, 0); rows grow downward.
+
+    Its text form is ``"row col"`` and its JSON form the pair ``[row, col]``:
+
+    >>> Move.parse("0 -1"), str(Move(0, -1))
+    (Move(row=0, col=-1), '0 -1')
+    >>> Move.from_json([1, 0]), Move(1, 0).to_json()
+    (Move(row=1, col=0), [1, 0])
+    """
 
     row: int
     col: int
@@ -117,19 +133,53 @@ class Move(NamedTuple):
     def __str__(self) -> str:
         return f"{self.row} {self.col}"
 
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """The move written ``"row col"`` (two integers separated by blanks or a comma)."""
+        parts = text.replace(",", " ").split()
+        try:
+            row, col = (int(part) for part in parts)
+        except ValueError:
+            raise MoveError(f"expected a cell as two whole numbers 'row col', not {text!r}") from None
+        return cls(row, col)
+
+    def to_json(self) -> list[int]:
+        return [self.row, self.col]
+
+    @classmethod
+    def from_json(cls, data: object) -> Move:
+        """The move of a JSON ``[row, col]`` pair of integers."""
+        if (
+            not isinstance(data, list)
+            or len(data) != 2
+            or any(isinstance(x, bool) or not isinstance(x, int) for x in data)
+        ):
+            raise MoveError(f"expected [row, col] with two integers, got {_json_text(data)}")
+        return cls(data[0], data[1])
+
+
+def _json_text(data: object) -> str:
+    try:
+        return json.dumps(data)
+    except (TypeError, ValueError):
+        return repr(data)
+
 
 class Flip(NamedTuple):
-    """A top card that turned over, which way it now faces, and the check that turned it."""
+    """A top card that turned over, which way it now faces, the check that turned it, and why it fired."""
 
     row: int
     col: int
     card: Card
     face_up: bool
     line: Line
+    reason: FlipReason
 
 
 @dataclass(frozen=True)
 class Outcome:
+    """How a game stands. ``score`` is None while playing, the cards left after a win, 0 after a loss."""
+
     status: Status
     reason: Reason | None = None
     score: int | None = None
@@ -137,6 +187,16 @@ class Outcome:
     @property
     def is_over(self) -> bool:
         return self.status != "playing"
+
+    def __str__(self) -> str:
+        """A short English sentence: ``won with score 7``, ``lost: the stock ran out``, ``playing``."""
+        if self.status == "won":
+            return f"won with score {self.score}"
+        if self.reason == "too_many_face_down":
+            return f"lost: more than {MAX_FACE_DOWN} cards face down"
+        if self.reason == "stock_empty":
+            return "lost: the stock ran out"
+        return "playing"
 
 
 PLAYING = Outcome("playing")
@@ -152,8 +212,8 @@ class Placement(NamedTuple):
 
 
 @dataclass
-class Pile:
-    """The cards on one cell, bottom first, and which way each faces."""
+class _Pile:
+    """The cards on one cell, bottom first, and which way each faces (mutable: the game's own)."""
 
     cards: list[Card] = field(default_factory=list)
     face_up: list[bool] = field(default_factory=list)
@@ -173,6 +233,9 @@ class Pile:
     @property
     def buried_face_down(self) -> int:
         return self.face_up[:-1].count(False)
+
+    def view(self, row: int, col: int) -> CellView:
+        return CellView(row, col, tuple(self.cards), tuple(self.face_up))
 
 
 class CellView(NamedTuple):
@@ -194,6 +257,10 @@ class CellView(NamedTuple):
     @property
     def height(self) -> int:
         return len(self.cards)
+
+    @property
+    def buried_face_down(self) -> int:
+        return self.face_up[:-1].count(False)
 
 
 @dataclass(frozen=True)
@@ -263,7 +330,7 @@ class Game:
         self._variant = variant if variant is not None else Variant()
         if not isinstance(self._variant, Variant):
             raise VariantError("variant must be a Variant")
-        self._piles: dict[tuple[int, int], Pile] = {}
+        self._piles: dict[tuple[int, int], _Pile] = {}
         self._turn = 0
         self._history: list[_Step] = []
         self._redo: list[Move] = []
@@ -321,14 +388,14 @@ class Game:
     def can_redo(self) -> bool:
         return bool(self._redo)
 
-    def pile(self, row: int, col: int) -> Pile | None:
-        return self._piles.get((row, col))
+    def pile(self, row: int, col: int) -> CellView | None:
+        """The pile at (row, col) as an immutable view, or None for an empty cell."""
+        pile = self._piles.get((row, col))
+        return None if pile is None else pile.view(row, col)
 
     def cells(self) -> list[CellView]:
         """Every pile, sorted by (row, col)."""
-        return [
-            CellView(r, c, tuple(p.cards), tuple(p.face_up)) for (r, c), p in sorted(self._piles.items())
-        ]
+        return [p.view(r, c) for (r, c), p in sorted(self._piles.items())]
 
     def bounds(self) -> tuple[int, int, int, int] | None:
         """(min_row, max_row, min_col, max_col) of the occupied cells, or None before the first card."""
@@ -385,7 +452,7 @@ class Game:
         if isinstance(row, bool) or isinstance(col, bool) or not isinstance(row, int) or not isinstance(col, int):
             return IllegalMoveError(row, col, "bad_cell", "row and column must be integers")
         if self._outcome.is_over:
-            return IllegalMoveError(row, col, "game_over", f"the game is over ({_describe(self._outcome)})")
+            return IllegalMoveError(row, col, "game_over", f"the game is over ({self._outcome})")
         if not self._piles:
             if (row, col) != (0, 0):
                 return IllegalMoveError(row, col, "first_card", "the first card defines cell (0, 0)")
@@ -420,16 +487,13 @@ class Game:
             self._redo.clear()
         return placement
 
-    def push(self, move: Move | tuple[int, int]) -> Placement:
-        return self.place(move[0], move[1])
-
     def _place(self, row: int, col: int) -> Placement:
         error = self.illegality(row, col)
         if error is not None:
             raise error
         card = self._stock[self._turn]
         created = (row, col) not in self._piles
-        pile = self._piles.setdefault((row, col), Pile())
+        pile = self._piles.setdefault((row, col), _Pile())
         pile.cards.append(card)
         pile.face_up.append(True)
         flips: list[Flip] = []
@@ -443,11 +507,11 @@ class Game:
             ]
             if not others:
                 continue
-            up = [p.top.rank for _, p in others if p.top_face_up]
-            if not up or rank > max(up) or rank < min(up):
+            reason = _flip_reason(rank, [p.top.rank for _, p in others if p.top_face_up])
+            if reason is not None:
                 for (r, c), p in sorted(others, key=lambda item: item[0]):
                     p.face_up[-1] = not p.face_up[-1]
-                    flips.append(Flip(r, c, p.top, p.face_up[-1], line))
+                    flips.append(Flip(r, c, p.top, p.face_up[-1], line, reason))
         self._turn += 1
         self._outcome = self._judge()
         placement = Placement(Move(row, col), card, tuple(flips), self._outcome)
@@ -529,7 +593,7 @@ class Game:
         other._deal = self._deal
         other._stock = self._stock
         other._variant = self._variant
-        other._piles = {cell: Pile(list(p.cards), list(p.face_up)) for cell, p in self._piles.items()}
+        other._piles = {cell: _Pile(list(p.cards), list(p.face_up)) for cell, p in self._piles.items()}
         other._turn = self._turn
         other._history = list(self._history)
         other._redo = list(self._redo)
@@ -548,7 +612,7 @@ class Game:
         placed = [card for cell in view.cells for card in cell.cards]
         head = [] if view.card is None else [view.card]
         game = cls(stock=[*placed, *head, *future], variant=view.variant)
-        game._piles = {(c.row, c.col): Pile(list(c.cards), list(c.face_up)) for c in view.cells}
+        game._piles = {(c.row, c.col): _Pile(list(c.cards), list(c.face_up)) for c in view.cells}
         game._turn = view.turn
         game._outcome = view.outcome
         return game
@@ -561,19 +625,15 @@ class Game:
         return f"<Game {source} turn={self._turn} face_down={self.face_down} {self._outcome.status}>"
 
 
-def _describe(outcome: Outcome) -> str:
-    if outcome.status == "won":
-        return f"won with score {outcome.score}"
-    if outcome.reason == "too_many_face_down":
-        return "lost: more than 4 cards face down"
-    if outcome.reason == "stock_empty":
-        return "lost: the stock ran out"
-    return "playing"
-
-
-def describe_outcome(outcome: Outcome) -> str:
-    """A short English sentence for an outcome."""
-    return _describe(outcome)
+def _flip_reason(rank: int, face_up_ranks: Sequence[int]) -> FlipReason | None:
+    """Why a card of ``rank`` turns its line over, given the line's other face-up tops; None if it does not."""
+    if not face_up_ranks:
+        return "none_face_up"
+    if rank > max(face_up_ranks):
+        return "highest"
+    if rank < min(face_up_ranks):
+        return "lowest"
+    return None
 
 
 __all__ = [
@@ -588,11 +648,10 @@ __all__ = [
     "Game",
     "IllegalMoveError",
     "Move",
+    "MoveError",
     "Outcome",
-    "Pile",
     "Placement",
     "Variant",
     "VariantError",
     "View",
-    "describe_outcome",
 ]

@@ -542,9 +542,7 @@ def _autoplay_demo(args: argparse.Namespace, player: Player) -> int:
             print()
 
     result = play_game(player, game, show)
-    from foursquare.engine import describe_outcome
-
-    end = TEXT["demo_end"].format(outcome=describe_outcome(game.outcome()), turn=result.moves, score=result.score)
+    end = TEXT["demo_end"].format(outcome=game.outcome(), turn=result.moves, score=result.score)
     if interactive:
         console.print(end, style="bold green" if result.won else "bold red", highlight=False)
     else:
@@ -630,11 +628,9 @@ def _autoplay_many(args: argparse.Namespace) -> int:
 
 def command_hint(args: argparse.Namespace) -> int:
     """``foursquare hint RECORD``: rank every legal move of the position the record reaches."""
-    from foursquare.engine import describe_outcome
-
     game = record.read(args.record)
     if game.is_over():
-        raise PlayerError(TEXT["game_over"].format(path=args.record, outcome=describe_outcome(game.outcome())))
+        raise PlayerError(TEXT["game_over"].format(path=args.record, outcome=game.outcome()))
     view = game.view()
     advice = hint(view, seed=args.seed, time_budget=args.time)
     assert view.card is not None

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from foursquare.cards import CardError
-from foursquare.engine import Game, Variant, VariantError
+from foursquare.engine import Game, Move, MoveError, Variant, VariantError
 
 FORMAT = "foursquare-game"
 VERSION = 1
@@ -36,7 +36,7 @@ def to_json(game: Game) -> dict[str, Any]:
     else:
         data["stock"] = [card.name for card in game.stock]
     data["variant"] = game.variant.to_json()
-    data["moves"] = [[m.row, m.col] for m in game.moves]
+    data["moves"] = [m.to_json() for m in game.moves]
     return data
 
 
@@ -73,19 +73,17 @@ def load(data: object) -> Game:
     moves = data.get("moves", [])
     if not isinstance(moves, list):
         raise RecordError("moves must be a list of [row, col] pairs")
-    for index, move in enumerate(moves):
-        if (
-            not isinstance(move, list)
-            or len(move) != 2
-            or any(isinstance(x, bool) or not isinstance(x, int) for x in move)
-        ):
-            raise RecordError(f"move {index}: expected [row, col] with two integers, got {json.dumps(move)}")
+    for index, data_move in enumerate(moves):
+        try:
+            move = Move.from_json(data_move)
+        except MoveError as exc:
+            raise RecordError(f"move {index}: {exc}") from None
         if game.is_over():
             raise RecordError(f"move {index}: the game was already over after {index} moves")
-        error = game.illegality(move[0], move[1])
+        error = game.illegality(move.row, move.col)
         if error is not None:
             raise RecordError(f"move {index}: illegal: {error}")
-        game.place(move[0], move[1])
+        game.place(move.row, move.col)
     return game
 
 
@@ -133,7 +131,7 @@ def replay_json(game: Game) -> dict[str, Any]:
     return {
         "outcome": outcome.status,
         "reason": outcome.reason,
-        "score": outcome.score if outcome.status != "playing" else None,
+        "score": outcome.score,
         "played": game.turn,
         "stock_left": game.stock_left,
         "face_down": game.face_down,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from foursquare.engine import Game, describe_outcome
+from foursquare.engine import Game
 
 
 def grid_text(game: Game) -> str:
@@ -31,5 +31,5 @@ def grid_text(game: Game) -> str:
 def outcome_text(game: Game) -> str:
     """One line: the outcome, then how many cards were played, are left, and lie face down."""
     outcome = game.outcome()
-    status = describe_outcome(outcome)
+    status = str(outcome)
     return f"{status}; {game.turn} cards played, {game.stock_left} left in the stock, {game.face_down} face down"

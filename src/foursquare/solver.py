@@ -72,7 +72,7 @@ from numba.extending import intrinsic
 
 from foursquare import record
 from foursquare.cards import DECK_SIZE, MAX_DEAL, Card, deal_stock
-from foursquare.engine import GRID, MAX_FACE_DOWN, PILE_CAP, Game, Move, Variant, describe_outcome
+from foursquare.engine import GRID, MAX_FACE_DOWN, PILE_CAP, Game, Move, Variant
 
 Status = Literal["optimal", "unwinnable", "bounds"]
 IntArray = npt.NDArray[np.int64]
@@ -1579,7 +1579,7 @@ class Solution:
             "proven": self.proven,
             "best_score": self.best_score,
             "upper_bound": self.upper_bound,
-            "line": [[m.row, m.col] for m in self.line],
+            "line": [m.to_json() for m in self.line],
             "nodes": self.nodes,
             "seconds": round(self.seconds, 4),
         }
@@ -1642,7 +1642,7 @@ def _checked_line(game: Game, tail: Sequence[Move], turn: int) -> tuple[Move, ..
         replay.place(move.row, move.col)
     outcome = replay.outcome()
     if outcome.status != "won" or replay.turn != turn:
-        raise RuntimeError(f"solver bug: its line does not win after {turn} cards ({describe_outcome(outcome)})")
+        raise RuntimeError(f"solver bug: its line does not win after {turn} cards ({outcome})")
     return tuple(replay.moves)
 
 

@@ -42,7 +42,7 @@ from starlette.middleware.base import RequestResponseEndpoint
 
 from foursquare import record
 from foursquare.cards import MAX_DEAL, random_deal_number
-from foursquare.engine import MAX_FACE_DOWN, Flip, Game, Placement, Variant, describe_outcome
+from foursquare.engine import MAX_FACE_DOWN, Flip, Game, Placement, Variant
 from foursquare.web.store import DamagedGameError, Store, StoredGame, UnknownGameError
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -189,7 +189,14 @@ def state_json(stored: StoredGame, game: Game) -> dict[str, Any]:
 
 
 def flip_json(flip: Flip) -> dict[str, Any]:
-    return {"row": flip.row, "col": flip.col, "card": flip.card.name, "face_up": flip.face_up, "line": flip.line}
+    return {
+        "row": flip.row,
+        "col": flip.col,
+        "card": flip.card.name,
+        "face_up": flip.face_up,
+        "line": flip.line,
+        "reason": flip.reason,
+    }
 
 
 def placement_json(placement: Placement) -> dict[str, Any]:
@@ -382,7 +389,7 @@ def create_app(db_path: str | Path) -> FastAPI:
 
     def refuse_if_over(stored: StoredGame, game: Game) -> None:
         if stored.is_over:
-            raise ConflictError(say("game_over", outcome=describe_outcome(game.outcome())))
+            raise ConflictError(say("game_over", outcome=game.outcome()))
 
     @app.post("/api/games/{game_id}/moves", summary="Place the card to place")
     def move(game_id: str, body: MoveBody) -> dict[str, Any]:
