@@ -224,9 +224,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return command_bench(args)
         if args.command == "serve":
-            from foursquare.web.server import command_serve
+            from foursquare.web.server import serve
 
-            return command_serve(args)
+            return serve(args.host, args.port, args.db, args.open)
     except (ValueError, CardError) as exc:  # every error of ours subclasses ValueError
         print(f"foursquare: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -24,7 +24,6 @@ import sys
 import threading
 import time
 import webbrowser
-from argparse import Namespace
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -571,19 +570,19 @@ def _warm_up_players() -> None:
         logging.getLogger("foursquare").exception("warming up the players failed")
 
 
-def command_serve(args: Namespace) -> int:
-    """``foursquare serve``: check the database, listen, print the URL, serve until interrupted."""
+def serve(host: str, port: int, db: str | os.PathLike[str] | None = None, open_browser: bool = False) -> int:
+    """Check the database, listen, print the URL, serve until interrupted (``foursquare serve``)."""
     import uvicorn
 
-    db = Path(args.db).expanduser() if args.db else default_db_path()
+    db = Path(db).expanduser() if db else default_db_path()
     app = create_app(db)
-    sock = _listen(args.host, args.port)
-    url = _url(sock, args.host)
+    sock = _listen(host, port)
+    url = _url(sock, host)
     print(say("serving", url=url, db=os.fspath(db)), flush=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="info"))
     # Load (or compile) the AI's kernel now, so the first hint does not pay for it.
     threading.Thread(target=_warm_up_players, daemon=True).start()
-    if args.open:
+    if open_browser:
 
         def open_when_ready() -> None:
             deadline = time.monotonic() + 30
