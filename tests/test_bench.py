@@ -7,9 +7,10 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from foursquare import kernel as K
-from foursquare.bench import bench
+from foursquare.bench import BenchMismatchError, bench, check_agreement
 from foursquare.cards import deal_stock
 from foursquare.engine import Game, Variant
 from foursquare.players import greedy_move_on
@@ -46,7 +47,6 @@ def test_cli_bench_json_reports_checkable_work() -> None:
         assert data[side]["games_per_second"] > 0
         assert data[side]["seconds"] > 0
     assert data["kernel"]["compile_seconds"] >= 0
-    assert data["speedup"] == data["engine"]["seconds"] / data["kernel"]["seconds"]
 
 
 def test_cli_bench_text_with_variant() -> None:
@@ -71,3 +71,13 @@ def test_cli_bench_rejects_a_bad_range() -> None:
     proc = run_cli("bench", "--deals", "9-3")
     assert proc.returncode == 2
     assert "ends before it starts" in proc.stderr
+
+
+def test_a_disagreement_is_reported_as_a_bug_not_as_bad_input() -> None:
+    report = bench((1, 5))
+    check_agreement(report)  # the real report agrees
+    report["engine"]["wins"] += 1
+    report["agree"] = False
+    with pytest.raises(BenchMismatchError, match="the kernel won") as caught:
+        check_agreement(report)
+    assert not isinstance(caught.value, ValueError)  # ValueError means bad input to the command line

@@ -6,7 +6,6 @@ Move lists come from a greedy loop over the engine, so the expected outcomes are
 
 from __future__ import annotations
 
-import argparse
 import fcntl
 import io
 import json
@@ -25,8 +24,8 @@ import pytest
 
 from foursquare import record, tui
 from foursquare.cards import Card
+from foursquare.cli.render import grid_text
 from foursquare.engine import Game, Move, Variant
-from foursquare.render import grid_text
 
 PLAY = [sys.executable, "-m", "foursquare.cli", "play"]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -280,9 +279,8 @@ def test_winnable_takes_the_solvers_deal_and_hides_its_number(monkeypatch: pytes
     monkeypatch.setattr(sys, "stdin", io.StringIO(commands(game.moves)))
     out = io.StringIO()
     monkeypatch.setattr(sys, "stdout", out)
-    args = argparse.Namespace(deal=None, winnable=True, save=None, adjacency="diagonal", count_buried=False)
     # diagonal adjacency: the greedy orthogonal moves are still legal, so the game plays out the same
-    assert tui.command_play(args) == 0
+    assert tui.play(Variant(adjacency="diagonal"), winnable=True) == 0
     assert calls == [(Variant(adjacency="diagonal"), None)]
     lines = out.getvalue().splitlines()
     assert lines[0] == "deal: random (its number is shown when the game ends)"

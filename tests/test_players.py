@@ -16,6 +16,7 @@ from foursquare import record
 from foursquare.cards import Card, deal_stock
 from foursquare.engine import Game, Move, Variant
 from foursquare.players import (
+    HINT_PLAYOUTS,
     PLAYER_NAMES,
     RISK_BONUS,
     RISKY_BELOW,
@@ -29,7 +30,7 @@ from foursquare.players import (
     play_game,
     race,
     rank_moves,
-    summarize,
+    results_summary,
     wilson,
 )
 
@@ -233,8 +234,13 @@ def test_hint_finds_the_immediate_win() -> None:
 
 def test_hint_with_a_time_budget_samples_more() -> None:
     view = played(6, 3).view()
+    quick = hint(view)
     advice = hint(view, time_budget=0.3)
     assert sorted(a.move for a in advice) == sorted(view.legal_moves)
+    # the default stops after HINT_PLAYOUTS playouts in all; the budget races on until the clock runs out
+    assert sum(a.playouts for a in quick) <= HINT_PLAYOUTS + 16 * len(quick)
+    assert advice[0].playouts > quick[0].playouts
+    assert sum(a.playouts for a in advice) > sum(a.playouts for a in quick)
     with pytest.raises(PlayerError, match="positive"):
         hint(view, time_budget=0)
 
@@ -255,7 +261,7 @@ def test_wilson_interval() -> None:
 
 def test_summary_counts_a_loss_as_zero() -> None:
     results = [play_game(make_player("greedy"), Game(deal=d)) for d in range(1, 31)]
-    summary = summarize("greedy", results)
+    summary = results_summary("greedy", results)
     assert summary["games"] == 30
     assert summary["wins"] == sum(r.won for r in results)
     assert summary["mean_score"] == sum(r.score for r in results if r.won) / 30

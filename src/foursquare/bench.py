@@ -1,4 +1,4 @@
-"""``foursquare bench``: greedy playouts, compiled kernel against the pure-Python engine.
+"""Greedy playouts, compiled kernel against the pure-Python engine (``foursquare bench``).
 
 Both implementations play the greedy player (see :mod:`foursquare.players`) over the same deals
 on one core; they must agree on the number of wins and the total score, which the report shows
@@ -7,8 +7,6 @@ so the work can be checked.
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import time
 from typing import Any
@@ -23,18 +21,10 @@ from foursquare.players import greedy_move_on
 MIN_RUNS = 3
 MIN_KERNEL_SECONDS = 1.0
 
-TEXT = {
-    "title": "greedy playouts over deals {lo}-{hi} ({games} games, {variant})",
-    "kernel": "kernel: {gps:,.0f} games/s ({seconds:.3f} s; compiling or loading the cache took {compile:.2f} s)",
-    "engine": "engine: {gps:,.0f} games/s ({seconds:.3f} s)",
-    "speedup": "speedup: {speedup:,.0f}x",
-    "check": "both won {wins} games with a total score of {score}",
-    "mismatch": "MISMATCH: kernel won {kw} (total {ks}), engine won {ew} (total {es})",
-}
 
 
-class BenchError(ValueError):
-    """The two implementations disagreed: a bug in one of them."""
+class BenchMismatchError(RuntimeError):
+    """The kernel and the engine disagreed: a bug in one of them, not bad input."""
 
 
 def kernel_run(deals: range, variant: Variant) -> tuple[int, int, float, float]:
@@ -111,26 +101,11 @@ def bench(deals: tuple[int, int], variant: Variant | None = None) -> dict[str, A
     return report
 
 
-def command_bench(args: argparse.Namespace) -> int:
-    """``foursquare bench``."""
-    variant = Variant(adjacency=args.adjacency, count_buried=args.count_buried)
-    report = bench(args.deals, variant)
-    if args.json:
-        print(json.dumps(report))
-    else:
-        lo, hi = report["deals"]
-        variant_text = ", ".join(f"{k}={v}" for k, v in variant.to_json().items())
-        print(TEXT["title"].format(lo=lo, hi=hi, games=report["games"], variant=variant_text))
-        k, e = report["kernel"], report["engine"]
-        print(TEXT["kernel"].format(gps=k["games_per_second"], seconds=k["seconds"], compile=k["compile_seconds"]))
-        print(TEXT["engine"].format(gps=e["games_per_second"], seconds=e["seconds"]))
-        print(TEXT["speedup"].format(speedup=report["speedup"]))
+def check_agreement(report: dict[str, Any]) -> None:
+    """Raise :class:`BenchMismatchError` when the kernel's games did not end as the engine's did."""
     if not report["agree"]:
         e = report["engine"]
-        message = TEXT["mismatch"].format(
-            kw=report["wins"], ks=report["total_score"], ew=e["wins"], es=e["total_score"]
+        raise BenchMismatchError(
+            f"the kernel won {report['wins']} games (total score {report['total_score']}), "
+            f"the engine {e['wins']} (total {e['total_score']})"
         )
-        raise BenchError(message)
-    if not args.json:
-        print(TEXT["check"].format(wins=report["wins"], score=report["total_score"]))
-    return 0

@@ -1,4 +1,4 @@
-"""Computer players, move hints and the ``autoplay`` and ``hint`` commands.
+"""Computer players and move hints.
 
 Every player sees only a :class:`~foursquare.engine.View`: the grid, the card to place and the
 multiset of cards still unseen, never the stock order. Three players exist:
@@ -22,10 +22,7 @@ multiset of cards still unseen, never the stock order. Three players exist:
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
-import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -36,7 +33,6 @@ import numpy as np
 import numpy.typing as npt
 
 from foursquare import kernel as K
-from foursquare import record
 from foursquare.engine import Game, Move, Variant, View
 
 PLAYER_NAMES = ("random", "greedy", "best")
@@ -64,28 +60,12 @@ MIN_ROUNDS = 2
 #: Standard errors by which a move must trail the leader to leave the race.
 CONFIDENCE = 2.5
 
-TEXT = {
+ERRORS = {
     "unknown_player": "unknown player {name!r}: choose one of {choices}",
     "no_move": "the game is over: there is no move to choose",
     "no_rank": "the game is over: there is no move to rank",
     "not_legal": "({row}, {col}) is not a legal move in this position",
     "bad_budget": "time budget must be a positive number of seconds, not {budget!r}",
-    "game_over": "the game in {path} is over ({outcome}): there is no move to hint",
-    "bad_jobs": "--jobs must be at least 1, not {jobs}",
-    "deal_or_deals": "give --deal N to watch one game or --deals A-B to play many",
-    "demo_title": "{player} plays deal {deal}",
-    "demo_move": "turn {turn:>2}: {card} -> ({row}, {col}){flips}",
-    "demo_flips": ", {n} turned over",
-    "demo_end": "{outcome}; {turn} cards played, score {score}",
-    "progress": "{player} playing deals {lo}-{hi}",
-    "summary": (
-        "{player}: {wins}/{games} won ({rate:.1%}, 95% CI {lo:.1%}-{hi:.1%}), mean score {mean:.2f} "
-        "(a loss scores 0), {ms:.1f} ms per move, {p95:.1f} ms at the 95th percentile"
-    ),
-    "hint_header": "turn {turn}, card {card}: moves ranked best first",
-    "col_move": "move",
-    "col_win": "win probability",
-    "col_score": "expected score",
 }
 
 
@@ -100,6 +80,8 @@ class MoveAdvice:
     move: Move
     win_probability: float
     expected_score: float
+    #: The sampled futures behind the estimates (not part of the JSON shape).
+    playouts: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The shape used by ``hint --json`` and the web API."""
@@ -125,7 +107,7 @@ class Player(Protocol):
 def greedy_move(view: View) -> Move:
     """The greedy player's move, computed with the pure-Python engine (the definition)."""
     if not view.legal_moves:
-        raise PlayerError(TEXT["no_move"])
+        raise PlayerError(ERRORS["no_move"])
     return greedy_move_on(Game.from_view(view, list(view.unseen)))
 
 
@@ -146,7 +128,7 @@ def greedy_move_on(game: Game) -> Move:
         if best_key is None or key < best_key:
             best, best_key = move, key
     if best is None:
-        raise PlayerError(TEXT["no_move"])
+        raise PlayerError(ERRORS["no_move"])
     return best
 
 
@@ -169,7 +151,7 @@ class RandomPlayer:
 
     def choose(self, view: View) -> Move:
         if not view.legal_moves:
-            raise PlayerError(TEXT["no_move"])
+            raise PlayerError(ERRORS["no_move"])
         return view.legal_moves[int(self._rng.integers(len(view.legal_moves)))]
 
 
@@ -185,7 +167,7 @@ class GreedyPlayer:
         if self._engine:
             return greedy_move(view)
         if view.card is None or not view.legal_moves:
-            raise PlayerError(TEXT["no_move"])
+            raise PlayerError(ERRORS["no_move"])
         return K.move_of(int(K.greedy_move(K.state_of_view(view), int(view.card))))
 
 
@@ -213,7 +195,7 @@ def make_player(name: str, *, seed: int = 0, time_budget: float | None = None) -
         return GreedyPlayer()
     if name == "best":
         return BestPlayer(seed, time_budget)
-    raise PlayerError(TEXT["unknown_player"].format(name=name, choices=", ".join(PLAYER_NAMES)))
+    raise PlayerError(ERRORS["unknown_player"].format(name=name, choices=", ".join(PLAYER_NAMES)))
 
 
 # --- Monte Carlo evaluation --------------------------------------------------------------------------
@@ -261,7 +243,7 @@ def race(
     others follow in the reverse order they left it.
     """
     if view.card is None or not view.legal_moves:
-        raise PlayerError(TEXT["no_rank"])
+        raise PlayerError(ERRORS["no_rank"])
     weights = K.POLICY_WEIGHTS if weights is None else weights
     n = len(view.legal_moves)
     state = K.state_of_view(view)
@@ -302,7 +284,7 @@ def race(
         elif spent >= playouts or (len(alive) == 1 and rounds >= MIN_ROUNDS):
             break
     advice = [
-        MoveAdvice(move, int(wins[i]) / int(samples[i]), int(scores[i]) / int(samples[i]))
+        MoveAdvice(move, int(wins[i]) / int(samples[i]), int(scores[i]) / int(samples[i]), int(samples[i]))
         for i, move in enumerate(view.legal_moves)
     ]
 
@@ -338,7 +320,7 @@ def hint(view: View, *, seed: int = 0, time_budget: float | None = None) -> list
     seed and no budget give the same answer every time.
     """
     if time_budget is not None and not time_budget > 0:
-        raise PlayerError(TEXT["bad_budget"].format(budget=time_budget))
+        raise PlayerError(ERRORS["bad_budget"].format(budget=time_budget))
     return rank_moves(view, seed=seed, playouts=HINT_PLAYOUTS, time_budget=time_budget)
 
 
@@ -367,10 +349,10 @@ def compare_moves(
     tell whether a move the race ranked below another is really worse.
     """
     if view.card is None or not view.legal_moves:
-        raise PlayerError(TEXT["no_rank"])
+        raise PlayerError(ERRORS["no_rank"])
     for move in (first, second):
         if move not in view.legal_moves:
-            raise PlayerError(TEXT["not_legal"].format(row=move[0], col=move[1]))
+            raise PlayerError(ERRORS["not_legal"].format(row=move[0], col=move[1]))
     cells = np.array([K.cell_of(*first), K.cell_of(*second)], dtype=np.int64)
     results = np.empty((playouts, 2), dtype=np.int8)
     rng = K.make_rng(_seed_of(seed, view) ^ 0x5DEECE66D)
@@ -380,7 +362,8 @@ def compare_moves(
     score = np.maximum(raw, 0)
     won = (raw >= 0).astype(np.float64)
     advice = [
-        MoveAdvice(move, float(won[:, j].mean()), float(score[:, j].mean())) for j, move in enumerate((first, second))
+        MoveAdvice(move, float(won[:, j].mean()), float(score[:, j].mean()), playouts)
+        for j, move in enumerate((first, second))
     ]
     score_diff = score[:, 0] - score[:, 1]
     win_diff = won[:, 0] - won[:, 1]
@@ -444,8 +427,8 @@ def wilson(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, 
     return lo, hi
 
 
-def summarize(player: str, results: Sequence[GameResult]) -> dict[str, Any]:
-    """The JSON summary of ``autoplay --deals``."""
+def results_summary(player: str, results: Sequence[GameResult]) -> dict[str, Any]:
+    """Wins, win rate with its 95 % interval, mean score and time per move (``autoplay --deals --json``)."""
     games = len(results)
     wins = sum(r.won for r in results)
     lo, hi = wilson(wins, games)
@@ -496,168 +479,6 @@ def play_deals(
     return results
 
 
-# --- the commands ----------------------------------------------------------------------------------
-
-
-def _variant(args: argparse.Namespace) -> Variant:
-    return Variant(adjacency=args.adjacency, count_buried=args.count_buried)
-
-
-def command_autoplay(args: argparse.Namespace) -> int:
-    """``foursquare autoplay``: watch one game (``--deal``) or play many (``--deals``)."""
-    player = make_player(args.player, seed=args.seed, time_budget=args.time)
-    if args.jobs < 1:
-        raise PlayerError(TEXT["bad_jobs"].format(jobs=args.jobs))
-    if args.deals is not None:
-        return _autoplay_many(args)
-    if args.deal is None:
-        raise PlayerError(TEXT["deal_or_deals"])
-    return _autoplay_demo(args, player)
-
-
-def _autoplay_demo(args: argparse.Namespace, player: Player) -> int:
-    from rich.console import Console
-
-    from foursquare.render import grid_text
-
-    console = Console()
-    game = Game(deal=args.deal, variant=_variant(args))
-    interactive = console.is_terminal
-    console.print(TEXT["demo_title"].format(player=player.name, deal=args.deal), style="bold" if interactive else None)
-
-    def show(g: Game) -> None:
-        placement = g.placements[-1]
-        flips = TEXT["demo_flips"].format(n=len(placement.flips)) if placement.flips else ""
-        line = TEXT["demo_move"].format(
-            turn=g.turn, card=placement.card.name, row=placement.move.row, col=placement.move.col, flips=flips
-        )
-        if interactive:
-            console.print(line, style="cyan", highlight=False)
-            console.print(_grid_table(g))
-            if args.delay > 0:
-                time.sleep(args.delay)
-        else:
-            print(line)
-            print(grid_text(g))
-            print()
-
-    result = play_game(player, game, show)
-    end = TEXT["demo_end"].format(outcome=game.outcome(), turn=result.moves, score=result.score)
-    if interactive:
-        console.print(end, style="bold green" if result.won else "bold red", highlight=False)
-    else:
-        print(end)
-    return 0
-
-
-def _grid_table(game: Game) -> Any:
-    """The grid as a rich table: face-up cards in their suit's colour, face-down ones dim in brackets."""
-    from rich.table import Table
-    from rich.text import Text
-
-    table = Table(show_header=True, box=None, padding=(0, 1))
-    bounds = game.bounds()
-    if bounds is None:
-        return table
-    min_r, max_r, min_c, max_c = bounds
-    table.add_column("")
-    for c in range(min_c, max_c + 1):
-        table.add_column(str(c), justify="center")
-    last = game.placements[-1].move if game.placements else None
-    for r in range(min_r, max_r + 1):
-        row: list[Text] = [Text(str(r), style="dim")]
-        for c in range(min_c, max_c + 1):
-            pile = game.pile(r, c)
-            if pile is None:
-                row.append(Text("·", style="dim"))
-                continue
-            height = f"×{pile.height}" if pile.height > 1 else ""
-            if pile.top_face_up:
-                style = ("bold red" if pile.top.suit in "DH" else "bold") + (" reverse" if last == (r, c) else "")
-                row.append(Text(pile.top.symbol + height, style=style))
-            else:
-                row.append(Text(f"({pile.top.symbol}){height}", style="dim"))
-        table.add_row(*row)
-    return table
-
-
-def _autoplay_many(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    lo, hi = args.deals
-    deals = range(lo, hi + 1)
-    stderr = Console(stderr=True)
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=stderr,
-        transient=True,
-    ) as progress:
-        task = progress.add_task(TEXT["progress"].format(player=args.player, lo=lo, hi=hi), total=len(deals))
-        results = play_deals(
-            args.player,
-            deals,
-            seed=args.seed,
-            time_budget=args.time,
-            variant=_variant(args),
-            jobs=args.jobs,
-            progress=lambda: progress.advance(task),
-        )
-    summary = summarize(args.player, results)
-    if args.json:
-        print(json.dumps(summary))
-    else:
-        print(
-            TEXT["summary"].format(
-                player=summary["player"],
-                wins=summary["wins"],
-                games=summary["games"],
-                rate=summary["win_rate"],
-                lo=summary["ci95"][0],
-                hi=summary["ci95"][1],
-                mean=summary["mean_score"],
-                ms=summary["seconds_per_move"] * 1000,
-                p95=p95_seconds_per_move(results) * 1000,
-            )
-        )
-    return 0
-
-
-def command_hint(args: argparse.Namespace) -> int:
-    """``foursquare hint RECORD``: rank every legal move of the position the record reaches."""
-    game = record.read(args.record)
-    if game.is_over():
-        raise PlayerError(TEXT["game_over"].format(path=args.record, outcome=game.outcome()))
-    view = game.view()
-    advice = hint(view, seed=args.seed, time_budget=args.time)
-    assert view.card is not None
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "turn": view.turn,
-                    "card": view.card.name,
-                    "moves": [a.to_json() for a in advice],
-                }
-            )
-        )
-        return 0
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=TEXT["hint_header"].format(turn=view.turn, card=view.card.name))
-    table.add_column(TEXT["col_move"])
-    table.add_column(TEXT["col_win"], justify="right")
-    table.add_column(TEXT["col_score"], justify="right")
-    for a in advice:
-        table.add_row(f"({a.move.row}, {a.move.col})", f"{a.win_probability:.1%}", f"{a.expected_score:.2f}")
-    Console(width=100 if not sys.stdout.isatty() else None).print(table)
-    return 0
-
-
 __all__ = [
     "PLAYER_NAMES",
     "BestPlayer",
@@ -671,8 +492,9 @@ __all__ = [
     "greedy_move_on",
     "hint",
     "make_player",
+    "p95_seconds_per_move",
     "play_deals",
     "play_game",
-    "summarize",
+    "results_summary",
     "wilson",
 ]

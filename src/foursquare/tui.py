@@ -50,7 +50,6 @@ of an interactive run go to ``FILE-2.json``, ``FILE-3.json``... (for ``FILE.json
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import select
@@ -69,8 +68,8 @@ from rich.text import Text
 
 from foursquare import record
 from foursquare.cards import DECK_SIZE, Card
+from foursquare.cli.render import grid_text
 from foursquare.engine import MAX_FACE_DOWN, Flip, Game, Move, Outcome, Placement, Variant
-from foursquare.render import grid_text
 
 
 class PlayError(ValueError):
@@ -253,17 +252,15 @@ def new_game(variant: Variant, deal: int | None, winnable: bool) -> Game:
     return Game(deal=deal, variant=variant)
 
 
-def command_play(args: argparse.Namespace) -> int:
-    """Entry point of ``foursquare play`` (see the module docstring)."""
-    variant = Variant(adjacency=args.adjacency, count_buried=args.count_buried)
-    save: str | None = args.save
+def play(variant: Variant, *, deal: int | None = None, winnable: bool = False, save: str | None = None) -> int:
+    """Play in the terminal (see the module docstring); the exit status of ``foursquare play``."""
     if save is not None:
         check_save_path(save)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    if args.winnable and interactive:
+    if winnable and interactive:
         print(TEXT["finding_deal"], flush=True)
-    game = new_game(variant, args.deal, args.winnable)
-    session = Session(game, variant, deal_shown=args.deal is not None, winnable=args.winnable, save=save)
+    game = new_game(variant, deal, winnable)
+    session = Session(game, variant, deal_shown=deal is not None, winnable=winnable, save=save)
     error = session.write()
     if error is not None:
         raise PlayError(error.removeprefix("warning: "))

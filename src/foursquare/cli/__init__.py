@@ -1,0 +1,63 @@
+"""The ``foursquare`` command: one module per command group, each adding its subcommands.
+
+A command module has ``register(subparsers)``, which adds its parsers and sets ``run`` on each to the
+function that carries the command out from the parsed options. Library modules never see argparse:
+a command reads its options, calls the library, and prints. Exit status: 0 success, 1 an internal
+error (a bug: please report it), 2 bad input or usage, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from foursquare.cards import CardError
+from foursquare.cli import autoplay, bench, coach, play, records, serve, solve
+from foursquare.cli.options import EXIT_BAD_INPUT, CommandError
+
+EXIT_INTERNAL_ERROR = 1
+EXIT_INTERRUPTED = 130
+
+# In the order ``foursquare --help`` lists them.
+COMMAND_GROUPS = (play, records, autoplay, coach, solve, bench, serve)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="foursquare",
+        description="Foursquare, the solitaire card game by Wil Su: play it, learn it, study it.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for group in COMMAND_GROUPS:
+        group.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        code: int = args.run(args)
+        return code
+    except (ValueError, CardError) as exc:  # every bad-input error of ours subclasses ValueError
+        print(f"foursquare: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except RuntimeError as exc:  # our internal errors (a kernel/engine disagreement, a solver bug) are bugs
+        print(f"foursquare: internal error (a bug: please report it): {exc}", file=sys.stderr)
+        return EXIT_INTERNAL_ERROR
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (e.g. `foursquare deal 1 | head`): not an error worth a traceback.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+__all__ = ["CommandError", "build_parser", "main"]

@@ -1,0 +1,67 @@
+"""Pictures of a game for the terminal: plain text (``replay``, ``play`` in line mode, ``autoplay`` piped) and a
+rich table (``autoplay`` on a terminal)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from foursquare.engine import Game
+
+
+def grid_text(game: Game) -> str:
+    """The occupied box of the grid: ``7H`` face up, ``(7H)`` face down, ``·`` empty; ``x3`` = pile height."""
+    bounds = game.bounds()
+    if bounds is None:
+        return "(no cards placed)"
+    min_r, max_r, min_c, max_c = bounds
+    width = 9
+    header = "      " + "".join(f"{c:^{width}}" for c in range(min_c, max_c + 1))
+    lines = [header.rstrip()]
+    for r in range(min_r, max_r + 1):
+        row = []
+        for c in range(min_c, max_c + 1):
+            pile = game.pile(r, c)
+            if pile is None:
+                text = "·"
+            else:
+                name = pile.top.name if pile.top_face_up else f"({pile.top.name})"
+                text = name + (f"x{pile.height}" if pile.height > 1 else "")
+            row.append(f"{text:^{width}}")
+        lines.append(f"{r:>4}  " + "".join(row).rstrip())
+    return "\n".join(lines)
+
+
+def outcome_text(game: Game) -> str:
+    """One line: the outcome, then how many cards were played, are left, and lie face down."""
+    outcome = game.outcome()
+    status = str(outcome)
+    return f"{status}; {game.turn} cards played, {game.stock_left} left in the stock, {game.face_down} face down"
+
+
+def grid_table(game: Game) -> Table:
+    """The grid as a rich table: face-up cards in their suit's colour, face-down ones dim in brackets."""
+    table = Table(show_header=True, box=None, padding=(0, 1))
+    bounds = game.bounds()
+    if bounds is None:
+        return table
+    min_r, max_r, min_c, max_c = bounds
+    table.add_column("")
+    for c in range(min_c, max_c + 1):
+        table.add_column(str(c), justify="center")
+    last = game.placements[-1].move if game.placements else None
+    for r in range(min_r, max_r + 1):
+        cells = (_cell_text(game, r, c, last == (r, c)) for c in range(min_c, max_c + 1))
+        table.add_row(Text(str(r), style="dim"), *cells)
+    return table
+
+
+def _cell_text(game: Game, row: int, col: int, last: bool) -> Text:
+    pile = game.pile(row, col)
+    if pile is None:
+        return Text("·", style="dim")
+    height = f"×{pile.height}" if pile.height > 1 else ""
+    if not pile.top_face_up:
+        return Text(f"({pile.top.symbol}){height}", style="dim")
+    style = ("bold red" if pile.top.suit in "DH" else "bold") + (" reverse" if last else "")
+    return Text(pile.top.symbol + height, style=style)
