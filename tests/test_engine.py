@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from foursquare.cards import ALL_CARDS, Card, CardError, deal_stock
-from foursquare.engine import Flip, Game, IllegalMoveError, Move, Variant, VariantError
+from foursquare.engine import Flip, Game, IllegalMoveError, Move, MoveError, Outcome, Variant, VariantError
 from helpers import game_with, stock_starting, tops
 
 DIAGONAL = Variant(adjacency="diagonal")
@@ -376,3 +376,72 @@ def test_bad_coordinates_and_variants_are_value_errors() -> None:
     with pytest.raises(VariantError, match="unknown variant field"):
         Variant.from_json({"adjacency": "orthogonal", "wrap": True})
     assert issubclass(IllegalMoveError, ValueError) and issubclass(VariantError, ValueError)
+
+
+# --- why a line turned, the move codec, immutable piles -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("names", "moves", "cell", "reason"),
+    [
+        ("5C 3C", [(0, 0)], (0, 1), "lowest"),  # 3 below the only face-up 5
+        ("5C 9C", [(0, 0)], (0, 1), "highest"),  # 9 above it
+    ],
+)
+def test_a_flip_says_why_its_line_turned(
+    names: str, moves: list[tuple[int, int]], cell: tuple[int, int], reason: str
+) -> None:
+    game = game_with(names, moves)
+    flips = game.place(*cell).flips
+    assert flips and {f.reason for f in flips} == {reason}
+
+
+def test_a_line_with_no_face_up_top_turns_with_reason_none_face_up() -> None:
+    # 5C then 3C: the 5C turns down. 3C then sits face up; the column of (1, 0) holds only the 5C, face down
+    game = game_with("5C 3C 7C", [(0, 0), (0, 1)])
+    assert tops(game)[(0, 0)] == ("5C", False)
+    flips = game.place(1, 0).flips
+    assert [(f.row, f.col, f.line, f.reason) for f in flips] == [(0, 0, "column", "none_face_up")]
+
+
+def test_a_card_neither_strictly_highest_nor_lowest_turns_nothing() -> None:
+    game = game_with("5C 5D", [(0, 0)])
+    assert game.place(0, 1).flips == ()
+
+
+def test_move_text_and_json_round_trip() -> None:
+    for move in (Move(0, 0), Move(-3, 2), Move(3, -3)):
+        assert Move.parse(str(move)) == move
+        assert Move.from_json(move.to_json()) == move
+    assert Move.parse(" 1, -2 ") == Move(1, -2)
+
+
+@pytest.mark.parametrize("text", ["", "1", "1 2 3", "a b", "1.5 2"])
+def test_move_parse_says_what_is_wrong(text: str) -> None:
+    with pytest.raises(MoveError, match="two whole numbers"):
+        Move.parse(text)
+
+
+@pytest.mark.parametrize("data", [None, "0 0", [0], [0, 0, 0], [0, "1"], [True, 0], [0.0, 1], (0, 1)])
+def test_move_from_json_refuses_anything_but_a_pair_of_integers(data: object) -> None:
+    with pytest.raises(MoveError, match=r"expected \[row, col\] with two integers"):
+        Move.from_json(data)
+    assert issubclass(MoveError, ValueError)
+
+
+def test_a_pile_is_an_immutable_view() -> None:
+    game = game_with("5C 3C", [(0, 0)])
+    pile = game.pile(0, 0)
+    assert pile is not None and pile.cards == (Card.parse("5C"),) and pile.face_up == (True,)
+    with pytest.raises(AttributeError):
+        pile.cards = ()  # type: ignore[misc]
+    game.place(0, 1)  # turns the 5C down: the view taken before does not change
+    assert pile.face_up == (True,) and game.pile(0, 0).face_up == (False,)  # type: ignore[union-attr]
+    assert game.pile(5, 5) is None
+
+
+def test_outcomes_word_themselves_and_know_their_score() -> None:
+    assert str(Outcome("playing")) == "playing" and Outcome("playing").score is None
+    assert str(Outcome("won", "sixteen_face_up", 7)) == "won with score 7"
+    assert str(Outcome("lost", "too_many_face_down", 0)) == "lost: more than 4 cards face down"
+    assert str(Outcome("lost", "stock_empty", 0)) == "lost: the stock ran out"

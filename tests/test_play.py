@@ -423,3 +423,19 @@ def test_interactive_game_to_a_win_then_the_same_deal_again(terminal_factory: St
     assert f"Saved: {path}" in plain and f"Saved: {tmp_path / 'game-2.json'}" in plain
     assert record.read(path).outcome() == game.outcome()  # the won game is kept,
     assert record.read(tmp_path / "game-2.json").moves == [Move(0, 0)]  # the next one saved beside it
+
+
+def test_interactive_explains_why_a_line_turned(terminal_factory: StartTerminal) -> None:
+    # deal 1: 3S, then AH to the right of it is the lowest of the row, so the 3S turns face down
+    game = Game(deal=1)
+    game.place(0, 0)
+    key = tui.cell_labels(game)[Move(0, 1)]
+    term = terminal_factory("--deal", "1")
+    at = term.wait_for("Press a highlighted key to place the 3♠.")
+    term.press("a")
+    at = term.wait_for("Move 2 of 40", at)
+    term.press(key)
+    at = term.wait_for("Row: A♥ is the lowest face-up card, so", at)
+    term.wait_for("now face down:", at)
+    term.press("q")
+    assert term.finish() == 0

@@ -69,7 +69,7 @@ from rich.text import Text
 from foursquare import record
 from foursquare.cards import DECK_SIZE, Card
 from foursquare.cli.render import grid_text
-from foursquare.engine import MAX_FACE_DOWN, Flip, Game, Move, Outcome, Placement, Variant
+from foursquare.engine import MAX_FACE_DOWN, Flip, Game, Move, MoveError, Outcome, Placement, Variant
 
 
 class PlayError(ValueError):
@@ -130,7 +130,7 @@ TEXT: dict[str, str] = {
     "last_restart": "Started over: press r to replay your moves.",
     "why_highest": "{line}: {card} is the highest face-up card, so",
     "why_lowest": "{line}: {card} is the lowest face-up card, so",
-    "why_none_up": "{line}: no other card was face up, so",
+    "why_none_face_up": "{line}: no other card was face up, so",
     "turned_back_line": "Turned back:",
     "nothing_turned": "Nothing turned over.",
     "row": "Row",
@@ -339,15 +339,16 @@ def play_lines(session: Session, lines: Iterable[str], out: TextIO, err: TextIO)
             save()
             say(_report_lines("redone", placement))
         else:
-            cell = _parse_cell(command)
-            if cell is None:
+            try:
+                move = Move.parse(command)
+            except MoveError:
                 complain(TEXT["bad_command"].format(line=raw.strip()))
                 continue
-            error = game.illegality(*cell)
+            error = game.illegality(move.row, move.col)
             if error is not None:
                 complain(TEXT["illegal"].format(error=error))
                 continue
-            placement = game.place(*cell)
+            placement = game.place(move.row, move.col)
             save()
             say(_report_lines("placed", placement))
         say(grid_text(game))
@@ -363,16 +364,6 @@ def play_lines(session: Session, lines: Iterable[str], out: TextIO, err: TextIO)
     if not session.deal_shown:
         say(TEXT["deal"].format(deal=game.deal))
     return 0
-
-
-def _parse_cell(command: str) -> tuple[int, int] | None:
-    parts = command.replace(",", " ").split()
-    if len(parts) != 2:
-        return None
-    try:
-        return int(parts[0]), int(parts[1])
-    except ValueError:
-        return None
 
 
 def _state_lines(game: Game) -> str:
@@ -572,14 +563,7 @@ def explain(last: LastAction | None) -> Text:
         flips = [f for f in p.flips if f.line == line]
         if not flips:
             continue
-        were_up = [f.card.rank for f in flips if not f.face_up]  # face up before they turned down
-        name = TEXT[line]
-        if not were_up:
-            why = TEXT["why_none_up"].format(line=name)
-        elif p.card.rank > max(were_up):
-            why = TEXT["why_highest"].format(line=name, card=p.card.symbol)
-        else:
-            why = TEXT["why_lowest"].format(line=name, card=p.card.symbol)
+        why = TEXT[f"why_{flips[0].reason}"].format(line=TEXT[line], card=p.card.symbol)
         text.append("\n" + why)
         text.append_text(_flip_lines(flips))
     return text
