@@ -1,11 +1,13 @@
 # Two commands set everything up on a fresh machine with Python 3.11+ and make:
 #   make play   - build .venv when missing, install Foursquare, play in the terminal
 #   make test   - the same plus the test tools (and Debian's chromium for browser tests), then run every check
+# For the edit-test loop:
+#   make check  - ruff, mypy and the tests not marked slow (no browser, no long statistical runs)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test serve install test-install browser lint typecheck clean
+.PHONY: play test check serve install test-install browser lint typecheck clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +50,9 @@ typecheck: test-install
 
 test: test-install browser lint typecheck
 	$(BIN)/pytest -q
+
+check: test-install lint typecheck
+	$(BIN)/pytest -q -m "not slow"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info

@@ -65,6 +65,7 @@ def check_shape(result: dict[str, object], game: Game) -> None:
     assert replay.outcome().score == 24
 
 
+@pytest.mark.slow
 def test_library_flags_the_mistakes_of_a_bad_game() -> None:
     game = lost_game()
     result = analyze(game, seed=1, time_budget=0.05)
@@ -74,6 +75,7 @@ def test_library_flags_the_mistakes_of_a_bad_game() -> None:
     json.dumps(result)  # JSON-ready
 
 
+@pytest.mark.slow
 def test_perfect_game_has_no_mistake_in_score() -> None:
     game = perfect_game()
     result = analyze(game, seed=2, time_budget=0.05)
@@ -81,6 +83,7 @@ def test_perfect_game_has_no_mistake_in_score() -> None:
     assert result["outcome"] == "won" and result["score"] == 24
 
 
+@pytest.mark.slow
 def test_the_strong_players_own_moves_are_rarely_mistakes() -> None:
     """The analysis replays the played move and the hint's best on fresh futures, so the race's
     optimistic estimate of its winner does not turn good moves into mistakes."""
@@ -93,6 +96,7 @@ def test_the_strong_players_own_moves_are_rarely_mistakes() -> None:
     assert len(result["costliest"]) <= 1
 
 
+@pytest.mark.slow
 def test_cli_text_and_json(tmp_path: Path) -> None:
     path = tmp_path / "lost.json"
     record.write(lost_game(), path)
@@ -123,6 +127,7 @@ def test_missing_record_is_an_error(tmp_path: Path) -> None:
     assert result.returncode == 2 and "no such file" in result.stderr
 
 
+@pytest.mark.slow
 def test_analysis_sees_only_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every position is judged through the fair view: the hint never receives the stock order."""
     import foursquare.players as players

@@ -35,6 +35,7 @@ def engine_greedy(deals: range, variant: Variant) -> tuple[int, int]:
     return wins, total
 
 
+@pytest.mark.slow
 def test_cli_bench_json_reports_checkable_work() -> None:
     proc = run_cli("bench", "--deals", "1-60", "--json")
     assert proc.returncode == 0, proc.stderr
@@ -49,6 +50,7 @@ def test_cli_bench_json_reports_checkable_work() -> None:
     assert data["kernel"]["compile_seconds"] >= 0
 
 
+@pytest.mark.slow
 def test_cli_bench_text_with_variant() -> None:
     proc = run_cli("bench", "--deals", "5-30", "--adjacency", "diagonal", "--count-buried")
     assert proc.returncode == 0, proc.stderr

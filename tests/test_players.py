@@ -147,6 +147,7 @@ def test_honest_play_same_view_same_decision_whatever_the_future() -> None:
     assert hint(game.view(), seed=3) == hint(other.view(), seed=3)
 
 
+@pytest.mark.slow
 def test_best_plays_a_whole_game_legally() -> None:
     game = Game(deal=2)
     result = play_game(make_player("best", seed=1), game)
@@ -157,6 +158,7 @@ def test_best_plays_a_whole_game_legally() -> None:
     assert replayed.outcome() == game.outcome()
 
 
+@pytest.mark.slow
 def test_best_beats_greedy_where_greedy_loses() -> None:
     """Greedy loses deals 1-5; the best player wins at least four of them even on a short budget."""
     greedy = [play_game(make_player("greedy"), Game(deal=d)).won for d in range(1, 6)]
