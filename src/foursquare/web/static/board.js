@@ -2,6 +2,7 @@
 // It only draws what the server says (cells, legal cells); it knows no rule of the game.
 
 import { createCard, flipDuration, setCard } from "./cards.js";
+import { el } from "./dom.js";
 import { cardName, t } from "./i18n.js";
 
 const key = (row, col) => `${row},${col}`;
@@ -41,9 +42,9 @@ function flyIn(card, from) {
 export class Board {
   /**
    * @param {HTMLElement} element the grid container
-   * @param {{onPlace: (row: number, col: number) => void}} handlers
+   * @param {{onPlace: (row: number, col: number) => void}} handlers (onPlace may also be set later)
    */
-  constructor(element, { onPlace }) {
+  constructor(element, { onPlace = () => {} } = {}) {
     this.element = element;
     this.onPlace = onPlace;
     this.slots = new Map();
@@ -120,11 +121,7 @@ export class Board {
     for (const [slotKey, [row, col]] of positions) {
       let slot = this.slots.get(slotKey);
       if (!slot) {
-        slot = document.createElement("div");
-        slot.className = "slot";
-        slot.dataset.key = slotKey;
-        slot.dataset.row = String(row);
-        slot.dataset.col = String(col);
+        slot = el("div", { class: "slot", "data-key": slotKey, "data-row": row, "data-col": col });
         this.element.append(slot);
         this.slots.set(slotKey, slot);
       }
@@ -169,9 +166,7 @@ export class Board {
       if (hint && isLegal) {
         slot.classList.add(`hint-${hint.rank}`);
         if (!badge) {
-          badge = document.createElement("span");
-          badge.className = "hint-badge";
-          badge.setAttribute("aria-hidden", "true");
+          badge = el("span", { class: "hint-badge", "aria-hidden": "true" });
           slot.append(badge);
         }
         badge.textContent = hint.rank === 1 ? hint.label : String(hint.rank);
@@ -186,8 +181,7 @@ export class Board {
         slot.classList.add(`marker-${marker.kind}`);
         if (marker.label) {
           if (!tag) {
-            tag = document.createElement("span");
-            tag.className = "marker-tag";
+            tag = el("span", { class: "marker-tag" });
             slot.append(tag);
           }
           tag.textContent = marker.label;
@@ -240,13 +234,7 @@ export class Board {
     }
     let flipped = 0;
     if (!pile) {
-      pile = document.createElement("div");
-      pile.className = "pile";
-      const card = createCard(cell.card, cell.face_up);
-      const badge = document.createElement("span");
-      badge.className = "pile-badge";
-      badge.setAttribute("aria-hidden", "true");
-      pile.append(card, badge);
+      pile = el("div", { class: "pile" }, createCard(cell.card, cell.face_up), el("span", { class: "pile-badge", "aria-hidden": "true" }));
       slot.prepend(pile);
     } else {
       const card = pile.querySelector(".card");
