@@ -16,11 +16,12 @@ import time
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
-from foursquare.engine import Game, Move
+from foursquare.engine import FlipReason, Game, Move, Placement
+from foursquare.web.errors import ERROR_CODES
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +38,7 @@ PHONE = {"width": 375, "height": 740}
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.slow,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium"),
 ]
 
@@ -163,6 +165,33 @@ FLIP_RECORDER = """() => {
 }"""
 
 
+STATIC = ROOT / "src" / "foursquare" / "web" / "static"
+SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def catalogue() -> dict[str, str]:
+    """The plain (one-line, no plural) messages of the page's English catalogue."""
+    text = (STATIC / "messages" / "en.js").read_text(encoding="utf-8")
+    return dict(re.findall(r'^  "([\w.]+)": "(.*)",$', text, flags=re.M))
+
+
+def symbol(card: str) -> str:
+    """A card as the page writes it, e.g. "10♥"."""
+    return card[:-1] + SUITS[card[-1]]
+
+
+def flip_reasons(placement: Placement) -> list[str]:
+    """What the page must say of why each line turned, e.g. "Row: 9♣ is higher than every other face-up card"."""
+    messages = catalogue()
+    said = []
+    for line in ("row", "column"):
+        reasons = {f.reason for f in placement.flips if f.line == line}
+        for reason in reasons:
+            why = messages[f"flip.reason.{reason}"].format(card=symbol(placement.card.name))
+            said.append(f"{messages[f'flip.line.{line}']}: {why}, so ")
+    return said
+
+
 def no_horizontal_overflow(page: Any) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     inner = page.evaluate("window.innerWidth")
@@ -258,14 +287,21 @@ def test_win_a_numbered_deal_with_hint_undo_flips_game_over_replay_and_stats(
     page.click("#btn-redo")
     wait_turn(page, 2)
 
-    # Play the rest; the first placement that turns cards over must animate a flip.
+    # Play the rest; the first placement that turns cards over must animate a flip and say why, in the
+    # words of the catalogue for the reason the engine gives.
     page.evaluate(FLIP_RECORDER)
     first_flip = next(i for i in flips_at if i >= 2)
+    replayed = Game(deal=deal)
     for index in range(2, len(line)):
         click_cell(page, *line[index])
         if index == first_flip:
+            for move in line[: index + 1]:
+                placement = replayed.place(move.row, move.col)
             page.wait_for_function("window.__flipSeen > 0", timeout=5_000)
-            expect(page.locator("#board-message")).to_have_text(re.compile(r"(Row|Column): .*turned face (up|down)"))
+            message = page.locator("#board-message").text_content() or ""
+            assert re.search(r"(Row|Column): .*turned face (up|down)", message), message
+            for said in flip_reasons(placement):
+                assert said in message, (said, message)
 
     # Game over: outcome, score, the analysis (with a spinner while it runs) and the replay viewer.
     expect(page.locator("#over")).to_be_visible()
@@ -293,8 +329,7 @@ def test_win_a_numbered_deal_with_hint_undo_flips_game_over_replay_and_stats(
 
     analysis = page.locator("#analysis")
     expect(analysis).to_have_attribute("aria-busy", "false", timeout=120_000)
-    if (ROOT / "src" / "foursquare" / "analysis.py").exists():
-        expect(page.locator(".analysis-verdict")).to_have_text(re.compile("could be won"))
+    expect(page.locator(".analysis-verdict")).to_have_text(re.compile("could be won"))
     shot(page, "desktop-game-over")
 
     # Statistics: the win is counted and drawn in the histogram; the games list links back.
@@ -415,9 +450,10 @@ def test_stale_move_shows_a_toast_and_refetches(browser: Any, server: str) -> No
     other.goto(f"{server}/#/game/{game_id}")
     wait_turn(other, 0)
     click_cell(page, 0, 0)
-    # The second tab still shows turn 0: its move is refused (409) and it catches up.
+    # The second tab still shows turn 0: its move is refused (409) and it catches up. The toast says so in
+    # the catalogue's words for the error's code, not in the server's English detail.
     other.click('#board .slot.legal[data-row="0"][data-col="0"]')
-    expect(other.locator(".toast-error")).to_be_visible()
+    expect(other.locator(".toast-error .toast-text")).to_have_text(catalogue()["error.code.stale_turn"])
     wait_turn(other, 1)
     assert page.errors == []
     page.context.close()
@@ -435,9 +471,13 @@ def test_phone_layout_and_dark_theme(browser: Any, server: str) -> None:
     no_horizontal_overflow(page)
     shot(page, "phone-game-light")
 
+    # The browser's theme colour is style.css's page background, in either theme.
     assert page.get_attribute("html", "data-theme") == "light"
+    theme_color = page.locator('meta[name="theme-color"]')
+    expect(theme_color).to_have_attribute("content", "#f3efe6")
     page.click("#theme-toggle")
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    expect(theme_color).to_have_attribute("content", "#12161b")
     expect(page.locator("#theme-toggle")).to_have_attribute("aria-pressed", "true")
     assert page.evaluate("localStorage.getItem('fs.theme')") == "dark"
     turn = turn_of(page)
@@ -563,6 +603,90 @@ def test_analysis_panel_lists_costliest_moves_and_shows_them_in_the_replay(
     page.context.close()
 
 
+def test_a_refused_move_is_told_in_the_catalogues_words_for_its_code(browser: Any, server: str) -> None:
+    """The page words an error from its code (and an illegal move from its reason), never from ``detail``."""
+    page = new_page(browser)
+    open_home(page, server)
+    refusal = {
+        "detail": "cannot place a card at (0, 0): the pile there already holds 4 cards",
+        "code": "illegal_move",
+        "reason": "pile_full",
+    }
+    page.route("**/api/games/*/moves", lambda route: route.fulfill(status=422, json=refusal))
+    page.click('#board .slot.legal[data-row="0"][data-col="0"]')
+    expect(page.locator(".toast-error .toast-text")).to_have_text(catalogue()["error.illegal.pile_full"])
+    wait_turn(page, 0)  # nothing changed
+    page.unroute("**/api/games/*/moves")
+    page.route(
+        "**/api/games/*/moves",
+        lambda route: route.fulfill(status=503, json={"detail": "the server's own words", "code": "not_available"}),
+    )
+    page.click('#board .slot.legal[data-row="0"][data-col="0"]')
+    expect(page.locator(".toast-error .toast-text").last).to_have_text(catalogue()["error.code.not_available"])
+    assert "own words" not in (page.locator("#toasts").text_content() or "")
+    assert page.errors == []
+    page.context.close()
+
+
+SWAPPED_REASON = {"highest": "none_face_up", "lowest": "highest", "none_face_up": "lowest"}
+
+
+def test_the_flip_message_tells_the_reason_the_server_gives(
+    browser: Any, server: str, winning: tuple[int, list[Move]]
+) -> None:
+    """The page says why cards turned from each flip's ``reason``: given another reason, it says that one."""
+    deal, line = winning
+    game = Game(deal=deal)
+    page = new_page(browser)
+    open_home(page, server)
+    start_deal(page, deal)
+
+    def swap_reasons(route: Any) -> None:
+        response = route.fetch()
+        data = response.json()
+        for flip in data["flips"]:
+            flip["reason"] = SWAPPED_REASON[flip["reason"]]
+        route.fulfill(response=response, json=data)
+
+    page.route("**/api/games/*/moves", swap_reasons)
+    for move in line:
+        placement = game.place(move.row, move.col)
+        click_cell(page, move.row, move.col)
+        if placement.flips:
+            flips = tuple(f._replace(reason=SWAPPED_REASON[f.reason]) for f in placement.flips)
+            swapped = placement._replace(flips=flips)
+            message = page.locator("#board-message").text_content() or ""
+            for said in flip_reasons(swapped):
+                assert said in message, (said, message)
+            break
+    else:
+        pytest.fail("no card of the winning line turned another over")
+    assert page.errors == []
+    page.context.close()
+
+
+def test_the_face_down_meter_uses_the_servers_limit(browser: Any, server: str) -> None:
+    """The meter has as many pips as the state's max_face_down says (here a server that allows 6)."""
+
+    def allow_six(route: Any) -> None:
+        response = route.fetch()
+        data = response.json()
+        if isinstance(data, dict) and "max_face_down" in data:
+            data["max_face_down"] = 6
+        route.fulfill(response=response, json=data)
+
+    page = new_page(browser)
+    page.route(re.compile(r".*/api/games(/[\w-]+(/\w+)?)?$"), allow_six)
+    open_home(page, server)
+    expect(page.locator("#face-down-meter .pip")).to_have_count(6)
+    expect(page.locator("#face-down")).to_have_text("0 of 6")
+    click_cell(page, 0, 0)
+    expect(page.locator("#face-down")).to_have_text("0 of 6")
+    expect(page.locator("#face-down-meter .pip")).to_have_count(6)
+    assert page.errors == []
+    page.context.close()
+
+
 def test_new_game_dialog_sends_the_house_rules(browser: Any, server: str) -> None:
     page = new_page(browser)
     open_home(page, server)
@@ -584,13 +708,17 @@ def test_new_game_dialog_sends_the_house_rules(browser: Any, server: str) -> Non
 
 # --- the message catalogue -------------------------------------------------------------------------------
 
-STATIC = ROOT / "src" / "foursquare" / "web" / "static"
+# IllegalMoveError.reason's codes, as its docstring lists them.
+ILLEGAL_MOVE_REASONS = ("game_over", "first_card", "pile_full", "not_adjacent", "outside_4x4", "bad_cell")
 DYNAMIC_KEYS = [
     *(f"over.reason.{r}" for r in ("sixteen_face_up", "too_many_face_down", "stock_empty")),
     *(f"stats.result.{o}" for o in ("playing", "won", "lost")),
     *(f"suit.{s}" for s in "CDHS"),
     "flip.line.row",
     "flip.line.column",
+    *(f"flip.reason.{r}" for r in get_args(FlipReason)),
+    *(f"error.code.{code}" for code in ERROR_CODES),
+    *(f"error.illegal.{r}" for r in ILLEGAL_MOVE_REASONS),
 ]
 
 
