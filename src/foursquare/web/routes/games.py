@@ -15,7 +15,7 @@ from foursquare.cards import MAX_DEAL, random_deal_number
 from foursquare.engine import Game, Placement, Variant
 from foursquare.web.deps import PlayerDep, StoreDep
 from foursquare.web.errors import ConflictError, IllegalMove
-from foursquare.web.store import StoredGame
+from foursquare.web.store import Store, StoredGame
 from foursquare.web.views import placement_json, state_json, summary_json
 
 MAX_PER_PAGE = 100
@@ -98,28 +98,30 @@ def move(game_id: str, body: MoveBody, store: StoreDep) -> dict[str, Any]:
     return {**state_json(stored, game), **placement_json(placement)}
 
 
-@router.post("/{game_id}/undo", summary="Take back the last card")
-def undo(game_id: str, store: StoreDep) -> dict[str, Any]:
+def step_in_history(store: Store, game_id: str, *, undo: bool) -> dict[str, Any]:
+    """Undo the last card, or redo the last undone one; 409 when there is none."""
+
     def apply(game: Game, stored: StoredGame) -> None:
         refuse_if_over(stored, game)
-        if not game.can_undo:
-            raise ConflictError("nothing_to_undo")
-        game.undo()
+        if not (game.can_undo if undo else game.can_redo):
+            raise ConflictError("nothing_to_undo" if undo else "nothing_to_redo")
+        if undo:
+            game.undo()
+        else:
+            game.redo()
 
     stored, game, _ = store.change(game_id, apply)
     return state_json(stored, game)
+
+
+@router.post("/{game_id}/undo", summary="Take back the last card")
+def undo(game_id: str, store: StoreDep) -> dict[str, Any]:
+    return step_in_history(store, game_id, undo=True)
 
 
 @router.post("/{game_id}/redo", summary="Play the last undone card again")
 def redo(game_id: str, store: StoreDep) -> dict[str, Any]:
-    def apply(game: Game, stored: StoredGame) -> None:
-        refuse_if_over(stored, game)
-        if not game.can_redo:
-            raise ConflictError("nothing_to_redo")
-        game.redo()
-
-    stored, game, _ = store.change(game_id, apply)
-    return state_json(stored, game)
+    return step_in_history(store, game_id, undo=False)
 
 
 @router.post("/{game_id}/restart", summary="Back to the first card of the same deal")
