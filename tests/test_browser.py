@@ -599,6 +599,11 @@ def test_analysis_panel_lists_costliest_moves_and_shows_them_in_the_replay(
     page.locator("#replay-marks .replay-mark").nth(1).click()
     expect(page.locator("#board")).to_have_attribute("data-replay-turn", "5")
     shot(page, "desktop-analysis")
+    # After the game the keys step through the replay.
+    page.locator("#board").focus()
+    for key, turn in (("Home", 0), ("ArrowRight", 1), ("ArrowRight", 2), ("ArrowLeft", 1), ("End", len(line))):
+        page.keyboard.press(key)
+        expect(page.locator("#board")).to_have_attribute("data-replay-turn", str(turn))
     assert page.errors == []
     page.context.close()
 
@@ -624,6 +629,27 @@ def test_a_refused_move_is_told_in_the_catalogues_words_for_its_code(browser: An
     page.click('#board .slot.legal[data-row="0"][data-col="0"]')
     expect(page.locator(".toast-error .toast-text").last).to_have_text(catalogue()["error.code.not_available"])
     assert "own words" not in (page.locator("#toasts").text_content() or "")
+    assert page.errors == []
+    page.context.close()
+
+
+def test_an_unknown_game_is_told_and_a_new_one_dealt_and_restart_asks_first(browser: Any, server: str) -> None:
+    page = new_page(browser)
+    page.goto(f"{server}/#/game/no-such-game-0000")
+    expect(page.locator(".toast-error .toast-text")).to_have_text(catalogue()["error.code.unknown_game"])
+    wait_turn(page, 0)
+    assert not page.url.endswith("no-such-game-0000")
+    click_cell(page, 0, 0)
+    # Restart asks first: cancelling keeps the card, confirming takes it back.
+    page.click("#btn-restart")
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    page.click("#confirm-cancel")
+    expect(page.locator("#confirm-dialog")).to_be_hidden()
+    assert turn_of(page) == 1
+    page.click("#btn-restart")
+    page.click("#confirm-ok")
+    wait_turn(page, 0)
+    expect(page.locator("#board-message")).to_have_text(catalogue()["toast.restarted"])
     assert page.errors == []
     page.context.close()
 
