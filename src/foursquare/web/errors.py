@@ -100,6 +100,8 @@ PROBLEMS = {
     "less_than_equal": "at_most",
     "less_than": "less_than",
 }
+LIMITS = {"at_least": "ge", "at_most": "le", "less_than": "lt"}
+"""Where pydantic's context holds the limit a problem names."""
 
 
 def _field_name(loc: tuple[Any, ...]) -> str:
@@ -116,7 +118,7 @@ def _problem(error: dict[str, Any]) -> str:
     key = PROBLEMS.get(kind)
     if key is None:
         return say("other", field=field, message=str(error.get("msg", kind)).lower())
-    limit = ctx.get({"at_least": "ge", "at_most": "le", "less_than": "lt"}.get(key, ""))
+    limit = ctx.get(LIMITS[key]) if key in LIMITS else None
     return say(key, field=field, expected=ctx.get("expected", "?"), limit=limit)
 
 
