@@ -145,6 +145,14 @@ def click_cell(page: Any, row: int, col: int) -> None:
     wait_turn(page, turn + 1)
 
 
+def page_with_deal(browser: Any, server: str, deal: int) -> Any:
+    """A fresh page playing the numbered ``deal`` from its first card."""
+    page = new_page(browser)
+    open_home(page, server)
+    start_deal(page, deal)
+    return page
+
+
 def start_deal(page: Any, deal: int) -> None:
     """Start a numbered deal through the new-game dialog."""
     page.click("#btn-new")
@@ -504,10 +512,8 @@ def test_reduced_motion_turns_cards_without_animation(
 ) -> None:
     deal, line = winning
     game = Game(deal=deal)
-    page = new_page(browser)
+    page = page_with_deal(browser, server, deal)
     page.emulate_media(reduced_motion="reduce")
-    open_home(page, server)
-    start_deal(page, deal)
     page.evaluate(FLIP_RECORDER)
     for move in line:
         flips = game.place(move.row, move.col).flips
@@ -567,11 +573,9 @@ def test_analysis_panel_lists_costliest_moves_and_shows_them_in_the_replay(
         "costliest": [5, 3],
         "perfect": {"status": "optimal", "winnable": True, "best_score": 20, "upper_bound": 20, "line": []},
     }
-    page = new_page(browser)
+    page = page_with_deal(browser, server, deal)
     held: list[Any] = []  # the analysis request, answered only once the spinner has been seen
     page.route("**/api/games/*/analysis", lambda route: held.append(route))
-    open_home(page, server)
-    start_deal(page, deal)
     for move in line:
         click_cell(page, *move)
     expect(page.locator("#analysis .analysis-loading .spinner")).to_be_visible()
@@ -663,9 +667,7 @@ def test_the_flip_message_tells_the_reason_the_server_gives(
     """The page says why cards turned from each flip's ``reason``: given another reason, it says that one."""
     deal, line = winning
     game = Game(deal=deal)
-    page = new_page(browser)
-    open_home(page, server)
-    start_deal(page, deal)
+    page = page_with_deal(browser, server, deal)
 
     def swap_reasons(route: Any) -> None:
         response = route.fetch()
