@@ -608,6 +608,19 @@ def test_analysis_panel_lists_costliest_moves_and_shows_them_in_the_replay(
     for key, turn in (("Home", 0), ("ArrowRight", 1), ("ArrowRight", 2), ("ArrowLeft", 1), ("End", len(line))):
         page.keyboard.press(key)
         expect(page.locator("#board")).to_have_attribute("data-replay-turn", str(turn))
+    # Another game, then back to this one: its final position, replay and analysis come back.
+    page.click("#btn-again")
+    wait_turn(page, 0)
+    expect(page.locator("#over")).to_be_hidden()
+    page.go_back()
+    wait_turn(page, len(line))
+    page.wait_for_function("true")  # let the route handler run
+    assert len(held) == 2
+    held[1].fulfill(json=analysis)
+    expect(page.locator("#over")).to_be_visible()
+    expect(page.locator("#board .slot.occupied")).to_have_count(len(game.cells()))
+    expect(page.locator("#replay-marks .replay-mark")).to_have_count(2)
+    expect(page.locator("#board")).to_have_attribute("data-replay-turn", str(len(line)))
     assert page.errors == []
     page.context.close()
 

@@ -13,6 +13,11 @@ let asked = null; // the id of the game whose analysis was asked for (loading, s
 
 const isCurrent = (id) => gameState()?.id === id;
 
+/** Forget the analysis asked for (another game is shown: coming back to this one asks again). */
+export function forgetAnalysis() {
+  asked = null;
+}
+
 /** Fetch and show the analysis of the current (finished) game, unless it is already there or on its way. */
 export function ensureAnalysis() {
   if (asked !== gameState().id) loadAnalysis();

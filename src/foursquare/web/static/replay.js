@@ -17,6 +17,11 @@ export function currentReplay() {
   return replay !== null && state !== null && replay.id === state.id ? replay : null;
 }
 
+/** Forget the replay (another game is shown: coming back to this one opens it afresh). */
+export function closeReplay() {
+  replay = null;
+}
+
 /** Open the replay of the (finished) current game at its last position, once any flip has played. */
 export function openReplay(justEnded) {
   const state = gameState();

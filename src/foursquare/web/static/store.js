@@ -1,7 +1,8 @@
 // The page's one piece of shared state: the game as the server last sent it (docs/api.md, "The state
 // object"). Other modules read it through these functions; only adopt() replaces it, and nothing edits
-// it — the server is the only judge of the rules. What hangs off a game (its hint, replay, analysis)
-// is kept by the module of that concern, keyed by the game id or the state version.
+// it — the server is the only judge of the rules. What hangs off a game is kept by the module of that
+// concern: the hint (hint.js) holds for one state version; the replay (replay.js) and the analysis
+// (analysis.js) for one game, and view.js drops them when it shows another game.
 
 let current = null;
 let version = 0; // bumped whenever a new state arrives, so late answers (hints) for an older one are dropped

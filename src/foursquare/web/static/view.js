@@ -1,15 +1,16 @@
 // The game view: draws the whole page for the current state (the table, the buttons, the deal, the
 // hint, game over). It reads the state; it never changes it.
 
+import { forgetAnalysis } from "./analysis.js";
 import { $, el } from "./dom.js";
 import { t, variantText } from "./i18n.js";
 import { hintBadges, renderHintBox } from "./hint.js";
 import { hideGameOver, showGameOver } from "./over.js";
-import { currentReplay } from "./replay.js";
+import { closeReplay, currentReplay } from "./replay.js";
 import { gameState, isPlaying } from "./store.js";
 import { board, renderGauges, renderHand } from "./table.js";
 
-let drawnId = null; // the game the board shows: another one starts from an empty board
+let drawnId = null; // the game the page shows: another one starts afresh (empty board, no replay, no analysis)
 
 /**
  * Draw the game view from the current state; `change` says what the last request did: placed
@@ -22,6 +23,8 @@ export function renderGame(change = {}) {
     drawnId = state.id;
     $("board").replaceChildren();
     board.slots.clear();
+    closeReplay();
+    forgetAnalysis();
   }
   document.title = t("app.pageTitle", { page: dealText(state) });
   const playing = isPlaying();
