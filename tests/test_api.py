@@ -27,8 +27,10 @@ from fastapi.testclient import TestClient
 from foursquare import record
 from foursquare.cards import Card, deal_stock
 from foursquare.engine import Game, Variant
-from foursquare.web import server
-from foursquare.web.server import create_app
+from foursquare.web import create_app
+from foursquare.web.deps import get_store
+from foursquare.web.errors import ERROR_CODES
+from foursquare.web.routes import page
 from foursquare.web.store import SCHEMA_VERSION, Store, StoreError, summarize
 
 # Winning lines found offline by the perfect-information solver (``foursquare solve --deal N``); they are
@@ -158,14 +160,14 @@ def test_the_player_cookie_is_set_once_and_scopes_the_game_list(client: TestClie
 def test_malformed_new_game_bodies_are_refused_in_plain_words(client: TestClient, body: Any, detail: str) -> None:
     response = client.post("/api/games", json=body)
     assert response.status_code == 422
-    assert response.json() == {"detail": detail}
+    assert response.json() == {"detail": detail, "code": "bad_request"}
     assert client.get("/api/games").json()["total"] == 0
 
 
 def test_a_body_that_is_not_json_is_refused(client: TestClient) -> None:
     response = client.post("/api/games", content=b"{deal: 1", headers={"content-type": "application/json"})
     assert response.status_code == 422
-    assert response.json() == {"detail": "bad request: the request body is not valid JSON"}
+    assert response.json() == {"detail": "bad request: the request body is not valid JSON", "code": "bad_request"}
 
 
 # --- moves ------------------------------------------------------------------------------------------------
@@ -181,10 +183,11 @@ def test_a_move_reports_the_placement_and_its_flips_as_the_engine_does(client: T
     game.place(0, 0)
     placement = game.place(0, 1)
     assert state["placed"] == {"row": 0, "col": 1, "card": "AH"}
-    assert state["flips"] == [{"row": 0, "col": 0, "card": "3S", "face_up": False, "line": "row"}]
+    assert state["flips"] == [{"row": 0, "col": 0, "card": "3S", "face_up": False, "line": "row", "reason": "lowest"}]
+    assert [f["reason"] for f in state["flips"]] == [f.reason for f in placement.flips]
     assert [f["card"] for f in state["flips"]] == [f.card.name for f in placement.flips]
     assert state["cells"] == record.replay_json(game)["cells"]
-    assert state["legal"] == [[m.row, m.col] for m in game.legal_moves]
+    assert state["legal"] == [m.to_json() for m in game.legal_moves]
     assert (state["face_down"], state["stock_left"], state["card"]) == (1, 38, game.card_to_place.name)  # type: ignore[union-attr]
 
 
@@ -192,7 +195,10 @@ def test_a_stale_turn_is_refused_and_changes_nothing(client: TestClient, db_path
     state = move(client, new_game(client, deal=1), 0, 0)
     response = client.post(f"/api/games/{state['id']}/moves", json={"row": 0, "col": 1, "turn": 0})
     assert response.status_code == 409
-    assert response.json()["detail"] == "the game is at turn 1, not 0: it changed since you last looked (reload it)"
+    assert response.json() == {
+        "detail": "the game is at turn 1, not 0: it changed since you last looked (reload it)",
+        "code": "stale_turn",
+    }
     assert json.loads(stored_row(db_path, state["id"])["moves"]) == [[0, 0]]
     assert client.get(f"/api/games/{state['id']}").json()["turn"] == 1
 
@@ -202,11 +208,17 @@ def test_an_illegal_move_is_refused_with_the_engines_reason(client: TestClient) 
     response = client.post(f"/api/games/{state['id']}/moves", json={"row": 5, "col": 5, "turn": 1})
     assert response.status_code == 422
     assert response.json() == {
-        "detail": "cannot place a card at (5, 5): the cell is empty and not orthogonally next to a card"
+        "detail": "cannot place a card at (5, 5): the cell is empty and not orthogonally next to a card",
+        "code": "illegal_move",
+        "reason": "not_adjacent",
     }
     first = new_game(client, deal=1)
     response = client.post(f"/api/games/{first['id']}/moves", json={"row": 0, "col": 1, "turn": 0})
-    assert response.json() == {"detail": "cannot place a card at (0, 1): the first card defines cell (0, 0)"}
+    assert response.json() == {
+        "detail": "cannot place a card at (0, 1): the first card defines cell (0, 0)",
+        "code": "illegal_move",
+        "reason": "first_card",
+    }
 
 
 @pytest.mark.parametrize(
@@ -223,16 +235,20 @@ def test_an_illegal_move_is_refused_with_the_engines_reason(client: TestClient) 
 def test_malformed_move_bodies_are_refused(client: TestClient, body: dict[str, Any], detail: str) -> None:
     state = new_game(client, deal=1)
     response = client.post(f"/api/games/{state['id']}/moves", json=body)
-    assert (response.status_code, response.json()) == (422, {"detail": detail})
+    assert (response.status_code, response.json()) == (422, {"detail": detail, "code": "bad_request"})
 
 
 def test_undo_redo_and_restart(client: TestClient) -> None:
     state = new_game(client, deal=1)
     game_id = state["id"]
     response = client.post(f"/api/games/{game_id}/undo")
-    assert (response.status_code, response.json()) == (409, {"detail": "there is nothing to undo"})
+    assert (response.status_code, response.json()) == (
+        409, {"detail": "there is nothing to undo", "code": "nothing_to_undo"}
+    )  # fmt: skip
     response = client.post(f"/api/games/{game_id}/redo")
-    assert (response.status_code, response.json()) == (409, {"detail": "there is nothing to redo"})
+    assert (response.status_code, response.json()) == (
+        409, {"detail": "there is nothing to redo", "code": "nothing_to_redo"}
+    )  # fmt: skip
     for row, col in ([0, 0], [0, 1], [1, 0]):
         state = move(client, state, row, col)
     after_three = {k: v for k, v in state.items() if k not in ("placed", "flips", "updated_at")}
@@ -262,6 +278,7 @@ def test_a_finished_game_is_final(client: TestClient) -> None:
         response = client.post(f"/api/games/{game_id}/{path}", json=body)
         assert response.status_code == 409, path
         assert response.json()["detail"].startswith("the game is over (lost: "), path
+        assert response.json()["code"] == "game_over", path
     assert client.get(f"/api/games/{game_id}/hint").status_code == 409
     assert client.get(f"/api/games/{game_id}").json() == {
         k: v for k, v in state.items() if k not in ("placed", "flips")
@@ -269,15 +286,16 @@ def test_a_finished_game_is_final(client: TestClient) -> None:
 
 
 def test_unknown_games_are_404_on_every_endpoint(client: TestClient) -> None:
+    unknown = {"detail": "there is no game with id 'no-such-game'", "code": "unknown_game"}
     gets = ["", "/hint", "/analysis", "/record", "/replay?turn=0"]
     posts = ["/moves", "/undo", "/redo", "/restart"]
     for suffix in gets:
         response = client.get(f"/api/games/no-such-game{suffix}")
-        assert (response.status_code, response.json()) == (404, {"detail": "there is no game with id 'no-such-game'"})
+        assert (response.status_code, response.json()) == (404, unknown)
     for suffix in posts:
         body = {"row": 0, "col": 0, "turn": 0} if suffix == "/moves" else None
         response = client.post(f"/api/games/no-such-game{suffix}", json=body)
-        assert (response.status_code, response.json()) == (404, {"detail": "there is no game with id 'no-such-game'"})
+        assert (response.status_code, response.json()) == (404, unknown)
 
 
 # --- hidden information ----------------------------------------------------------------------------------
@@ -303,6 +321,8 @@ def check_no_future_card(response: httpx.Response, seen: set[str], stock: tuple[
     be the next one of the stock.
     """
     data = response.json()
+    if isinstance(data, dict) and "detail" in data:
+        assert data["code"] in ERROR_CODES
     if isinstance(data, dict) and data.get("card") and "turn" in data and "cells" in data:
         if stock is not None and data.get("outcome") == "playing":
             assert data["card"] == stock[data["turn"]].name
@@ -371,6 +391,7 @@ def test_record_and_replay_of_a_finished_game(client: TestClient) -> None:
         response = client.get(f"/api/games/{state['id']}/{path}")
         assert response.status_code == 409
         assert response.json()["detail"].startswith("the game is still being played")
+        assert response.json()["code"] == "still_playing"
     score, line = WINS[2]
     state = play_line(client, 2, line)
     assert (state["outcome"], state["reason"], state["score"]) == ("won", "sixteen_face_up", score)
@@ -390,7 +411,7 @@ def test_record_and_replay_of_a_finished_game(client: TestClient) -> None:
         assert replay["cells"] == record.replay_json(game)["cells"]
         assert replay["placed"] == {"row": row, "col": col, "card": placement.card.name}
         assert replay["flips"] == [
-            {"row": f.row, "col": f.col, "card": f.card.name, "face_up": f.face_up, "line": f.line}
+            {"row": f.row, "col": f.col, "card": f.card.name, "face_up": f.face_up, "line": f.line, "reason": f.reason}
             for f in placement.flips
         ]
         assert replay["card"] == (None if game.card_to_place is None else game.card_to_place.name)
@@ -401,9 +422,11 @@ def test_record_and_replay_of_a_finished_game(client: TestClient) -> None:
         response = client.get(f"/api/games/{state['id']}/replay?turn={bad}")
         assert response.status_code == 422
         detail = f"turn must be between 0 and {len(line)} (the cards placed in this game), not {bad}"
-        assert response.json()["detail"] == detail
+        assert response.json() == {"detail": detail, "code": "bad_replay_turn"}
     response = client.get(f"/api/games/{state['id']}/replay?turn=two")
-    assert (response.status_code, response.json()) == (422, {"detail": "bad request: turn must be an integer"})
+    assert (response.status_code, response.json()) == (
+        422, {"detail": "bad request: turn must be an integer", "code": "bad_request"}
+    )  # fmt: skip
 
 
 # --- listing and statistics ------------------------------------------------------------------------------------
@@ -424,7 +447,9 @@ def test_the_game_list_is_paginated_newest_first(client: TestClient) -> None:
     for query, detail in (("page=0", "page must be at least 1"), ("per_page=101", "per_page must be at most 100"),
                           ("page=x", "page must be an integer")):  # fmt: skip
         response = client.get(f"/api/games?{query}")
-        assert (response.status_code, response.json()) == (422, {"detail": f"bad request: {detail}"})
+        assert (response.status_code, response.json()) == (
+            422, {"detail": f"bad request: {detail}", "code": "bad_request"}
+        )  # fmt: skip
 
 
 def test_statistics_after_several_finished_games(client: TestClient) -> None:
@@ -471,19 +496,20 @@ def test_the_hint_ranks_every_legal_move(client: TestClient) -> None:
     for advice in hint["moves"]:
         assert set(advice) == {"row", "col", "win_probability", "expected_score"}
         assert 0 <= advice["win_probability"] <= 1 and 0 <= advice["expected_score"] <= 24
-    from foursquare.players import hint as rank_moves
+    from foursquare import players
 
     game = Game(deal=1)
     game.place(0, 0)
     game.place(0, 1)
-    expected = [[a.move.row, a.move.col] for a in rank_moves(game.view(), seed=0)]
+    expected = [a.move.to_json() for a in players.hint(game.view(), seed=0)]
     assert [[m["row"], m["col"]] for m in hint["moves"]] == expected  # best first, as the player ranks them
 
 
-def test_the_analysis_of_a_finished_game_is_computed_once_and_cached(client: TestClient, db_path: Path) -> None:
+def test_the_analysis_of_a_finished_game_is_computed_once_and_cached(
+    client: TestClient, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     score, line = WINS[1]
     state = play_line(client, 1, line)
-    started = time.perf_counter()
     response = client.get(f"/api/games/{state['id']}/analysis")
     assert response.status_code == 200, response.text
     analysis = response.json()
@@ -491,10 +517,12 @@ def test_the_analysis_of_a_finished_game_is_computed_once_and_cached(client: Tes
     assert [m["played"] for m in analysis["moves"]] == line
     assert set(analysis["perfect"]) >= {"status", "winnable", "best_score", "upper_bound", "line"}
     assert json.loads(stored_row(db_path, state["id"])["analysis"]) == analysis
-    first = time.perf_counter() - started
-    started = time.perf_counter()
-    assert client.get(f"/api/games/{state['id']}/analysis").json() == analysis
-    print(f"analysis: {first:.2f} s, then {time.perf_counter() - started:.3f} s from the cache")
+
+    def analyze_again(game: Game) -> None:
+        raise AssertionError("the analysis was computed a second time")
+
+    monkeypatch.setattr("foursquare.analysis.analyze", analyze_again)
+    assert client.get(f"/api/games/{state['id']}/analysis").json() == analysis  # from the cache
 
 
 # --- concurrency ------------------------------------------------------------------------------------------------
@@ -509,11 +537,20 @@ def live_server(db_path: Path) -> Iterator[str]:
     uv = uvicorn.Server(uvicorn.Config(create_app(db_path), log_level="warning"))
     thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    for _ in range(400):
-        if uv.started:
-            break
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            if httpx.get(f"{url}/openapi.json", timeout=2).status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        if not thread.is_alive():
+            pytest.fail("the live server's thread ended before it answered")
+        if time.monotonic() > deadline:
+            pytest.fail("the live server did not answer within 10 s")
         time.sleep(0.025)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    yield url
     uv.should_exit = True
     thread.join(timeout=10)
     sock.close()
@@ -563,6 +600,7 @@ def test_without_the_analysis_module_the_answer_is_503(client: TestClient, monke
     response = client.get(f"/api/games/{state['id']}/analysis")
     assert response.status_code == 503
     assert response.json()["detail"].startswith("the analysis is not available in this installation")
+    assert response.json()["code"] == "not_available"
 
 
 def test_twenty_concurrent_copies_of_one_move_apply_exactly_once(live_server: str, db_path: Path) -> None:
@@ -599,12 +637,13 @@ def test_an_unexpected_error_says_internal_error_and_nothing_more(
 ) -> None:
     state = new_game(client, deal=1)
 
-    def broken(*args: object) -> None:
-        raise RuntimeError("secret detail: the next card is 7H")
+    class BrokenStore:
+        def get(self, game_id: str) -> None:
+            raise RuntimeError("secret detail: the next card is 7H")
 
-    monkeypatch.setattr(server, "state_json", broken)
+    client.app.dependency_overrides[get_store] = BrokenStore  # type: ignore[attr-defined]
     response = client.get(f"/api/games/{state['id']}")
-    assert (response.status_code, response.json()) == (500, {"detail": "internal error"})
+    assert (response.status_code, response.json()) == (500, {"detail": "internal error", "code": "internal"})
 
 
 def test_a_damaged_stored_game_is_reported_without_a_trace(client: TestClient, db_path: Path) -> None:
@@ -614,6 +653,7 @@ def test_a_damaged_stored_game_is_reported_without_a_trace(client: TestClient, d
     response = client.get(f"/api/games/{state['id']}")
     assert response.status_code == 500
     assert response.json()["detail"].startswith(f"the stored game {state['id']!r} cannot be replayed")
+    assert response.json()["code"] == "damaged_game"
     assert "Traceback" not in response.text
 
 
@@ -678,10 +718,9 @@ def test_a_stock_game_is_stored_and_replayed(db_path: Path) -> None:
 # --- the page -------------------------------------------------------------------------------------------------
 
 
-def test_the_page_is_served_at_its_routes_when_installed(client: TestClient) -> None:
-    index = server.STATIC_DIR / "index.html"
-    if not index.is_file():
-        pytest.skip("the page (web/static/index.html) is not installed yet")
+def test_the_page_is_served_at_its_routes(client: TestClient) -> None:
+    index = page.STATIC_DIR / "index.html"
+    assert index.is_file(), "the package ships the page"
     for path in ("/", "/stats", "/rules", "/game/abc"):
         response = client.get(path)
         assert response.status_code == 200
@@ -691,12 +730,12 @@ def test_the_page_is_served_at_its_routes_when_installed(client: TestClient) -> 
 
 
 def test_a_missing_page_is_a_plain_404(client: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(server, "STATIC_DIR", tmp_path / "no-static")
+    monkeypatch.setattr(page, "STATIC_DIR", tmp_path / "no-static")
     response = client.get("/")
     assert (response.status_code, response.json()) == (
-        404, {"detail": "the web page is not installed (missing static/index.html)"}
+        404, {"detail": "the web page is not installed (missing static/index.html)", "code": "no_page"}
     )  # fmt: skip
-    assert client.get("/no/such/thing").json() == {"detail": "not found"}
+    assert client.get("/no/such/thing").json() == {"detail": "not found", "code": "not_found"}
 
 
 def test_the_api_is_described_by_openapi(client: TestClient) -> None:

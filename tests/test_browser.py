@@ -16,11 +16,12 @@ import time
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
-from foursquare.engine import Game, Move
+from foursquare.engine import FlipReason, Game, Move, Placement
+from foursquare.web.errors import ERROR_CODES
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +38,7 @@ PHONE = {"width": 375, "height": 740}
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.slow,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium"),
 ]
 
@@ -143,6 +145,14 @@ def click_cell(page: Any, row: int, col: int) -> None:
     wait_turn(page, turn + 1)
 
 
+def page_with_deal(browser: Any, server: str, deal: int) -> Any:
+    """A fresh page playing the numbered ``deal`` from its first card."""
+    page = new_page(browser)
+    open_home(page, server)
+    start_deal(page, deal)
+    return page
+
+
 def start_deal(page: Any, deal: int) -> None:
     """Start a numbered deal through the new-game dialog."""
     page.click("#btn-new")
@@ -161,6 +171,33 @@ FLIP_RECORDER = """() => {
     }
   }).observe(document.getElementById('board'), {subtree: true, attributes: true, attributeFilter: ['class']});
 }"""
+
+
+STATIC = ROOT / "src" / "foursquare" / "web" / "static"
+SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def catalogue() -> dict[str, str]:
+    """The plain (one-line, no plural) messages of the page's English catalogue."""
+    text = (STATIC / "messages" / "en.js").read_text(encoding="utf-8")
+    return dict(re.findall(r'^  "([\w.]+)": "(.*)",$', text, flags=re.M))
+
+
+def symbol(card: str) -> str:
+    """A card as the page writes it, e.g. "10♥"."""
+    return card[:-1] + SUITS[card[-1]]
+
+
+def flip_reasons(placement: Placement) -> list[str]:
+    """What the page must say of why each line turned, e.g. "Row: 9♣ is higher than every other face-up card"."""
+    messages = catalogue()
+    said = []
+    for line in ("row", "column"):
+        reasons = {f.reason for f in placement.flips if f.line == line}
+        for reason in reasons:
+            why = messages[f"flip.reason.{reason}"].format(card=symbol(placement.card.name))
+            said.append(f"{messages[f'flip.line.{line}']}: {why}, so ")
+    return said
 
 
 def no_horizontal_overflow(page: Any) -> None:
@@ -258,14 +295,21 @@ def test_win_a_numbered_deal_with_hint_undo_flips_game_over_replay_and_stats(
     page.click("#btn-redo")
     wait_turn(page, 2)
 
-    # Play the rest; the first placement that turns cards over must animate a flip.
+    # Play the rest; the first placement that turns cards over must animate a flip and say why, in the
+    # words of the catalogue for the reason the engine gives.
     page.evaluate(FLIP_RECORDER)
     first_flip = next(i for i in flips_at if i >= 2)
+    replayed = Game(deal=deal)
     for index in range(2, len(line)):
         click_cell(page, *line[index])
         if index == first_flip:
+            for move in line[: index + 1]:
+                placement = replayed.place(move.row, move.col)
             page.wait_for_function("window.__flipSeen > 0", timeout=5_000)
-            expect(page.locator("#board-message")).to_have_text(re.compile(r"(Row|Column): .*turned face (up|down)"))
+            message = page.locator("#board-message").text_content() or ""
+            assert re.search(r"(Row|Column): .*turned face (up|down)", message), message
+            for said in flip_reasons(placement):
+                assert said in message, (said, message)
 
     # Game over: outcome, score, the analysis (with a spinner while it runs) and the replay viewer.
     expect(page.locator("#over")).to_be_visible()
@@ -293,8 +337,7 @@ def test_win_a_numbered_deal_with_hint_undo_flips_game_over_replay_and_stats(
 
     analysis = page.locator("#analysis")
     expect(analysis).to_have_attribute("aria-busy", "false", timeout=120_000)
-    if (ROOT / "src" / "foursquare" / "analysis.py").exists():
-        expect(page.locator(".analysis-verdict")).to_have_text(re.compile("could be won"))
+    expect(page.locator(".analysis-verdict")).to_have_text(re.compile("could be won"))
     shot(page, "desktop-game-over")
 
     # Statistics: the win is counted and drawn in the histogram; the games list links back.
@@ -415,9 +458,10 @@ def test_stale_move_shows_a_toast_and_refetches(browser: Any, server: str) -> No
     other.goto(f"{server}/#/game/{game_id}")
     wait_turn(other, 0)
     click_cell(page, 0, 0)
-    # The second tab still shows turn 0: its move is refused (409) and it catches up.
+    # The second tab still shows turn 0: its move is refused (409) and it catches up. The toast says so in
+    # the catalogue's words for the error's code, not in the server's English detail.
     other.click('#board .slot.legal[data-row="0"][data-col="0"]')
-    expect(other.locator(".toast-error")).to_be_visible()
+    expect(other.locator(".toast-error .toast-text")).to_have_text(catalogue()["error.code.stale_turn"])
     wait_turn(other, 1)
     assert page.errors == []
     page.context.close()
@@ -435,9 +479,13 @@ def test_phone_layout_and_dark_theme(browser: Any, server: str) -> None:
     no_horizontal_overflow(page)
     shot(page, "phone-game-light")
 
+    # The browser's theme colour is style.css's page background, in either theme.
     assert page.get_attribute("html", "data-theme") == "light"
+    theme_color = page.locator('meta[name="theme-color"]')
+    expect(theme_color).to_have_attribute("content", "#f3efe6")
     page.click("#theme-toggle")
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    expect(theme_color).to_have_attribute("content", "#12161b")
     expect(page.locator("#theme-toggle")).to_have_attribute("aria-pressed", "true")
     assert page.evaluate("localStorage.getItem('fs.theme')") == "dark"
     turn = turn_of(page)
@@ -464,10 +512,8 @@ def test_reduced_motion_turns_cards_without_animation(
 ) -> None:
     deal, line = winning
     game = Game(deal=deal)
-    page = new_page(browser)
+    page = page_with_deal(browser, server, deal)
     page.emulate_media(reduced_motion="reduce")
-    open_home(page, server)
-    start_deal(page, deal)
     page.evaluate(FLIP_RECORDER)
     for move in line:
         flips = game.place(move.row, move.col).flips
@@ -527,11 +573,9 @@ def test_analysis_panel_lists_costliest_moves_and_shows_them_in_the_replay(
         "costliest": [5, 3],
         "perfect": {"status": "optimal", "winnable": True, "best_score": 20, "upper_bound": 20, "line": []},
     }
-    page = new_page(browser)
+    page = page_with_deal(browser, server, deal)
     held: list[Any] = []  # the analysis request, answered only once the spinner has been seen
     page.route("**/api/games/*/analysis", lambda route: held.append(route))
-    open_home(page, server)
-    start_deal(page, deal)
     for move in line:
         click_cell(page, *move)
     expect(page.locator("#analysis .analysis-loading .spinner")).to_be_visible()
@@ -559,6 +603,127 @@ def test_analysis_panel_lists_costliest_moves_and_shows_them_in_the_replay(
     page.locator("#replay-marks .replay-mark").nth(1).click()
     expect(page.locator("#board")).to_have_attribute("data-replay-turn", "5")
     shot(page, "desktop-analysis")
+    # After the game the keys step through the replay.
+    page.locator("#board").focus()
+    for key, turn in (("Home", 0), ("ArrowRight", 1), ("ArrowRight", 2), ("ArrowLeft", 1), ("End", len(line))):
+        page.keyboard.press(key)
+        expect(page.locator("#board")).to_have_attribute("data-replay-turn", str(turn))
+    # Another game, then back to this one: its final position, replay and analysis come back.
+    page.click("#btn-again")
+    wait_turn(page, 0)
+    expect(page.locator("#over")).to_be_hidden()
+    page.go_back()
+    wait_turn(page, len(line))
+    page.wait_for_function("true")  # let the route handler run
+    assert len(held) == 2
+    held[1].fulfill(json=analysis)
+    expect(page.locator("#over")).to_be_visible()
+    expect(page.locator("#board .slot.occupied")).to_have_count(len(game.cells()))
+    expect(page.locator("#replay-marks .replay-mark")).to_have_count(2)
+    expect(page.locator("#board")).to_have_attribute("data-replay-turn", str(len(line)))
+    assert page.errors == []
+    page.context.close()
+
+
+def test_a_refused_move_is_told_in_the_catalogues_words_for_its_code(browser: Any, server: str) -> None:
+    """The page words an error from its code (and an illegal move from its reason), never from ``detail``."""
+    page = new_page(browser)
+    open_home(page, server)
+    refusal = {
+        "detail": "cannot place a card at (0, 0): the pile there already holds 4 cards",
+        "code": "illegal_move",
+        "reason": "pile_full",
+    }
+    page.route("**/api/games/*/moves", lambda route: route.fulfill(status=422, json=refusal))
+    page.click('#board .slot.legal[data-row="0"][data-col="0"]')
+    expect(page.locator(".toast-error .toast-text")).to_have_text(catalogue()["error.illegal.pile_full"])
+    wait_turn(page, 0)  # nothing changed
+    page.unroute("**/api/games/*/moves")
+    page.route(
+        "**/api/games/*/moves",
+        lambda route: route.fulfill(status=503, json={"detail": "the server's own words", "code": "not_available"}),
+    )
+    page.click('#board .slot.legal[data-row="0"][data-col="0"]')
+    expect(page.locator(".toast-error .toast-text").last).to_have_text(catalogue()["error.code.not_available"])
+    assert "own words" not in (page.locator("#toasts").text_content() or "")
+    assert page.errors == []
+    page.context.close()
+
+
+def test_an_unknown_game_is_told_and_a_new_one_dealt_and_restart_asks_first(browser: Any, server: str) -> None:
+    page = new_page(browser)
+    page.goto(f"{server}/#/game/no-such-game-0000")
+    expect(page.locator(".toast-error .toast-text")).to_have_text(catalogue()["error.code.unknown_game"])
+    wait_turn(page, 0)
+    assert not page.url.endswith("no-such-game-0000")
+    click_cell(page, 0, 0)
+    # Restart asks first: cancelling keeps the card, confirming takes it back.
+    page.click("#btn-restart")
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    page.click("#confirm-cancel")
+    expect(page.locator("#confirm-dialog")).to_be_hidden()
+    assert turn_of(page) == 1
+    page.click("#btn-restart")
+    page.click("#confirm-ok")
+    wait_turn(page, 0)
+    expect(page.locator("#board-message")).to_have_text(catalogue()["toast.restarted"])
+    assert page.errors == []
+    page.context.close()
+
+
+SWAPPED_REASON = {"highest": "none_face_up", "lowest": "highest", "none_face_up": "lowest"}
+
+
+def test_the_flip_message_tells_the_reason_the_server_gives(
+    browser: Any, server: str, winning: tuple[int, list[Move]]
+) -> None:
+    """The page says why cards turned from each flip's ``reason``: given another reason, it says that one."""
+    deal, line = winning
+    game = Game(deal=deal)
+    page = page_with_deal(browser, server, deal)
+
+    def swap_reasons(route: Any) -> None:
+        response = route.fetch()
+        data = response.json()
+        for flip in data["flips"]:
+            flip["reason"] = SWAPPED_REASON[flip["reason"]]
+        route.fulfill(response=response, json=data)
+
+    page.route("**/api/games/*/moves", swap_reasons)
+    for move in line:
+        placement = game.place(move.row, move.col)
+        click_cell(page, move.row, move.col)
+        if placement.flips:
+            flips = tuple(f._replace(reason=SWAPPED_REASON[f.reason]) for f in placement.flips)
+            swapped = placement._replace(flips=flips)
+            message = page.locator("#board-message").text_content() or ""
+            for said in flip_reasons(swapped):
+                assert said in message, (said, message)
+            break
+    else:
+        pytest.fail("no card of the winning line turned another over")
+    assert page.errors == []
+    page.context.close()
+
+
+def test_the_face_down_meter_uses_the_servers_limit(browser: Any, server: str) -> None:
+    """The meter has as many pips as the state's max_face_down says (here a server that allows 6)."""
+
+    def allow_six(route: Any) -> None:
+        response = route.fetch()
+        data = response.json()
+        if isinstance(data, dict) and "max_face_down" in data:
+            data["max_face_down"] = 6
+        route.fulfill(response=response, json=data)
+
+    page = new_page(browser)
+    page.route(re.compile(r".*/api/games(/[\w-]+(/\w+)?)?$"), allow_six)
+    open_home(page, server)
+    expect(page.locator("#face-down-meter .pip")).to_have_count(6)
+    expect(page.locator("#face-down")).to_have_text("0 of 6")
+    click_cell(page, 0, 0)
+    expect(page.locator("#face-down")).to_have_text("0 of 6")
+    expect(page.locator("#face-down-meter .pip")).to_have_count(6)
     assert page.errors == []
     page.context.close()
 
@@ -584,13 +749,17 @@ def test_new_game_dialog_sends_the_house_rules(browser: Any, server: str) -> Non
 
 # --- the message catalogue -------------------------------------------------------------------------------
 
-STATIC = ROOT / "src" / "foursquare" / "web" / "static"
+# IllegalMoveError.reason's codes, as its docstring lists them.
+ILLEGAL_MOVE_REASONS = ("game_over", "first_card", "pile_full", "not_adjacent", "outside_4x4", "bad_cell")
 DYNAMIC_KEYS = [
     *(f"over.reason.{r}" for r in ("sixteen_face_up", "too_many_face_down", "stock_empty")),
     *(f"stats.result.{o}" for o in ("playing", "won", "lost")),
     *(f"suit.{s}" for s in "CDHS"),
     "flip.line.row",
     "flip.line.column",
+    *(f"flip.reason.{r}" for r in get_args(FlipReason)),
+    *(f"error.code.{code}" for code in ERROR_CODES),
+    *(f"error.illegal.{r}" for r in ILLEGAL_MOVE_REASONS),
 ]
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from foursquare.cards import CardError
-from foursquare.engine import Game, Move, MoveError, Variant, VariantError
+from foursquare.engine import Game, Move, MoveError, Outcome, Variant, VariantError
 
 FORMAT = "foursquare-game"
 VERSION = 1
@@ -125,18 +125,28 @@ def write(game: Game, path: str | os.PathLike[str]) -> None:
         raise
 
 
+def cells_json(game: Game) -> list[dict[str, Any]]:
+    """Every pile as the player sees it, sorted by (row, col): ``{"row", "col", "height", "card", "face_up"}``.
+
+    The same in ``foursquare replay --json`` and in the web API's states and replays.
+    """
+    return [
+        {"row": c.row, "col": c.col, "height": c.height, "card": c.top.name, "face_up": c.top_face_up}
+        for c in game.cells()
+    ]
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    """``{"outcome", "reason", "score"}``: ``"playing"``, null, null while the game goes on."""
+    return {"outcome": outcome.status, "reason": outcome.reason, "score": outcome.score}
+
+
 def replay_json(game: Game) -> dict[str, Any]:
     """The summary printed by ``foursquare replay --json`` (see ``docs/records.md``)."""
-    outcome = game.outcome()
     return {
-        "outcome": outcome.status,
-        "reason": outcome.reason,
-        "score": outcome.score,
+        **outcome_json(game.outcome()),
         "played": game.turn,
         "stock_left": game.stock_left,
         "face_down": game.face_down,
-        "cells": [
-            {"row": c.row, "col": c.col, "height": c.height, "card": c.top.name, "face_up": c.top_face_up}
-            for c in game.cells()
-        ],
+        "cells": cells_json(game),
     }

@@ -153,7 +153,7 @@ class StoredGame:
 
 
 def _moves_json(moves: list[Move] | tuple[Move, ...]) -> str:
-    return json.dumps([[m.row, m.col] for m in moves], separators=(",", ":"))
+    return json.dumps([m.to_json() for m in moves], separators=(",", ":"))
 
 
 def _decode_moves(text: str, game_id: str, column: str) -> tuple[Move, ...]:
@@ -161,8 +161,8 @@ def _decode_moves(text: str, game_id: str, column: str) -> tuple[Move, ...]:
         data = json.loads(text)
         if not isinstance(data, list):
             raise TypeError("not a list")
-        return tuple(Move(int(row), int(col)) for row, col in data)
-    except (TypeError, ValueError) as exc:
+        return tuple(Move.from_json(item) for item in data)
+    except (TypeError, ValueError) as exc:  # MoveError is a ValueError
         raise DamagedGameError(f"the stored game {game_id!r} has a malformed {column} list: {exc}") from None
 
 
@@ -397,7 +397,7 @@ class Store:
                     game.turn,
                     outcome.status,
                     outcome.reason,
-                    outcome.score if outcome.is_over else None,
+                    outcome.score,
                     stamp,
                     finished,
                     finished,

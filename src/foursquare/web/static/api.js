@@ -1,11 +1,16 @@
 // The JSON API of the server (see docs/api.md). Every call returns parsed JSON or throws ApiError.
 
 export class ApiError extends Error {
-  /** status is the HTTP status (0 when the server could not be reached); detail the server's words. */
-  constructor(status, detail) {
+  /**
+   * status: the HTTP status (0 when the server could not be reached); code: the error's stable code
+   * and reason: an illegal move's (see docs/api.md, "Errors"); detail: the server's words, for logs.
+   */
+  constructor(status, { detail = "", code = "", reason = "" } = {}) {
     super(detail || `HTTP ${status}`);
     this.status = status;
     this.detail = detail;
+    this.code = code;
+    this.reason = reason;
   }
 }
 
@@ -23,7 +28,7 @@ function newGameBody({ deal = null, variant = null } = {}) {
   const parts = [];
   if (deal !== null && deal !== undefined) {
     const digits = String(deal);
-    if (!/^[0-9]+$/.test(digits)) throw new ApiError(422, "");
+    if (!/^[0-9]+$/.test(digits)) throw new ApiError(422, { code: "bad_request" });
     parts.push(`"deal": ${digits}`);
   }
   if (variant) parts.push(`"variant": ${JSON.stringify(variant)}`);
@@ -40,7 +45,7 @@ async function request(method, path, body) {
   try {
     response = await fetch(path, options);
   } catch {
-    throw new ApiError(0, "");
+    throw new ApiError(0);
   }
   let data = null;
   const text = await response.text();
@@ -52,8 +57,8 @@ async function request(method, path, body) {
     }
   }
   if (!response.ok) {
-    const detail = data && typeof data.detail === "string" ? data.detail : "";
-    throw new ApiError(response.status, detail);
+    const text = (name) => (data && typeof data[name] === "string" ? data[name] : "");
+    throw new ApiError(response.status, { detail: text("detail"), code: text("code"), reason: text("reason") });
   }
   return data;
 }

@@ -2,6 +2,7 @@
 // It only draws what the server says (cells, legal cells); it knows no rule of the game.
 
 import { createCard, flipDuration, setCard } from "./cards.js";
+import { el } from "./dom.js";
 import { cardName, t } from "./i18n.js";
 
 const key = (row, col) => `${row},${col}`;
@@ -41,9 +42,9 @@ function flyIn(card, from) {
 export class Board {
   /**
    * @param {HTMLElement} element the grid container
-   * @param {{onPlace: (row: number, col: number) => void}} handlers
+   * @param {{onPlace: (row: number, col: number) => void}} handlers (onPlace may also be set later)
    */
-  constructor(element, { onPlace }) {
+  constructor(element, { onPlace = () => {} } = {}) {
     this.element = element;
     this.onPlace = onPlace;
     this.slots = new Map();
@@ -120,11 +121,7 @@ export class Board {
     for (const [slotKey, [row, col]] of positions) {
       let slot = this.slots.get(slotKey);
       if (!slot) {
-        slot = document.createElement("div");
-        slot.className = "slot";
-        slot.dataset.key = slotKey;
-        slot.dataset.row = String(row);
-        slot.dataset.col = String(col);
+        slot = el("div", { class: "slot", "data-key": slotKey, "data-row": row, "data-col": col });
         this.element.append(slot);
         this.slots.set(slotKey, slot);
       }
@@ -132,74 +129,78 @@ export class Board {
       slot.style.gridColumn = String(col - minCol + 1);
       const cell = byKey.get(slotKey);
       const isLegal = legalKeys.has(slotKey);
-      const shown = this.displayCoords(row, col);
 
       const justPlaced = Boolean(view.placed && view.placed.row === row && view.placed.col === col);
       flipping += this.#drawPile(slot, cell, justPlaced ? (view.flyFrom ?? true) : null);
 
       slot.classList.toggle("occupied", Boolean(cell));
       slot.classList.toggle("legal", isLegal);
-      if (isLegal) {
-        slot.setAttribute("role", "button");
-        const pile = cell ? t("card.pile", { count: cell.height }) : "";
-        slot.setAttribute(
-          "aria-label",
-          cell
-            ? t("board.cellPile", { card, row: shown.row, col: shown.col, top: cardName(cell.card), pile })
-            : t("board.cellEmpty", { card, row: shown.row, col: shown.col }),
-        );
-      } else if (cell) {
-        slot.setAttribute("role", "group");
-        slot.setAttribute(
-          "aria-label",
-          cell.height > 1
-            ? t("board.positionPile", { row: shown.row, col: shown.col, pile: t("card.pile", { count: cell.height }) })
-            : t("board.position", { row: shown.row, col: shown.col }),
-        );
-        slot.removeAttribute("tabindex");
-      } else {
-        slot.removeAttribute("role");
-        slot.removeAttribute("aria-label");
-        slot.removeAttribute("tabindex");
-      }
-
-      const hint = hintByKey.get(slotKey);
-      slot.classList.remove("hint-1", "hint-2", "hint-3");
-      let badge = slot.querySelector(":scope > .hint-badge");
-      if (hint && isLegal) {
-        slot.classList.add(`hint-${hint.rank}`);
-        if (!badge) {
-          badge = document.createElement("span");
-          badge.className = "hint-badge";
-          badge.setAttribute("aria-hidden", "true");
-          slot.append(badge);
-        }
-        badge.textContent = hint.rank === 1 ? hint.label : String(hint.rank);
-      } else if (badge) {
-        badge.remove();
-      }
-
-      const marker = markerByKey.get(slotKey);
-      slot.classList.remove("marker-placed", "marker-best", "marker-played");
-      let tag = slot.querySelector(":scope > .marker-tag");
-      if (marker) {
-        slot.classList.add(`marker-${marker.kind}`);
-        if (marker.label) {
-          if (!tag) {
-            tag = document.createElement("span");
-            tag.className = "marker-tag";
-            slot.append(tag);
-          }
-          tag.textContent = marker.label;
-        } else if (tag) {
-          tag.remove();
-        }
-      } else if (tag) {
-        tag.remove();
-      }
+      this.#label(slot, cell, isLegal, card);
+      this.#drawHint(slot, isLegal ? hintByKey.get(slotKey) : undefined);
+      this.#drawMarker(slot, markerByKey.get(slotKey));
     }
     this.#updateRovingFocus();
     return flipping;
+  }
+
+  /** The slot's role and accessible name: a cell to place `card` on, a pile, or nothing. */
+  #label(slot, cell, isLegal, card) {
+    const shown = this.displayCoords(Number(slot.dataset.row), Number(slot.dataset.col));
+    if (isLegal) {
+      slot.setAttribute("role", "button");
+      const pile = cell ? t("card.pile", { count: cell.height }) : "";
+      slot.setAttribute(
+        "aria-label",
+        cell
+          ? t("board.cellPile", { card, row: shown.row, col: shown.col, top: cardName(cell.card), pile })
+          : t("board.cellEmpty", { card, row: shown.row, col: shown.col }),
+      );
+    } else if (cell) {
+      slot.setAttribute("role", "group");
+      slot.setAttribute(
+        "aria-label",
+        cell.height > 1
+          ? t("board.positionPile", { row: shown.row, col: shown.col, pile: t("card.pile", { count: cell.height }) })
+          : t("board.position", { row: shown.row, col: shown.col }),
+      );
+      slot.removeAttribute("tabindex");
+    } else {
+      slot.removeAttribute("role");
+      slot.removeAttribute("aria-label");
+      slot.removeAttribute("tabindex");
+    }
+  }
+
+  /** The hint's rank on a legal slot (the best one with its label), or none. */
+  #drawHint(slot, hint) {
+    slot.classList.remove("hint-1", "hint-2", "hint-3");
+    let badge = slot.querySelector(":scope > .hint-badge");
+    if (!hint) {
+      badge?.remove();
+      return;
+    }
+    slot.classList.add(`hint-${hint.rank}`);
+    if (!badge) {
+      badge = el("span", { class: "hint-badge", "aria-hidden": "true" });
+      slot.append(badge);
+    }
+    badge.textContent = hint.rank === 1 ? hint.label : String(hint.rank);
+  }
+
+  /** A replay marker (the card placed, the cell played, the best cell) with its tag, or none. */
+  #drawMarker(slot, marker) {
+    slot.classList.remove("marker-placed", "marker-best", "marker-played");
+    let tag = slot.querySelector(":scope > .marker-tag");
+    if (marker) slot.classList.add(`marker-${marker.kind}`);
+    if (!marker?.label) {
+      tag?.remove();
+      return;
+    }
+    if (!tag) {
+      tag = el("span", { class: "marker-tag" });
+      slot.append(tag);
+    }
+    tag.textContent = marker.label;
   }
 
   #preview(slot) {
@@ -240,13 +241,7 @@ export class Board {
     }
     let flipped = 0;
     if (!pile) {
-      pile = document.createElement("div");
-      pile.className = "pile";
-      const card = createCard(cell.card, cell.face_up);
-      const badge = document.createElement("span");
-      badge.className = "pile-badge";
-      badge.setAttribute("aria-hidden", "true");
-      pile.append(card, badge);
+      pile = el("div", { class: "pile" }, createCard(cell.card, cell.face_up), el("span", { class: "pile-badge", "aria-hidden": "true" }));
       slot.prepend(pile);
     } else {
       const card = pile.querySelector(".card");

@@ -1,9 +1,8 @@
 // Drawing cards: a face (corner indices and a big centre pip, suits from the SVG sprite) and a back,
 // mounted on the two sides of a 3D card so that turning it over is a rotateY flip.
 
+import { el, svgEl } from "./dom.js";
 import { cardLabel, cardSymbol, parseCard, rankShort } from "./i18n.js";
-
-const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** Flip duration in ms; 0 when the reader asked for reduced motion. */
 export function flipDuration() {
@@ -11,27 +10,20 @@ export function flipDuration() {
 }
 
 function suitIcon(suit, className) {
-  const svg = document.createElementNS(SVG_NS, "svg");
-  svg.setAttribute("class", className);
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  const use = document.createElementNS(SVG_NS, "use");
-  use.setAttribute("href", `#suit-${suit}`);
-  svg.append(use);
-  return svg;
-}
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
+  return svgEl(
+    "svg",
+    { class: className, "aria-hidden": "true", focusable: "false" },
+    svgEl("use", { href: `#suit-${suit}` }),
+  );
 }
 
 function corner(rank, suit, position) {
-  const box = el("span", `corner corner-${position}`);
-  box.append(el("span", "corner-rank", rankShort(rank)), suitIcon(suit, "corner-suit"));
-  return box;
+  return el(
+    "span",
+    { class: `corner corner-${position}` },
+    el("span", { class: "corner-rank", text: rankShort(rank) }),
+    suitIcon(suit, "corner-suit"),
+  );
 }
 
 function fillFront(front, name) {
@@ -47,19 +39,17 @@ function fillFront(front, name) {
 
 function fillBack(back, name) {
   // The player has seen every card on the grid, so the back carries a discreet reminder of it.
-  back.replaceChildren(el("span", "back-emblem"), el("span", "back-peek", cardSymbol(name)));
+  back.replaceChildren(el("span", { class: "back-emblem" }), el("span", { class: "back-peek", text: cardSymbol(name) }));
 }
 
 /** A new card element showing `name` face up or down (no animation). */
 export function createCard(name, faceUp) {
-  const card = el("div", "card");
-  card.setAttribute("role", "img");
-  const inner = el("div", "card-inner");
-  inner.setAttribute("aria-hidden", "true"); // the card's label says it all
-  const front = el("div", "card-face card-front");
-  const back = el("div", "card-face card-back");
-  inner.append(front, back);
-  card.append(inner);
+  // The inner part is hidden from assistive technology: the card's label says it all.
+  const card = el(
+    "div",
+    { class: "card", role: "img" },
+    el("div", { class: "card-inner", "aria-hidden": "true" }, el("div", { class: "card-face card-front" }), el("div", { class: "card-face card-back" })),
+  );
   setCard(card, name, faceUp, false);
   return card;
 }

@@ -1,21 +1,36 @@
-// Small DOM helpers shared by the views: element building, storage, toasts and error wording.
+// Small DOM helpers shared by the views: the one element builder (HTML and SVG), storage, toasts and
+// the wording of errors (from their stable codes, never from the server's English).
 
 import { ApiError } from "./api.js";
-import { t } from "./i18n.js";
+import { hasMessage, t } from "./i18n.js";
 
 export const $ = (id) => document.getElementById(id);
 
-export function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/**
+ * Give `node` its attributes and children. Attributes: "class", "text" (its text), "on<event>" (a
+ * listener) or any attribute (null, undefined and false leave it out; true sets it empty).
+ */
+function build(node, attributes, children) {
   for (const [name, value] of Object.entries(attributes)) {
     if (value === null || value === undefined || value === false) continue;
-    if (name === "class") node.className = value;
-    else if (name === "text") node.textContent = value;
+    if (name === "text") node.textContent = value;
     else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
     else node.setAttribute(name, value === true ? "" : String(value));
   }
   node.append(...children.filter((child) => child !== null && child !== undefined));
   return node;
+}
+
+/** An HTML element: el("p", {class: "note", text: "…"}), el("ul", {}, el("li", …), …). */
+export function el(tag, attributes = {}, ...children) {
+  return build(document.createElement(tag), attributes, children);
+}
+
+/** An SVG element, built the same way. */
+export function svgEl(tag, attributes = {}, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attributes, children);
 }
 
 export function storage(key, value) {
@@ -46,19 +61,15 @@ export function toast(message, kind = "info") {
   setTimeout(() => box.remove(), 5600);
 }
 
-/** The server's plain-words detail as a sentence: capital first letter, final full stop. */
-function sentence(text) {
-  const trimmed = text.trim();
-  if (!trimmed) return trimmed;
-  const head = trimmed[0].toLocaleUpperCase() + trimmed.slice(1);
-  return /[.!?)]$/.test(head) ? head : `${head}.`;
-}
-
+/**
+ * What to tell the player about a failed request: the catalogue's message for the error's stable code
+ * (an illegal move: for the engine's reason), never the server's English detail.
+ */
 export function errorMessage(error) {
   if (!(error instanceof ApiError)) return t("error.generic", { detail: String(error?.message ?? error) });
   if (error.status === 0) return t("error.network");
-  if (error.status === 404) return error.detail ? sentence(error.detail) : t("error.notFound");
-  if (error.detail) return sentence(error.detail);
-  if (error.status === 409) return t("error.stale");
-  return t("error.status", { status: error.status });
+  const keys = [`error.code.${error.code}`];
+  if (error.code === "illegal_move") keys.unshift(`error.illegal.${error.reason}`);
+  const key = keys.find((candidate) => error.code && hasMessage(candidate));
+  return key ? t(key) : t("error.status", { status: error.status });
 }

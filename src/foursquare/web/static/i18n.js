@@ -41,6 +41,11 @@ export function t(key, params = {}) {
   return fill(value, params);
 }
 
+/** Whether the catalogue has a message `key`. */
+export function hasMessage(key) {
+  return key in messages || key in en;
+}
+
 /** A list of lines (catalogue entries that are arrays, e.g. the rules). */
 export function tLines(key) {
   const value = t(key);
@@ -69,7 +74,7 @@ export function parseCard(name) {
 /** The short rank shown in a card corner: "A", "2" … "10". */
 export function rankShort(rank) {
   const key = `rank.short.${rank}`;
-  return key in messages || key in en ? t(key) : String(rank);
+  return hasMessage(key) ? t(key) : String(rank);
 }
 
 /** "7♥" */
@@ -82,7 +87,7 @@ export function cardSymbol(name) {
 export function cardName(name) {
   const { rank, suit } = parseCard(name);
   const key = `rank.${rank}`;
-  const rankWord = key in messages || key in en ? t(key) : String(rank);
+  const rankWord = hasMessage(key) ? t(key) : String(rank);
   return t("card.name", { rank: rankWord, suit: t(`suit.${suit}`) });
 }
 

@@ -1,7 +1,7 @@
 // The statistics view: totals, the score histogram (inline SVG) and the list of recent games.
 
 import { api } from "./api.js";
-import { $, el, errorMessage, toast } from "./dom.js";
+import { $, el, errorMessage, svgEl, toast } from "./dom.js";
 import { dateTime, decimal, integer, joinList, percent, t, variantText } from "./i18n.js";
 
 const PER_PAGE = 20;
@@ -53,13 +53,6 @@ function drawHistogram() {
 
 /** The score histogram as an inline SVG drawn at `width` CSS pixels (so its text stays readable). */
 function histogram(bins, width) {
-  const SVG = "http://www.w3.org/2000/svg";
-  const svgEl = (tag, attributes = {}, text) => {
-    const node = document.createElementNS(SVG, tag);
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-    if (text !== undefined) node.textContent = text;
-    return node;
-  };
   const counts = new Map(bins.map((bin) => [bin.score, bin.count]));
   const maxScore = Math.max(24, ...bins.map((bin) => bin.score));
   const scores = Array.from({ length: maxScore + 1 }, (_, score) => score);

@@ -1,0 +1,57 @@
+"""The FastAPI application: the JSON API over the rules engine, and the page that plays it.
+
+The server is authoritative: it keeps every game's stock and tells the page only what a player at a
+real table would see — the grid and the card to place. ``docs/api.md`` documents every endpoint.
+
+>>> import os, tempfile
+>>> from fastapi.testclient import TestClient
+>>> client = TestClient(create_app(os.path.join(tempfile.mkdtemp(), "games.db")))
+>>> state = client.post("/api/games", json={"deal": 1}).json()
+>>> state["card"], state["legal"]
+('3S', [[0, 0]])
+>>> client.post(f"/api/games/{state['id']}/moves", json={"row": 0, "col": 0, "turn": 0}).json()["card"]
+'AH'
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from foursquare.web.deps import AnalysisLocks
+from foursquare.web.errors import install_error_handlers
+from foursquare.web.player import identify_player
+from foursquare.web.routes import analysis, games, page, stats
+from foursquare.web.store import Store
+
+
+def create_app(db_path: str | Path) -> FastAPI:
+    """The FastAPI application over the database at ``db_path`` (checked, created if missing).
+
+    Raises :class:`~foursquare.web.store.StoreError` if the database cannot be used.
+    """
+    store = Store(db_path)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    app = FastAPI(
+        title="Foursquare",
+        summary="Play Wil Su's Foursquare solitaire; the server keeps the stock.",
+        version="1",
+        lifespan=lifespan,
+    )
+    app.state.store = store
+    app.state.analysis_locks = AnalysisLocks()
+    app.middleware("http")(identify_player)
+    install_error_handlers(app)
+    for router in (games.router, analysis.router, stats.router, page.router):
+        app.include_router(router)
+    app.mount("/static", StaticFiles(directory=page.STATIC_DIR, check_dir=False), name="static")
+    return app

@@ -1,0 +1,180 @@
+"""The API's errors: each answers ``{"detail": "a plain sentence", "code": "a_stable_code"}``.
+
+``code`` is for programs (the page shows its own message for it), ``detail`` for people and scripts.
+An illegal move also carries the engine's ``reason`` (``IllegalMoveError.reason``). No answer ever
+carries a stack trace: an unexpected error is logged and answered ``internal``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from foursquare.engine import IllegalMoveError
+from foursquare.web.messages import say
+from foursquare.web.store import DamagedGameError, UnknownGameError
+
+log = logging.getLogger("foursquare.web")
+
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+"""The codes of the errors the framework itself answers (an unknown path, a wrong method); others: http_error."""
+
+ERROR_CODES = (
+    "unknown_game", "game_over", "stale_turn", "illegal_move", "nothing_to_undo", "nothing_to_redo",
+    "still_playing", "bad_replay_turn", "bad_request", "not_available", "no_page", "damaged_game", "internal",
+    *HTTP_CODES.values(), "http_error",
+)  # fmt: skip
+"""Every ``code`` an error answer may carry (``docs/api.md``, and the page's catalogue, name each one)."""
+
+
+class ApiError(ValueError):
+    """A request the game cannot honour: ``code`` is its stable code, ``status`` the HTTP status it answers with."""
+
+    status = 400
+
+    def __init__(self, code: str, **params: object) -> None:
+        super().__init__(say(code, **params))
+        self.code = code
+
+    def body(self) -> dict[str, Any]:
+        return {"detail": str(self), "code": self.code}
+
+
+class ConflictError(ApiError):
+    """The request does not fit the game's current state (over, stale turn, nothing to undo)."""
+
+    status = 409
+
+
+class UnprocessableError(ApiError):
+    """The request is well-formed but asks for something impossible (an illegal move)."""
+
+    status = 422
+
+
+class IllegalMove(UnprocessableError):
+    """The engine refuses the move; ``reason`` is the engine's stable code for why."""
+
+    def __init__(self, error: IllegalMoveError) -> None:
+        super().__init__("illegal_move", error=error)
+        self.reason = error.reason
+
+    def body(self) -> dict[str, Any]:
+        return {**super().body(), "reason": self.reason}
+
+
+class PageMissingError(ApiError):
+    """The page's files are not installed."""
+
+    status = 404
+
+
+class UnavailableError(ApiError):
+    """An optional capability (hint, analysis) is not installed."""
+
+    status = 503
+
+
+# --- validation messages ------------------------------------------------------------------------------
+
+# pydantic's error types, by the message that names them.
+PROBLEMS = {
+    "json_invalid": "body_not_json",
+    "model_type": "must_be_object",
+    "dict_type": "must_be_object",
+    "model_attributes_type": "must_be_object",
+    "missing": "missing",
+    "extra_forbidden": "extra",
+    "int_type": "integer",
+    "int_parsing": "integer",
+    "int_from_float": "integer",
+    "bool_type": "boolean",
+    "bool_parsing": "boolean",
+    "literal_error": "one_of",
+    "greater_than_equal": "at_least",
+    "less_than_equal": "at_most",
+    "less_than": "less_than",
+}
+LIMITS = {"at_least": "ge", "at_most": "le", "less_than": "lt"}
+"""Where pydantic's context holds the limit a problem names."""
+
+
+def _field_name(loc: tuple[Any, ...]) -> str:
+    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header", "cookie")]
+    if loc and loc[0] == "body" and len(loc) == 2 and isinstance(loc[1], int):
+        parts = []  # a JSON decoding position, not a field
+    return ".".join(parts)
+
+
+def _problem(error: dict[str, Any]) -> str:
+    kind = str(error.get("type", ""))
+    field = _field_name(tuple(error.get("loc", ()))) or say("the_body")
+    ctx = error.get("ctx") or {}
+    key = PROBLEMS.get(kind)
+    if key is None:
+        return say("other", field=field, message=str(error.get("msg", kind)).lower())
+    limit = ctx.get(LIMITS[key]) if key in LIMITS else None
+    return say(key, field=field, expected=ctx.get("expected", "?"), limit=limit)
+
+
+def validation_sentence(errors: list[dict[str, Any]]) -> str:
+    """FastAPI's validation errors as one plain sentence, e.g. ``bad request: row is missing``."""
+    problems: list[str] = []
+    for error in errors:
+        text = _problem(error)
+        if text not in problems:
+            problems.append(text)
+    return say("bad_request", problems="; ".join(problems))
+
+
+# --- the handlers -----------------------------------------------------------------------------------------
+
+
+def error_response(status: int, code: str, detail: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"detail": detail, "code": code, **extra}, status_code=status)
+
+
+async def on_api_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
+    return JSONResponse(exc.body(), status_code=exc.status)
+
+
+async def on_unknown_game(request: Request, exc: Exception) -> JSONResponse:
+    return error_response(404, "unknown_game", str(exc))
+
+
+async def on_invalid_request(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    return error_response(422, "bad_request", validation_sentence(list(exc.errors())))
+
+
+async def on_http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = HTTP_CODES.get(exc.status_code, "http_error")
+    body = {"detail": str(exc.detail).lower(), "code": code}
+    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+
+
+async def on_damaged_game(request: Request, exc: Exception) -> JSONResponse:
+    log.error("%s", exc)
+    return error_response(500, "damaged_game", str(exc))
+
+
+async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
+    log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
+    return error_response(500, "internal", say("internal"))
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Answer every error as ``{"detail", "code"}``."""
+    app.add_exception_handler(ApiError, on_api_error)
+    app.add_exception_handler(UnknownGameError, on_unknown_game)
+    app.add_exception_handler(RequestValidationError, on_invalid_request)
+    app.add_exception_handler(StarletteHTTPException, on_http_error)
+    app.add_exception_handler(DamagedGameError, on_damaged_game)
+    app.add_exception_handler(Exception, on_unexpected)

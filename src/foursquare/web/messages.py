@@ -1,0 +1,43 @@
+"""Every sentence the server says to a person, in one place (for translation), keyed by a stable code.
+
+An error's key is also the ``code`` of the API's error answer (``docs/api.md``), which the page maps
+to its own catalogue (``static/messages/en.js``); the sentence is the answer's ``detail``, for scripts.
+"""
+
+from __future__ import annotations
+
+MESSAGES = {
+    # Errors of the API: the key is the answer's "code".
+    "game_over": "the game is over ({outcome}): it cannot change any more",
+    "stale_turn": "the game is at turn {turn}, not {asked}: it changed since you last looked (reload it)",
+    "illegal_move": "{error}",
+    "nothing_to_undo": "there is nothing to undo",
+    "nothing_to_redo": "there is nothing to redo",
+    "still_playing": "the game is still being played: {what} is available once it is over",
+    "bad_replay_turn": "turn must be between 0 and {turn} (the cards placed in this game), not {asked}",
+    "not_available": "{what} is not available in this installation ({error})",
+    "no_page": "the web page is not installed (missing {path})",
+    "internal": "internal error",
+    "bad_request": "bad request: {problems}",
+    # The problems a bad request names.
+    "body_not_json": "the request body is not valid JSON",
+    "must_be_object": "{field} must be a JSON object",
+    "missing": "{field} is missing",
+    "extra": "{field} is not a known field",
+    "integer": "{field} must be an integer",
+    "boolean": "{field} must be true or false",
+    "one_of": "{field} must be {expected}",
+    "at_least": "{field} must be at least {limit}",
+    "at_most": "{field} must be at most {limit}",
+    "less_than": "{field} must be less than {limit}",
+    "other": "{field}: {message}",
+    "the_body": "the request body",
+    # foursquare serve
+    "serving": "Foursquare is being served at {url}  (database: {db}; press Ctrl+C to stop)",
+    "cannot_listen": "cannot listen on {host} port {port}: {error}",
+    "bad_port": "a port is a number from 0 to 65535 (0: any free port)",
+}
+
+
+def say(key: str, **params: object) -> str:
+    return MESSAGES[key].format(**params)

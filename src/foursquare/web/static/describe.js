@@ -1,0 +1,40 @@
+// Sentences about what a placement did. Why cards turned over is the server's word (each flip's
+// "reason": "highest", "lowest" or "none_face_up"); the page never decides whether or why cards turn.
+
+import { cardSymbol, joinList, t } from "./i18n.js";
+
+/**
+ * What turned over and why, line by line, e.g. "Row: 9♣ is higher than every other face-up card, so
+ * 4♠ turned face down." `placedCard` is the card whose placement turned them.
+ */
+export function flipSentence(flips, placedCard) {
+  const parts = [];
+  for (const line of ["row", "column"]) {
+    const inLine = flips.filter((f) => f.line === line);
+    if (inLine.length === 0) continue;
+    const what = [];
+    for (const faceUp of [false, true]) {
+      const cards = inLine.filter((f) => f.face_up === faceUp).map((f) => cardSymbol(f.card));
+      if (cards.length) what.push(t(faceUp ? "flip.up" : "flip.down", { cards: joinList(cards) }));
+    }
+    const reason = inLine[0].reason; // one check turns a whole line, for one reason
+    const lineName = t(`flip.line.${line}`);
+    parts.push(
+      reason
+        ? t("flip.explained", {
+            line: lineName,
+            reason: t(`flip.reason.${reason}`, { card: cardSymbol(placedCard) }),
+            what: joinList(what),
+          })
+        : t("flip.sentence", { line: lineName, what: joinList(what) }),
+    );
+  }
+  return parts.join(" ");
+}
+
+/** "7♥ placed at row 2, column 3." and what turned over; `shown` is the cell as the player sees it. */
+export function placedSentence(placed, flips, shown, key = "flip.placed") {
+  const head = t(key, { card: cardSymbol(placed.card), row: shown.row, col: shown.col });
+  const tail = flipSentence(flips, placed.card);
+  return tail ? t("text.sentences", { a: head, b: tail }) : head;
+}

@@ -1,0 +1,86 @@
+// The dialogs: a yes/no confirmation and the new-game form (deal and house rules).
+
+import { $ } from "./dom.js";
+import { t } from "./i18n.js";
+
+const MAX_DEAL = 18446744073709551615n;
+
+/** Ask `question`; resolves to true when the player confirms. */
+export async function confirm(question) {
+  const dialog = $("confirm-dialog");
+  $("confirm-text").textContent = question;
+  dialog.returnValue = "";
+  dialog.showModal();
+  $("confirm-cancel").focus();
+  const answer = await new Promise((resolve) =>
+    dialog.addEventListener("close", () => resolve(dialog.returnValue), { once: true }),
+  );
+  return answer === "ok";
+}
+
+/** The deal number typed in the form (a string of digits), or null after saying what is wrong with it. */
+function dealNumber(input, error) {
+  const text = input.value.trim();
+  if (!/^[0-9]{1,20}$/.test(text) || BigInt(text) > MAX_DEAL) {
+    error.textContent = t("new.numberInvalid");
+    input.setAttribute("aria-invalid", "true");
+    input.focus();
+    return null;
+  }
+  input.removeAttribute("aria-invalid");
+  return BigInt(text).toString();
+}
+
+/** Wire the new-game form: `onStart({deal?, variant})` is called with what the player chose. */
+export function setupNewGameDialog(onStart) {
+  const dialog = $("new-dialog");
+  const form = $("new-form");
+  const dealInput = $("new-deal");
+  const error = $("new-deal-error");
+
+  const syncKind = () => {
+    const numbered = form.elements.dealkind.value === "numbered";
+    dealInput.disabled = !numbered;
+    if (!numbered) error.textContent = "";
+  };
+  for (const radio of form.elements.dealkind) radio.addEventListener("change", syncKind);
+  dealInput.addEventListener("input", () => {
+    form.elements.dealkind.value = "numbered";
+    error.textContent = "";
+  });
+  dealInput.addEventListener("focus", () => {
+    form.elements.dealkind.value = "numbered";
+    dealInput.disabled = false;
+  });
+  $("new-cancel").addEventListener("click", () => dialog.close("cancel"));
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const options = {
+      variant: {
+        adjacency: $("new-diagonal").checked ? "diagonal" : "orthogonal",
+        count_buried: $("new-buried").checked,
+      },
+    };
+    if (form.elements.dealkind.value === "numbered") {
+      const deal = dealNumber(dealInput, error);
+      if (deal === null) return;
+      options.deal = deal;
+    }
+    dialog.close("start");
+    await onStart(options);
+  });
+}
+
+/** Open the new-game form, its house rules preset to `variant` (those of the game shown) if given. */
+export function openNewGameDialog(variant) {
+  const dialog = $("new-dialog");
+  if (dialog.open) return;
+  if (variant) {
+    $("new-diagonal").checked = variant.adjacency === "diagonal";
+    $("new-buried").checked = variant.count_buried;
+  }
+  $("new-deal-error").textContent = "";
+  $("new-deal").disabled = $("new-form").elements.dealkind.value !== "numbered";
+  dialog.showModal();
+}

@@ -1,0 +1,78 @@
+// Drag and drop of the card to place onto a highlighted cell (pointer events: mouse, pen and touch).
+
+import { $ } from "./dom.js";
+import { isBusy, isPlaying } from "./store.js";
+import { board } from "./table.js";
+
+const THRESHOLD_PX = 5; // a smaller movement is a click, not a drag
+
+function clearTarget() {
+  for (const node of document.querySelectorAll(".slot.drop-target")) node.classList.remove("drop-target");
+}
+
+/** A ghost of the card that follows the pointer. */
+function ghostOf(drag) {
+  const ghost = drag.card.cloneNode(true);
+  ghost.classList.add("drag-ghost");
+  ghost.classList.remove("dealt");
+  ghost.removeAttribute("role");
+  ghost.setAttribute("aria-hidden", "true");
+  ghost.style.width = `${drag.width}px`;
+  document.body.append(ghost);
+  drag.card.classList.add("drag-source");
+  document.body.classList.add("dragging");
+  return ghost;
+}
+
+/** Wire dragging the card to place; `onDrop(row, col)` places it on the legal cell it was dropped on. */
+export function setupDrag(onDrop) {
+  const slot = $("hand-card");
+  let drag = null;
+
+  slot.addEventListener("pointerdown", (event) => {
+    const card = event.target.closest(".card");
+    if (!card || !isPlaying() || isBusy() || event.button !== 0) return;
+    event.preventDefault();
+    card.setPointerCapture(event.pointerId);
+    const rect = card.getBoundingClientRect();
+    drag = {
+      card,
+      pointerId: event.pointerId,
+      startX: event.clientX,
+      startY: event.clientY,
+      dx: event.clientX - rect.left,
+      dy: event.clientY - rect.top,
+      ghost: null,
+      width: rect.width,
+    };
+  });
+
+  slot.addEventListener("pointermove", (event) => {
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    const moved = Math.hypot(event.clientX - drag.startX, event.clientY - drag.startY);
+    if (!drag.ghost && moved < THRESHOLD_PX) return;
+    drag.ghost ??= ghostOf(drag);
+    drag.ghost.style.transform = `translate(${event.clientX - drag.dx}px, ${event.clientY - drag.dy}px) rotate(-3deg)`;
+    clearTarget();
+    board.legalSlotAt(event.clientX, event.clientY)?.classList.add("drop-target");
+  });
+
+  const finish = (event, drop) => {
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    const { ghost, card } = drag;
+    drag = null;
+    clearTarget();
+    card.classList.remove("drag-source");
+    document.body.classList.remove("dragging");
+    if (!ghost) {
+      if (drop && isPlaying()) board.focus();
+      return;
+    }
+    ghost.remove();
+    if (!drop) return;
+    const target = board.legalSlotAt(event.clientX, event.clientY);
+    if (target) onDrop(Number(target.dataset.row), Number(target.dataset.col));
+  };
+  slot.addEventListener("pointerup", (event) => finish(event, true));
+  slot.addEventListener("pointercancel", (event) => finish(event, false));
+}

@@ -1,0 +1,138 @@
+// The game actions: load, start, place, undo, redo, restart, hint. Each asks the server, adopts the
+// state it answers with and redraws; a refused request is told in the catalogue's words for its code.
+
+import { api, ApiError } from "./api.js";
+import { placedSentence } from "./describe.js";
+import { confirm } from "./dialogs.js";
+import { $, errorMessage, storage, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { forgetHint, hintAnnouncement, hintAnswered, hintAsked, renderHintBox } from "./hint.js";
+import { adopt, gameState, isBusy, isPlaying, setBusy, stateVersion } from "./store.js";
+import { board } from "./table.js";
+import { renderGame } from "./view.js";
+
+const STORAGE_GAME = "fs.game";
+
+let loadToken = 0; // only the latest load may show its game
+
+/** The id of the game this browser played last, if any. */
+export const rememberedGame = () => storage(STORAGE_GAME);
+
+/** Show `state`, a game the server sent, and remember it (in the URL and in localStorage). */
+function showGame(state, change = {}) {
+  adopt(state);
+  storage(STORAGE_GAME, state.id);
+  const target = `#/game/${state.id}`;
+  if (location.hash !== target) history.replaceState(null, "", target);
+  renderGame(change);
+}
+
+/** Run `call` as the one request under way; a refusal is told, and a 409 shows the game as it now is. */
+async function act(call) {
+  setBusy(true);
+  try {
+    await call();
+  } catch (error) {
+    await refused(error);
+  } finally {
+    setBusy(false);
+  }
+}
+
+async function refused(error) {
+  toast(errorMessage(error), "error");
+  if (error instanceof ApiError && error.status === 409 && gameState()) {
+    try {
+      showGame(await api.getGame(gameState().id), { message: "" });
+    } catch (again) {
+      toast(errorMessage(again), "error");
+    }
+  }
+}
+
+export async function loadGame(id) {
+  const token = ++loadToken;
+  setBusy(true);
+  try {
+    const state = await api.getGame(id);
+    if (token === loadToken) showGame(state, { message: "" });
+  } catch (error) {
+    if (token !== loadToken) return;
+    toast(errorMessage(error), "error");
+    if (error instanceof ApiError && error.code === "unknown_game") {
+      if (rememberedGame() === id) storage(STORAGE_GAME, null);
+      await startNewGame({}, { replace: true });
+    }
+  } finally {
+    if (token === loadToken) setBusy(false);
+  }
+}
+
+/** Deal a new game (options: {deal?, variant?}); `replace` replaces the history entry instead of adding one. */
+export async function startNewGame(options, { replace = false } = {}) {
+  setBusy(true);
+  try {
+    const state = await api.newGame(options);
+    if (replace) history.replaceState(null, "", `#/game/${state.id}`);
+    else history.pushState(null, "", `#/game/${state.id}`);
+    showGame(state, { message: "" });
+    board.focus();
+  } catch (error) {
+    toast(errorMessage(error), "error");
+  } finally {
+    setBusy(false);
+  }
+}
+
+/** Place the card at (row, col); `fly` animates it from the hand (not after a drag: it is already there). */
+export async function place(row, col, { fly = true } = {}) {
+  if (!isPlaying() || isBusy()) return;
+  const before = gameState();
+  const handCard = $("hand-card").querySelector(".card");
+  const flyFrom = fly && handCard ? handCard.getBoundingClientRect() : null;
+  await act(async () => {
+    const result = await api.move(before.id, row, col, before.turn);
+    adopt(result);
+    renderGame({ placed: result.placed, flyFrom, message: "", justEnded: result.outcome !== "playing" });
+    const shown = board.displayCoords(result.placed.row, result.placed.col);
+    $("board-message").textContent = placedSentence(result.placed, result.flips ?? [], shown);
+  });
+}
+
+async function change(call, message = "") {
+  if (!gameState() || isBusy()) return;
+  await act(async () => {
+    adopt(await call(gameState().id));
+    renderGame({ message });
+  });
+}
+
+export const undo = () => isPlaying() && gameState().can_undo && change(api.undo);
+
+export const redo = () => isPlaying() && gameState().can_redo && change(api.redo);
+
+export async function restart() {
+  if (!isPlaying() || gameState().turn === 0) return;
+  if (await confirm(t("action.restartConfirm"))) await change(api.restart, t("toast.restarted"));
+}
+
+export async function requestHint() {
+  if (!isPlaying() || isBusy()) return;
+  const { id, turn } = gameState();
+  const version = stateVersion();
+  hintAsked();
+  renderHintBox();
+  try {
+    const answer = await api.hint(id);
+    if (stateVersion() !== version || answer.turn !== turn) return;
+    hintAnswered(version, answer.moves ?? []);
+    renderGame({});
+    const announcement = hintAnnouncement();
+    if (announcement) $("board-message").textContent = announcement;
+  } catch (error) {
+    if (stateVersion() !== version) return;
+    forgetHint();
+    renderHintBox();
+    await refused(error);
+  }
+}

@@ -1,0 +1,84 @@
+// The hint: the server's ranking of the legal moves, shown only for the state it was asked about.
+
+import { $, el } from "./dom.js";
+import { cardSymbol, decimal, percent, t } from "./i18n.js";
+import { gameState, isPlaying, stateVersion } from "./store.js";
+import { board } from "./table.js";
+
+const SHOWN = 3;
+
+let hint = null; // {version: the state version it is for, moves: null while the server thinks, then [...]}
+
+/** The hint of the current state, or null. */
+function currentHint() {
+  return hint !== null && hint.version === stateVersion() && isPlaying() ? hint : null;
+}
+
+/** A hint for the current state is being computed. */
+export function hintAsked() {
+  hint = { version: stateVersion(), moves: null };
+}
+
+/** The server's answer for the state of `version` (dropped if a newer state has arrived). */
+export function hintAnswered(version, moves) {
+  if (version === stateVersion()) hint = { version, moves };
+}
+
+export function forgetHint() {
+  hint = null;
+}
+
+/** The best moves as badges for the board. */
+export function hintBadges() {
+  const moves = currentHint()?.moves ?? [];
+  return moves.slice(0, SHOWN).map((move) => ({
+    row: move.row,
+    col: move.col,
+    label: t("hint.badge", { pct: percent(move.win_probability), score: decimal(move.expected_score) }),
+  }));
+}
+
+/** "Best: row 2, column 3, 85 % to win, expected score 13.2." */
+export function hintAnnouncement() {
+  const best = currentHint()?.moves?.[0];
+  if (!best) return null;
+  const shown = board.displayCoords(best.row, best.col);
+  return t("hint.announce", {
+    row: shown.row,
+    col: shown.col,
+    pct: percent(best.win_probability),
+    score: decimal(best.expected_score),
+  });
+}
+
+export function renderHintBox() {
+  const box = $("hint-box");
+  const current = currentHint();
+  box.hidden = current === null;
+  if (current === null) return;
+  const moves = current.moves ?? [];
+  $("hint-loading").hidden = current.moves !== null;
+  const cellsByKey = new Map(gameState().cells.map((c) => [`${c.row},${c.col}`, c]));
+  $("hint-list").replaceChildren(
+    ...moves.slice(0, SHOWN).map((move, index) => {
+      const shown = board.displayCoords(move.row, move.col);
+      const pile = cellsByKey.get(`${move.row},${move.col}`);
+      const where = t("hint.move", { row: shown.row, col: shown.col });
+      const button = el(
+        "button",
+        {
+          type: "button",
+          class: `hint-item hint-item-${index + 1}`,
+          onclick: () => board.slotFor(move.row, move.col)?.focus(),
+        },
+        el("span", {
+          class: "hint-where",
+          text: pile ? t("hint.whereOnPile", { where, pile: t("hint.onPile", { top: cardSymbol(pile.card) }) }) : where,
+        }),
+        el("span", { class: "hint-win", text: t("hint.win", { pct: percent(move.win_probability) }) }),
+        el("span", { class: "hint-score", text: t("hint.score", { score: decimal(move.expected_score) }) }),
+      );
+      return el("li", {}, button);
+    }),
+  );
+}

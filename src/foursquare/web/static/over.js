@@ -1,0 +1,43 @@
+// Game over: the outcome and score, then the replay and the analysis of the finished game.
+
+import { ensureAnalysis } from "./analysis.js";
+import { flipDuration } from "./cards.js";
+import { $ } from "./dom.js";
+import { integer, t } from "./i18n.js";
+import { currentReplay, openReplay, updateReplayButtons } from "./replay.js";
+import { gameState } from "./store.js";
+import { board } from "./table.js";
+
+/** Show the game over panel for the current (finished) state; `justEnded`: its last move was just played. */
+export function showGameOver(justEnded) {
+  const state = gameState();
+  const over = $("over");
+  const wasHidden = over.hidden;
+  over.hidden = false;
+  over.dataset.outcome = state.outcome;
+  $("over-title").textContent = t(state.outcome === "won" ? "over.won" : "over.lost");
+  $("over-reason").textContent = state.reason ? t(`over.reason.${state.reason}`) : "";
+  $("over-score").textContent = integer(state.score ?? 0);
+  $("over-score-note").textContent = state.outcome === "won" ? t("over.scoreValue", { count: state.score ?? 0 }) : "";
+  $("over-deal").textContent = state.deal !== null ? t("over.deal", { deal: state.deal }) : "";
+  $("btn-same-deal").hidden = state.deal === null;
+
+  openReplay(justEnded);
+  $("replay").hidden = false;
+  updateReplayButtons();
+  ensureAnalysis();
+  if (wasHidden && justEnded) {
+    setTimeout(() => $("over-title").focus({ preventScroll: true }), flipDuration() + 150);
+    if (state.outcome === "won" && flipDuration() > 0) {
+      setTimeout(() => {
+        const replay = currentReplay();
+        if (gameState()?.id === state.id && replay?.turn === replay?.total) board.celebrate();
+      }, flipDuration() + 100);
+    }
+  }
+}
+
+export function hideGameOver() {
+  $("over").hidden = true;
+  $("replay").hidden = true;
+}

@@ -1,0 +1,49 @@
+// The table: the grid (a Board), the card to place and the two gauges (cards left, face-down cards).
+// Both the game and its replay draw here.
+
+import { Board } from "./board.js";
+import { createCard, setCard } from "./cards.js";
+import { $, el } from "./dom.js";
+import { t } from "./i18n.js";
+
+export const DECK = 40;
+
+/** The grid; its onPlace handler is wired by app.js. */
+export const board = new Board($("board"));
+
+export function renderHand(name) {
+  const slot = $("hand-card");
+  let card = slot.querySelector(".card");
+  if (!name) {
+    if (card) card.remove();
+    slot.classList.add("empty");
+    return;
+  }
+  slot.classList.remove("empty");
+  if (!card) {
+    card = createCard(name, true);
+    card.classList.add("hand-draggable");
+    slot.append(card);
+  } else {
+    setCard(card, name, true, false);
+  }
+  card.classList.remove("dealt");
+  void card.offsetWidth;
+  card.classList.add("dealt");
+}
+
+/** The gauges; `maxFaceDown` is the server's limit (the state's max_face_down). */
+export function renderGauges(stockLeft, faceDown, maxFaceDown) {
+  $("stock-left").textContent = t("panel.stockValue", { count: stockLeft });
+  $("stock-bar-fill").style.width = `${(100 * stockLeft) / DECK}%`;
+  $("face-down").textContent = t("panel.faceDownValue", { count: faceDown, max: maxFaceDown });
+  const meter = $("face-down-meter");
+  const pips = Math.max(maxFaceDown, faceDown);
+  if (meter.children.length !== pips) {
+    meter.replaceChildren(...Array.from({ length: pips }, () => el("span", { class: "pip" })));
+  }
+  [...meter.children].forEach((pip, index) => pip.classList.toggle("on", index < faceDown));
+  const gauge = $("face-down-gauge");
+  gauge.classList.toggle("warn", faceDown === maxFaceDown - 1);
+  gauge.classList.toggle("danger", faceDown >= maxFaceDown);
+}

@@ -1,0 +1,90 @@
+"""The JSON the API answers with: what the player may see of a game, and no more (``docs/api.md``).
+
+Cells and outcomes are written by :mod:`foursquare.record`'s serializers, the same as in
+``foursquare replay --json``; moves by the engine's :meth:`~foursquare.engine.Move.to_json`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from foursquare.cards import Card
+from foursquare.engine import MAX_FACE_DOWN, Flip, Game, Placement
+from foursquare.record import cells_json, outcome_json
+from foursquare.web.store import StoredGame
+
+
+def card_json(card: Card | None) -> str | None:
+    return None if card is None else card.name
+
+
+def state_json(stored: StoredGame, game: Game) -> dict[str, Any]:
+    """The state object of the API."""
+    outcome = game.outcome()
+    return {
+        "id": stored.id,
+        "deal": stored.visible_deal,
+        "variant": game.variant.to_json(),
+        "turn": game.turn,
+        "card": card_json(game.card_to_place),
+        "stock_left": game.stock_left,
+        "face_down": game.face_down,
+        "max_face_down": MAX_FACE_DOWN,
+        "cells": cells_json(game),
+        "legal": [m.to_json() for m in game.legal_moves],
+        **outcome_json(outcome),
+        "can_undo": game.can_undo and not outcome.is_over,
+        "can_redo": game.can_redo and not outcome.is_over,
+        "created_at": stored.created_at,
+        "updated_at": stored.updated_at,
+    }
+
+
+def flip_json(flip: Flip) -> dict[str, Any]:
+    """A top card that turned over: where, which card, which way it faces now, the line and why it turned."""
+    return {
+        "row": flip.row,
+        "col": flip.col,
+        "card": flip.card.name,
+        "face_up": flip.face_up,
+        "line": flip.line,
+        "reason": flip.reason,
+    }
+
+
+def placement_json(placement: Placement | None) -> dict[str, Any]:
+    """``placed`` and ``flips`` of one placement (every card named in it is on the grid); null and [] for none."""
+    if placement is None:
+        return {"placed": None, "flips": []}
+    move = placement.move
+    return {
+        "placed": {"row": move.row, "col": move.col, "card": placement.card.name},
+        "flips": [flip_json(f) for f in placement.flips],
+    }
+
+
+def position_json(game: Game, placement: Placement | None) -> dict[str, Any]:
+    """A position of a finished game's replay, reached by ``placement`` (None before the first card)."""
+    return {
+        "turn": game.turn,
+        "cells": cells_json(game),
+        "card": card_json(game.card_to_place),
+        **placement_json(placement),
+        "face_down": game.face_down,
+        **outcome_json(game.outcome()),
+    }
+
+
+def summary_json(stored: StoredGame) -> dict[str, Any]:
+    """One line of the game list."""
+    return {
+        "id": stored.id,
+        "deal": stored.visible_deal,
+        "variant": stored.variant.to_json(),
+        "turn": stored.turn,
+        "outcome": stored.outcome,
+        "reason": stored.reason,
+        "score": stored.score,
+        "created_at": stored.created_at,
+        "updated_at": stored.updated_at,
+    }
