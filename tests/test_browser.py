@@ -62,20 +62,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     import httpx
 
     port = free_port()
-    db = tmp_path_factory.mktemp("browser") / "games.db"
+    folder = tmp_path_factory.mktemp("browser")
+    db, log_path = folder / "games.db", folder / "serve.log"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "foursquare.cli", "serve", "--port", str(port), "--db", str(db)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env=env,
-    )
+    # The server's output goes to a file: a pipe nobody reads fills up and blocks the server.
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "foursquare.cli", "serve", "--port", str(port), "--db", str(db)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     try:
         while True:
             if proc.poll() is not None:
-                output = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
+                output = log_path.read_text(errors="replace")
                 pytest.fail(f"foursquare serve exited with {proc.returncode}:\n{output}")
             try:
                 if httpx.get(base + "/", timeout=2).status_code == 200:

@@ -70,45 +70,45 @@ def without_timestamps(state: dict[str, Any]) -> dict[str, Any]:
 
 def test_a_game_survives_sigkill_and_resumes_exactly(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
-    http = httpx.Client(timeout=30)
-    with serving(db) as (url, process):
-        finished = http.post(f"{url}/api/games", json={"deal": 1}).json()
-        while finished["outcome"] == "playing":  # a game to the end, for the statistics
-            row, col = finished["legal"][finished["turn"] % len(finished["legal"])]
-            response = http.post(
-                f"{url}/api/games/{finished['id']}/moves", json={"row": row, "col": col, "turn": finished["turn"]}
-            )
-            assert response.status_code == 200, response.text
-            finished = response.json()
-        state = http.post(f"{url}/api/games", json={}).json()
-        for _ in range(4):
-            row, col = state["legal"][-1]
-            state = http.post(
-                f"{url}/api/games/{state['id']}/moves", json={"row": row, "col": col, "turn": state["turn"]}
-            ).json()
-        state = http.post(f"{url}/api/games/{state['id']}/undo").json()
-        assert (state["turn"], state["can_redo"], state["deal"]) == (3, True, None)
-        before = http.get(f"{url}/api/games/{state['id']}").json()
-        stats = http.get(f"{url}/api/stats").json()
-        games = http.get(f"{url}/api/games").json()
-        process.send_signal(signal.SIGKILL)
-        process.wait(timeout=30)
-        assert process.stdout is not None
-        assert process.stdout.readline().startswith(f"Foursquare is being served at {url}/")
+    with httpx.Client(timeout=30) as http:
+        with serving(db) as (url, process):
+            finished = http.post(f"{url}/api/games", json={"deal": 1}).json()
+            while finished["outcome"] == "playing":  # a game to the end, for the statistics
+                row, col = finished["legal"][finished["turn"] % len(finished["legal"])]
+                response = http.post(
+                    f"{url}/api/games/{finished['id']}/moves", json={"row": row, "col": col, "turn": finished["turn"]}
+                )
+                assert response.status_code == 200, response.text
+                finished = response.json()
+            state = http.post(f"{url}/api/games", json={}).json()
+            for _ in range(4):
+                row, col = state["legal"][-1]
+                state = http.post(
+                    f"{url}/api/games/{state['id']}/moves", json={"row": row, "col": col, "turn": state["turn"]}
+                ).json()
+            state = http.post(f"{url}/api/games/{state['id']}/undo").json()
+            assert (state["turn"], state["can_redo"], state["deal"]) == (3, True, None)
+            before = http.get(f"{url}/api/games/{state['id']}").json()
+            stats = http.get(f"{url}/api/stats").json()
+            games = http.get(f"{url}/api/games").json()
+            process.send_signal(signal.SIGKILL)
+            process.wait(timeout=30)
+            assert process.stdout is not None
+            assert process.stdout.readline().startswith(f"Foursquare is being served at {url}/")
 
-    with serving(db) as (url, _):
-        after = http.get(f"{url}/api/games/{state['id']}").json()
-        assert without_timestamps(after) == without_timestamps(before)
-        assert after == before  # nothing changed, so not even the timestamps
-        assert http.get(f"{url}/api/stats").json() == stats
-        assert stats["played"] == 1 and stats["lost"] == 1
-        assert http.get(f"{url}/api/games").json() == games
-        # and it goes on from where it was: the redo list survived too
-        again = http.post(f"{url}/api/games/{state['id']}/redo").json()
-        assert again["turn"] == 4
-        row, col = again["legal"][0]
-        moved = http.post(f"{url}/api/games/{state['id']}/moves", json={"row": row, "col": col, "turn": 4})
-        assert moved.status_code == 200 and moved.json()["turn"] == 5
+        with serving(db) as (url, _):
+            after = http.get(f"{url}/api/games/{state['id']}").json()
+            assert without_timestamps(after) == without_timestamps(before)
+            assert after == before  # nothing changed, so not even the timestamps
+            assert http.get(f"{url}/api/stats").json() == stats
+            assert stats["played"] == 1 and stats["lost"] == 1
+            assert http.get(f"{url}/api/games").json() == games
+            # and it goes on from where it was: the redo list survived too
+            again = http.post(f"{url}/api/games/{state['id']}/redo").json()
+            assert again["turn"] == 4
+            row, col = again["legal"][0]
+            moved = http.post(f"{url}/api/games/{state['id']}/moves", json={"row": row, "col": col, "turn": 4})
+            assert moved.status_code == 200 and moved.json()["turn"] == 5
 
 
 def test_a_corrupt_database_stops_the_server_with_exit_2_and_is_left_alone(tmp_path: Path) -> None:
