@@ -10,6 +10,14 @@ from hypothesis import strategies as st
 from foursquare import kernel as K
 from foursquare.cards import ALL_CARDS, Card, deal_stock
 from foursquare.engine import Game, Move, Variant
+from kernel_helpers import (
+    differences,
+    face_down_of_state,
+    grid_of_game,
+    grid_of_state,
+    outcome_of_state,
+    replay_snapshots,
+)
 
 VARIANTS = [
     Variant("orthogonal", False),
@@ -24,14 +32,14 @@ GREEDY_GAMES_PER_VARIANT = 150
 
 
 def _engine_snapshot(game: Game) -> tuple[dict[tuple[int, int], tuple[int, bool, int, int]], int, object, list[Move]]:
-    return K.grid_of_game(game), game.face_down, game.outcome(), game.legal_moves
+    return grid_of_game(game), game.face_down, game.outcome(), game.legal_moves
 
 
 def _kernel_snapshot(state: np.ndarray, legal: np.ndarray, count: int) -> tuple[object, ...]:
     return (
-        K.grid_of_state(state),
-        K.face_down_of_state(state),
-        K.outcome_of_state(state),
+        grid_of_state(state),
+        face_down_of_state(state),
+        outcome_of_state(state),
         [K.move_of(int(c)) for c in legal[:count]],
     )
 
@@ -39,7 +47,7 @@ def _kernel_snapshot(state: np.ndarray, legal: np.ndarray, count: int) -> tuple[
 def _compare_game(stock: np.ndarray, moves: np.ndarray, length: int, variant: Variant) -> int:
     """Replay one kernel game on the engine and compare after every move; return the moves compared."""
     game = Game(stock=[Card(int(c)) for c in stock], variant=variant)
-    states, legals, counts = K.replay_snapshots(K.new_state(variant), stock, moves, length)
+    states, legals, counts = replay_snapshots(K.new_state(variant), stock, moves, length)
     for i in range(length):
         move = K.move_of(int(moves[i]))
         assert move in game.legal_moves, f"move {i} {move} is not legal in the engine"
@@ -48,7 +56,7 @@ def _compare_game(stock: np.ndarray, moves: np.ndarray, length: int, variant: Va
         assert _kernel_snapshot(states[i], legals[i], int(counts[i])) == _engine_snapshot(game), (
             f"after move {i} ({move}) of stock {[Card(int(c)).name for c in stock]}"
         )
-    assert game.is_over() == (int(states[length - 1, K.STATUS]) != K.PLAYING)
+    assert game.is_over() == (int(states[length - 1, K.STATUS]) != K.STATUS_PLAYING)
     return length
 
 
@@ -72,13 +80,13 @@ def test_greedy_games_agree_with_engine(variant: Variant) -> None:
         state = K.new_state(variant)
         moves = np.full(40, -1, dtype=np.int64)
         n = 0
-        while int(state[K.STATUS]) == K.PLAYING:
+        while int(state[K.STATUS]) == K.STATUS_PLAYING:
             cell = K.greedy_move(state, int(stock[int(state[K.TURN])]))
             K.place(state, cell, int(stock[int(state[K.TURN])]))
             moves[n] = cell
             n += 1
         _compare_game(stock, moves, n, variant)
-        outcomes.add(K.outcome_of_state(state).reason or "")
+        outcomes.add(outcome_of_state(state).reason or "")
     assert {"sixteen_face_up", "too_many_face_down"} <= outcomes
 
 
@@ -93,7 +101,7 @@ def test_view_conversion_matches_incremental_state() -> None:
             card = int(game.card_to_place)  # type: ignore[arg-type]
             game.place(move.row, move.col)
             K.place(state, K.cell_of(move.row, move.col), card)
-            assert K.differences(game, state) == []
+            assert differences(game, state) == []
         assert np.array_equal(K.state_of_game(game), state)
 
 
@@ -101,18 +109,47 @@ def test_cells_and_moves_round_trip() -> None:
     for row in range(-3, 4):
         for col in range(-3, 4):
             assert K.move_of(K.cell_of(row, col)) == Move(row, col)
-    assert K.cell_of(0, 0) == K.FIRST
-    with pytest.raises(K.KernelError, match="outside"):
-        K.cell_of(4, 0)
+    assert K.cell_of(0, 0) == K.ORIGIN_CELL
+    for row, col in ((4, 0), (0, -4)):
+        with pytest.raises(K.KernelMismatch, match="outside"):
+            K.cell_of(row, col)
+    for cell in (-1, 0, K.cell_of(-3, 3) - K.AREA_SIDE, K.AREA_CELLS):
+        with pytest.raises(K.KernelMismatch, match="not a cell"):
+            K.move_of(cell)
+
+
+def test_a_kernel_mismatch_is_a_bug_not_bad_input() -> None:
+    """The CLI reports ValueError as bad input (exit 2); a disagreement with the engine must not look like one."""
+    assert issubclass(K.KernelMismatch, RuntimeError)
+    assert not issubclass(K.KernelMismatch, ValueError)
+
+
+def test_the_area_holds_every_reachable_cell_with_an_empty_ring() -> None:
+    """Every legal cell of every position lies in the reachable square, so neighbour reads stay in the area."""
+    reachable = {K.cell_of(r, c) for r in range(-K.REACH, K.REACH + 1) for c in range(-K.REACH, K.REACH + 1)}
+    ring = set(range(K.AREA_CELLS)) - reachable
+    assert all({cell % K.AREA_SIDE, cell // K.AREA_SIDE} & {0, K.AREA_SIDE - 1} for cell in ring)
+    _, moves, lengths = K.random_games(200, seed=7, variant=Variant("diagonal", False))
+    played = {int(m) for g in range(200) for m in moves[g, : lengths[g]]}
+    assert played <= reachable and len(played) > len(reachable) // 2
+
+
+def test_new_state_is_the_empty_state_of_each_variant() -> None:
+    for variant in VARIANTS:
+        state = K.new_state(variant)
+        assert np.array_equal(state, K.empty_state(*K.variant_flags(variant)))
+        assert np.array_equal(state, K.state_of_view(Game(deal=1, variant=variant).view()))
+        assert (state[K.TOP_CARD : K.TOP_CARD + K.AREA_CELLS] == -1).all()
+        assert (int(state[K.DIAGONAL_FLAG]), int(state[K.COUNT_BURIED_FLAG])) == K.variant_flags(variant)
 
 
 def test_differences_reports_a_disagreement() -> None:
     game = Game(deal=3)
     state = K.new_state()
     game.place(0, 0)
-    assert K.differences(game, state)  # the kernel state has no card: they must disagree
-    K.place(state, K.FIRST, int(deal_stock(3)[0]))
-    assert K.differences(game, state) == []
+    assert differences(game, state)  # the kernel state has no card: they must disagree
+    K.place(state, K.ORIGIN_CELL, int(deal_stock(3)[0]))
+    assert differences(game, state) == []
 
 
 @settings(max_examples=60, deadline=None)
@@ -133,7 +170,7 @@ def test_hypothesis_any_game_agrees(order: list[int], choices: list[int], varian
         card = int(game.card_to_place)  # type: ignore[arg-type]
         game.place(move.row, move.col)
         K.place(state, K.cell_of(move.row, move.col), card)
-        assert K.differences(game, state) == []
+        assert differences(game, state) == []
 
 
 @settings(max_examples=60, deadline=None)
@@ -146,19 +183,21 @@ def test_hypothesis_evaluate_predicts_place(deal: int, steps: int, variant: Vari
     """``evaluate`` (used by greedy without copying) says what ``place`` then does, for every legal move."""
     stock = K.stock_array(deal_stock(deal))
     state = K.new_state(variant)
-    for _ in range(steps):
-        if int(state[K.STATUS]) != K.PLAYING:
+    for _ in range(steps):  # greedy moves, stopping short of the one that would end the game
+        card = int(stock[int(state[K.TURN])])
+        after = state.copy()
+        K.place(after, K.greedy_move(state, card), card)
+        if int(after[K.STATUS]) != K.STATUS_PLAYING:
             break
-        K.place(state, K.greedy_move(state, int(stock[int(state[K.TURN])])), int(stock[int(state[K.TURN])]))
-    if int(state[K.STATUS]) != K.PLAYING:
-        return
+        state = after
+    assert int(state[K.STATUS]) == K.STATUS_PLAYING
     card = int(stock[int(state[K.TURN])])
     out = np.empty(K.MAX_MOVES, dtype=np.int64)
     for i in range(K.legal(state, out)):
         status, down, cells = K.evaluate(state, int(out[i]), card)
         after = state.copy()
         K.place(after, int(out[i]), card)
-        assert (status, down, cells) == (int(after[K.STATUS]), K.face_down_of_state(after), int(after[K.NCELLS]))
+        assert (status, down, cells) == (int(after[K.STATUS]), face_down_of_state(after), int(after[K.OCCUPIED]))
 
 
 def test_shuffle_is_a_permutation_and_seeded() -> None:
