@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -10,6 +13,7 @@ from hypothesis import strategies as st
 from foursquare import kernel as K
 from foursquare.cards import ALL_CARDS, Card, deal_stock
 from foursquare.engine import Game, Move, Variant
+from foursquare.kernel import cache
 from kernel_helpers import (
     differences,
     face_down_of_state,
@@ -27,8 +31,10 @@ VARIANTS = [
 ]
 VARIANT_IDS = ["orthogonal", "orthogonal+buried", "diagonal", "diagonal+buried"]
 
-RANDOM_GAMES_PER_VARIANT = 2500  # 10,000 random games in all
-GREEDY_GAMES_PER_VARIANT = 150
+# How many games per variant the differential tests play: a quick sample, and the full count (10,000
+# random games in all) under the slow marker.
+RANDOM_GAMES = [pytest.param(200, id="200"), pytest.param(2500, id="2500", marks=pytest.mark.slow)]
+GREEDY_DEALS = [pytest.param(40, id="40"), pytest.param(150, id="150", marks=pytest.mark.slow)]
 
 
 def _engine_snapshot(game: Game) -> tuple[dict[tuple[int, int], tuple[int, bool, int, int]], int, object, list[Move]]:
@@ -60,22 +66,24 @@ def _compare_game(stock: np.ndarray, moves: np.ndarray, length: int, variant: Va
     return length
 
 
+@pytest.mark.parametrize("count", RANDOM_GAMES)
 @pytest.mark.parametrize("variant", VARIANTS, ids=VARIANT_IDS)
-def test_random_games_agree_with_engine(variant: Variant) -> None:
-    stocks, moves, lengths = K.random_games(RANDOM_GAMES_PER_VARIANT, seed=2024, variant=variant)
+def test_random_games_agree_with_engine(variant: Variant, count: int) -> None:
+    stocks, moves, lengths = K.random_games(count, seed=2024, variant=variant)
     compared = 0
-    for g in range(RANDOM_GAMES_PER_VARIANT):
+    for g in range(count):
         compared += _compare_game(stocks[g], moves[g], int(lengths[g]), variant)
-    assert compared > 10 * RANDOM_GAMES_PER_VARIANT
+    assert compared > 10 * count
     # every random game ends (won or lost) and the kernel recorded its whole length
     assert (lengths > 0).all() and (lengths <= 40).all()
 
 
+@pytest.mark.parametrize("deals", GREEDY_DEALS)
 @pytest.mark.parametrize("variant", VARIANTS, ids=VARIANT_IDS)
-def test_greedy_games_agree_with_engine(variant: Variant) -> None:
+def test_greedy_games_agree_with_engine(variant: Variant, deals: int) -> None:
     """Greedy games last longer than random ones and reach wins and empty stocks too."""
     outcomes: set[str] = set()
-    for deal in range(1, GREEDY_GAMES_PER_VARIANT + 1):
+    for deal in range(1, deals + 1):
         stock = K.stock_array(deal_stock(deal))
         state = K.new_state(variant)
         moves = np.full(40, -1, dtype=np.int64)
@@ -231,3 +239,24 @@ def test_policy_games_replay_on_the_engine(variant: Variant) -> None:
         assert scores[g] == (outcome.score if outcome.status == "won" else -1)
     greedy = K.greedy_games(stocks, int(variant.adjacency == "diagonal"), int(variant.count_buried))
     assert (scores >= 0).sum() > (greedy >= 0).sum()
+
+
+def test_cache_refresh_flushes_when_any_source_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba checks only a function's own file, so the kernel flushes its cache when any of its sources changes."""
+    (tmp_path / "kernel_cache_probe.py").write_text(
+        "from numba import njit\n\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n"
+    )
+    other = tmp_path / "other.py"
+    other.write_text("A = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    probe = importlib.import_module("kernel_cache_probe")
+    assert probe.twice(2) == 4
+    twice, sig = probe.twice, probe.twice.signatures[0]
+    assert cache.compiled_functions([probe]) == [twice]
+    assert twice._cache.load_overload(sig, twice.targetctx) is not None  # saved on disk
+    assert cache.refresh([probe], [other])  # no fingerprint yet
+    assert twice._cache.load_overload(sig, twice.targetctx) is None  # flushed
+    assert not cache.refresh([probe], [other])
+    other.write_text("A = 2\n")
+    assert cache.refresh([probe], [other])
+    assert not cache.refresh([probe], [other])
