@@ -59,8 +59,7 @@ def refresh(modules: Iterable[ModuleType], sources: Iterable[Path] = SOURCES) ->
     for function in functions:
         function._cache.flush()  # numba's own invalidation: an empty index, so the next call compiles
     try:
-        stamp.parent.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(current)
+        stamp.write_text(current)  # numba made the folder when it chose it; no folder, no cache to stamp
     except OSError:
-        pass  # read-only: numba caches elsewhere or not at all, and will refresh again next time
+        pass  # read-only: numba caches elsewhere or not at all, and this will flush again next time
     return True
