@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
 from foursquare import kernel as K
 from foursquare.engine import Game, Move, Outcome
+from foursquare.kernel import cache
 
 Grid = dict[tuple[int, int], tuple[int, bool, int, int]]
 
@@ -91,3 +95,7 @@ def replay_snapshots(
         counts[i] = k
         legals[i, :k] = buf[:k]
     return states, legals, counts
+
+
+# replay_snapshots compiles the kernel's rules into its own cached code: flush it when they change too.
+cache.refresh([sys.modules[__name__]], (*cache.SOURCES, Path(__file__)))

@@ -5,11 +5,14 @@ globals that function read (numba issue #1833; "Notes on caching" in numba's doc
 an edit of ``rules.py`` the cached policies of ``policies.py`` would go on playing the old rules, and
 after a change of the engine's constants every cached function would keep the old ones.
 :func:`refresh` fingerprints the package's sources and those constants and flushes the cache of every
-compiled kernel function whenever the fingerprint differs from the one stored beside the cache.
+compiled kernel function whenever the fingerprint differs from the one stored beside the cache. Code
+outside the package that compiles kernel functions into its own cached functions (the tests' helpers)
+calls it too, with its own file added to the sources.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Iterable
 from pathlib import Path
@@ -56,10 +59,9 @@ def refresh(modules: Iterable[ModuleType], sources: Iterable[Path] = SOURCES) ->
             return False
     except OSError:
         pass  # no stamp yet
-    for function in functions:
-        function._cache.flush()  # numba's own invalidation: an empty index, so the next call compiles
-    try:
-        stamp.write_text(current)  # numba made the folder when it chose it; no folder, no cache to stamp
-    except OSError:
-        pass  # read-only: numba caches elsewhere or not at all, and this will flush again next time
+    # A cache folder numba cannot write holds nothing of ours to keep in step: then leave it all to numba.
+    with contextlib.suppress(OSError):
+        for function in functions:
+            function._cache.flush()  # numba's own invalidation: an empty index, so the next call compiles
+        stamp.write_text(current)
     return True

@@ -51,7 +51,7 @@ AREA_ORIGIN = GRID
 AREA_SIDE = 2 * GRID + 1
 AREA_CELLS = AREA_SIDE * AREA_SIDE
 ORIGIN_CELL = AREA_ORIGIN * AREA_SIDE + AREA_ORIGIN
-REACH = GRID - 1  # how far from engine (0, 0) a card can lie, in rows or columns
+REACH = GRID - 1  # a box of at most GRID rows spans at most this many rows beyond any of its cells, (0, 0) included
 
 # Per-cell blocks: state[BLOCK + cell].
 TOP_CARD = 0
