@@ -59,7 +59,7 @@ TOP_FACE_UP = AREA_CELLS
 PILE_HEIGHT = 2 * AREA_CELLS
 PILE_BURIED = 3 * AREA_CELLS
 # Scalars: state[INDEX]. The bounds are area rows and columns of the occupied box.
-MIN_ROW = 4 * AREA_CELLS
+MIN_ROW = 4 * AREA_CELLS  # after the four per-cell blocks
 MAX_ROW = MIN_ROW + 1
 MIN_COL = MIN_ROW + 2
 MAX_COL = MIN_ROW + 3
