@@ -112,11 +112,29 @@ def test_view_shows_only_what_a_player_may_know(game: Game) -> None:
         assert imagined.key() == game.key()
 
 
+def snapshot(game: Game) -> tuple[object, ...]:
+    """Everything about a game that a change to it could alter."""
+    return (game.turn, game.moves, game.cells(), game.outcome(), game.face_down, game.can_redo, game.key())
+
+
+def change(game: Game) -> None:
+    """Change a game: lay a card when one can be laid, else take the last one back."""
+    if game.legal_moves:
+        game.place(*game.legal_moves[0])
+    else:
+        game.undo()  # a finished game has laid at least one card
+
+
 @settings(max_examples=100, deadline=None)
 @given(games())
 def test_copy_is_independent(game: Game) -> None:
+    original = snapshot(game)
     twin = game.copy()
-    if twin.legal_moves:
-        twin.place(*twin.legal_moves[0])
-        assert twin.turn == game.turn + 1
-    assert record.to_json(game)["moves"] == [[m.row, m.col] for m in game.moves]
+    assert snapshot(twin) == original
+    change(twin)
+    assert snapshot(twin) != original
+    assert snapshot(game) == original  # changing the copy leaves the original alone
+    copied = snapshot(twin)
+    change(game)
+    assert snapshot(game) != original
+    assert snapshot(twin) == copied  # and changing the original leaves the copy alone

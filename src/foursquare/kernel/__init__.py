@@ -1,0 +1,147 @@
+"""A compiled (numba) re-implementation of the rules, for fast search and simulation.
+
+The engine (:mod:`foursquare.engine`) defines the rules. The kernel plays the same game on a compact
+array so that players can run many thousands of playouts per second; it does not call the engine but
+re-implements its rules with the engine's constants, and the differential tests in
+``tests/test_kernel.py`` check that the two agree move for move in every variant.
+
+Modules, one job each:
+
+- :mod:`~foursquare.kernel.state`: the state layout, the empty state, conversions to and from the engine;
+- :mod:`~foursquare.kernel.rules`: the compiled rules (legal cells, placing a card, judging);
+- :mod:`~foursquare.kernel.rng`: the seeded random numbers of the compiled code;
+- :mod:`~foursquare.kernel.policies`: greedy, the rollout policy and random play, and whole games of them;
+- :mod:`~foursquare.kernel.montecarlo`: Monte Carlo evaluation of the moves of a position;
+- :mod:`~foursquare.kernel.cache`: keeps numba's on-disk cache of these modules consistent.
+
+This package re-exports their public names: ``from foursquare import kernel as K`` then ``K.place``.
+
+numba caches each compiled function on disk (``cache=True``) but only checks that function's own file
+for changes, and bakes in the constants it read: after editing a kernel module (or the engine's
+constants), the callers' caches in the other modules would be stale. :mod:`~foursquare.kernel.cache`
+therefore flushes the package's cache whenever any of its sources (or those constants) changes.
+"""
+
+from __future__ import annotations
+
+from foursquare.kernel import cache, montecarlo, policies, rng, rules, state
+from foursquare.kernel.montecarlo import monte_carlo
+from foursquare.kernel.policies import (
+    POLICY_WEIGHTS,
+    greedy_choice,
+    greedy_games,
+    greedy_move,
+    greedy_playout,
+    policy_choice,
+    policy_games,
+    policy_playout,
+    policy_value,
+    random_games,
+    random_move,
+)
+from foursquare.kernel.rng import below, make_rng, next_random, shuffle_tail
+from foursquare.kernel.rules import evaluate, face_down, legal, place, rank_of
+from foursquare.kernel.state import (
+    AREA_CELLS,
+    AREA_ORIGIN,
+    AREA_SIDE,
+    BURIED_FACE_DOWN,
+    COUNT_BURIED_FLAG,
+    DIAGONAL_FLAG,
+    FACE_DOWN_TOPS,
+    MAX_COL,
+    MAX_MOVES,
+    MAX_ROW,
+    MIN_COL,
+    MIN_ROW,
+    OCCUPIED,
+    ORIGIN_CELL,
+    PILE_BURIED,
+    PILE_HEIGHT,
+    RANK_COUNT,
+    REACH,
+    SCORE,
+    STATE_SIZE,
+    STATUS,
+    STATUS_LOST_FACE_DOWN,
+    STATUS_LOST_STOCK,
+    STATUS_PLAYING,
+    STATUS_WON,
+    SUIT_COUNT,
+    TOP_CARD,
+    TOP_FACE_UP,
+    TURN,
+    KernelMismatch,
+    cell_of,
+    empty_state,
+    move_of,
+    new_state,
+    state_of_game,
+    state_of_view,
+    stock_array,
+    variant_flags,
+)
+
+cache.refresh([state, rules, rng, policies, montecarlo])
+
+__all__ = [
+    "AREA_CELLS",
+    "AREA_ORIGIN",
+    "AREA_SIDE",
+    "BURIED_FACE_DOWN",
+    "COUNT_BURIED_FLAG",
+    "DIAGONAL_FLAG",
+    "FACE_DOWN_TOPS",
+    "MAX_COL",
+    "MAX_MOVES",
+    "MAX_ROW",
+    "MIN_COL",
+    "MIN_ROW",
+    "OCCUPIED",
+    "ORIGIN_CELL",
+    "PILE_BURIED",
+    "PILE_HEIGHT",
+    "POLICY_WEIGHTS",
+    "RANK_COUNT",
+    "REACH",
+    "SCORE",
+    "STATE_SIZE",
+    "STATUS",
+    "STATUS_LOST_FACE_DOWN",
+    "STATUS_LOST_STOCK",
+    "STATUS_PLAYING",
+    "STATUS_WON",
+    "SUIT_COUNT",
+    "TOP_CARD",
+    "TOP_FACE_UP",
+    "TURN",
+    "KernelMismatch",
+    "below",
+    "cell_of",
+    "empty_state",
+    "evaluate",
+    "face_down",
+    "greedy_choice",
+    "greedy_games",
+    "greedy_move",
+    "greedy_playout",
+    "legal",
+    "make_rng",
+    "monte_carlo",
+    "move_of",
+    "new_state",
+    "next_random",
+    "place",
+    "policy_choice",
+    "policy_games",
+    "policy_playout",
+    "policy_value",
+    "random_games",
+    "random_move",
+    "rank_of",
+    "shuffle_tail",
+    "state_of_game",
+    "state_of_view",
+    "stock_array",
+    "variant_flags",
+]
