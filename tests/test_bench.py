@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from foursquare import kernel as K
-from foursquare.bench import BenchMismatchError, bench, check_agreement
+from foursquare.bench import bench, check_agreement
 from foursquare.cards import deal_stock
 from foursquare.engine import Game, Variant
 from foursquare.players import greedy_move_on
@@ -80,6 +80,6 @@ def test_a_disagreement_is_reported_as_a_bug_not_as_bad_input() -> None:
     check_agreement(report)  # the real report agrees
     report["engine"]["wins"] += 1
     report["agree"] = False
-    with pytest.raises(BenchMismatchError, match="the kernel won") as caught:
+    with pytest.raises(K.KernelMismatch, match="the kernel won") as caught:
         check_agreement(report)
     assert not isinstance(caught.value, ValueError)  # ValueError means bad input to the command line

@@ -22,11 +22,6 @@ MIN_RUNS = 3
 MIN_KERNEL_SECONDS = 1.0
 
 
-
-class BenchMismatchError(RuntimeError):
-    """The kernel and the engine disagreed: a bug in one of them, not bad input."""
-
-
 def kernel_run(deals: range, variant: Variant) -> tuple[int, int, float, float]:
     """(wins, total score, seconds, compile seconds) of greedy on the kernel.
 
@@ -36,8 +31,7 @@ def kernel_run(deals: range, variant: Variant) -> tuple[int, int, float, float]:
     on-disk cache when it is warm).
     """
     stocks = np.array([[int(c) for c in deal_stock(d)] for d in deals], dtype=np.int8)
-    diagonal = 1 if variant.adjacency == "diagonal" else 0
-    buried = 1 if variant.count_buried else 0
+    diagonal, buried = K.variant_flags(variant)
     start = time.perf_counter()
     K.greedy_games(stocks[:1], diagonal, buried)
     compile_seconds = time.perf_counter() - start
@@ -102,10 +96,10 @@ def bench(deals: tuple[int, int], variant: Variant | None = None) -> dict[str, A
 
 
 def check_agreement(report: dict[str, Any]) -> None:
-    """Raise :class:`BenchMismatchError` when the kernel's games did not end as the engine's did."""
+    """Raise :class:`~foursquare.kernel.KernelMismatch` when the kernel's games did not end as the engine's."""
     if not report["agree"]:
         e = report["engine"]
-        raise BenchMismatchError(
+        raise K.KernelMismatch(
             f"the kernel won {report['wins']} games (total score {report['total_score']}), "
             f"the engine {e['wins']} (total {e['total_score']})"
         )
