@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from foursquare.engine import Game
+from foursquare.engine import Game, Move, View
 from foursquare.solver import Solution, solve
 
 MISTAKE_WIN_PROBABILITY = 0.05
@@ -49,48 +49,15 @@ def analyze(
     ``seed`` and ``time_budget`` go to the hint of each position; ``solve_timeout`` bounds the
     perfect-information solver.
     """
-    from foursquare.players import compare_moves, hint
-
     if not game.is_over():
         raise AnalysisError(f"the game is not over (turn {game.turn}): analysis needs a finished game")
-    replay = Game(deal=game.deal, variant=game.variant) if game.deal is not None else None
-    if replay is None:
+    if game.deal is not None:
+        replay = Game(deal=game.deal, variant=game.variant)
+    else:
         replay = Game(stock=list(game.stock), variant=game.variant)
     moves: list[dict[str, Any]] = []
     for index, played in enumerate(game.moves):
-        view = replay.view()
-        advice = hint(view, seed=seed, time_budget=time_budget)
-        best = advice[0]
-        forced = len(view.legal_moves) == 1
-        mistake = False
-        if played == best.move or forced:
-            mine = best = next(a for a in advice if a.move == played)
-            wp_loss = es_loss = 0.0
-        else:
-            duel = compare_moves(view, best.move, played, seed=seed)
-            best, mine = duel.first, duel.second
-            wp_loss = max(0.0, duel.win_gap)
-            es_loss = max(0.0, duel.score_gap)
-            mistake = (wp_loss >= MISTAKE_WIN_PROBABILITY and duel.win_gap > SIGNIFICANCE * duel.win_gap_se) or (
-                es_loss >= MISTAKE_EXPECTED_SCORE and duel.score_gap > SIGNIFICANCE * duel.score_gap_se
-            )
-        assert view.card is not None  # the game was not over before this move
-        moves.append(
-            {
-                "index": index,
-                "card": view.card.name,
-                "played": played.to_json(),
-                "best": best.move.to_json(),
-                "played_win_probability": round(mine.win_probability, 4),
-                "best_win_probability": round(best.win_probability, 4),
-                "played_expected_score": round(mine.expected_score, 3),
-                "best_expected_score": round(best.expected_score, 3),
-                "win_probability_loss": round(wp_loss, 4),
-                "expected_score_loss": round(es_loss, 3),
-                "forced": forced,
-                "mistake": mistake,
-            }
-        )
+        moves.append(judge_move(replay.view(), played, index, seed=seed, time_budget=time_budget))
         replay.place(played.row, played.col)
     costliest = sorted(
         (m for m in moves if m["mistake"]),
@@ -106,4 +73,41 @@ def analyze(
         "moves": moves,
         "costliest": [m["index"] for m in costliest],
         "perfect": _perfect(solution),
+    }
+
+
+def judge_move(view: View, played: Move, index: int, *, seed: int, time_budget: float | None) -> dict[str, Any]:
+    """One entry of ``moves``: the move played in ``view`` against the hint's best (see the module docstring)."""
+    from foursquare.players import compare_moves, hint
+
+    if view.card is None:
+        raise AnalysisError(f"move {index}: the game was already over")
+    advice = hint(view, seed=seed, time_budget=time_budget)
+    best = advice[0]
+    forced = len(view.legal_moves) == 1
+    mistake = False
+    if played == best.move or forced:
+        mine = best = next(a for a in advice if a.move == played)
+        wp_loss = es_loss = 0.0
+    else:
+        duel = compare_moves(view, best.move, played, seed=seed)
+        best, mine = duel.first, duel.second
+        wp_loss = max(0.0, duel.win_gap)
+        es_loss = max(0.0, duel.score_gap)
+        mistake = (wp_loss >= MISTAKE_WIN_PROBABILITY and duel.win_gap > SIGNIFICANCE * duel.win_gap_se) or (
+            es_loss >= MISTAKE_EXPECTED_SCORE and duel.score_gap > SIGNIFICANCE * duel.score_gap_se
+        )
+    return {
+        "index": index,
+        "card": view.card.name,
+        "played": played.to_json(),
+        "best": best.move.to_json(),
+        "played_win_probability": round(mine.win_probability, 4),
+        "best_win_probability": round(best.win_probability, 4),
+        "played_expected_score": round(mine.expected_score, 3),
+        "best_expected_score": round(best.expected_score, 3),
+        "win_probability_loss": round(wp_loss, 4),
+        "expected_score_loss": round(es_loss, 3),
+        "forced": forced,
+        "mistake": mistake,
     }
