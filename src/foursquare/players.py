@@ -244,55 +244,73 @@ def race(
     """
     if view.card is None or not view.legal_moves:
         raise PlayerError(ERRORS["no_rank"])
-    weights = K.POLICY_WEIGHTS if weights is None else weights
-    n = len(view.legal_moves)
+    tally = _Tally(len(view.legal_moves), bonus)
     state = K.state_of_view(view)
     unseen = K.stock_array(view.unseen)
     rng = K.make_rng(_seed_of(seed, view))
-    wins = np.zeros(n, dtype=np.int64)
-    scores = np.zeros(n, dtype=np.int64)
-    samples = np.zeros(n, dtype=np.int64)
-    left_in_round = np.full(n, -1, dtype=np.int64)
-    alive = list(range(n))
-    values = np.zeros(n, dtype=np.float64)
-    paired: list[list[float]] = [[] for _ in range(n)]  # per move: its value on each shared future
+    weights = K.POLICY_WEIGHTS if weights is None else weights
     deadline = None if time_budget is None else time.perf_counter() + time_budget
-    spent = 0
-    rounds = 0
+    alive = list(range(tally.n))
+    spent = rounds = 0
     while True:
         cells = np.array([K.cell_of(*view.legal_moves[i]) for i in alive], dtype=np.int64)
         results = np.empty((BATCH, len(alive)), dtype=np.int8)
         K.monte_carlo(state, int(view.card), unseen, cells, rng, results, weights)
-        for j, i in enumerate(alive):
-            column = results[:, j].astype(np.int64)
-            wins[i] += int((column >= 0).sum())
-            won = np.maximum(column, 0)
-            scores[i] += int(won.sum())
-            value = np.where(column >= 0, column + bonus, 0)
-            values[i] += float(value.sum())
-            samples[i] += BATCH
-            paired[i].extend(value.tolist())
+        tally.add(alive, results)
         spent += BATCH * len(alive)
         rounds += 1
-        alive = _survivors(alive, paired, values, samples)
-        for i in range(n):
-            if left_in_round[i] < 0 and i not in alive:
-                left_in_round[i] = rounds
+        alive = _survivors(alive, tally.paired, tally.values, tally.samples)
+        tally.mark_left(alive, rounds)
         if deadline is not None:
             if time.perf_counter() >= deadline:
                 break
         elif spent >= playouts or (len(alive) == 1 and rounds >= MIN_ROUNDS):
             break
-    advice = [
-        MoveAdvice(move, int(wins[i]) / int(samples[i]), int(scores[i]) / int(samples[i]), int(samples[i]))
-        for i, move in enumerate(view.legal_moves)
-    ]
+    return tally.ranked(view.legal_moves)
 
-    def rank(i: int) -> tuple[int, float, float, int]:
-        out = left_in_round[i]
-        return (-(10**9 if out < 0 else int(out)), -values[i] / samples[i], -advice[i].win_probability, i)
 
-    return [advice[i] for i in sorted(range(n), key=rank)]
+class _Tally:
+    """What a race has seen of each move: wins, scores, values (score + bonus for a win), futures met."""
+
+    def __init__(self, n: int, bonus: float) -> None:
+        self.n = n
+        self.bonus = bonus
+        self.wins = np.zeros(n, dtype=np.int64)
+        self.scores = np.zeros(n, dtype=np.int64)
+        self.samples = np.zeros(n, dtype=np.int64)
+        self.values = np.zeros(n, dtype=np.float64)
+        self.left_in_round = np.full(n, -1, dtype=np.int64)
+        self.paired: list[list[float]] = [[] for _ in range(n)]  # per move: its value on each shared future
+
+    def add(self, alive: list[int], results: npt.NDArray[np.int8]) -> None:
+        """One round: ``results[k, j]`` is the score of move ``alive[j]`` on future ``k`` (-1: lost)."""
+        for j, i in enumerate(alive):
+            column = results[:, j].astype(np.int64)
+            self.wins[i] += int((column >= 0).sum())
+            self.scores[i] += int(np.maximum(column, 0).sum())
+            value = np.where(column >= 0, column + self.bonus, 0)
+            self.values[i] += float(value.sum())
+            self.samples[i] += len(column)
+            self.paired[i].extend(value.tolist())
+
+    def mark_left(self, alive: list[int], rounds: int) -> None:
+        for i in range(self.n):
+            if self.left_in_round[i] < 0 and i not in alive:
+                self.left_in_round[i] = rounds
+
+    def ranked(self, moves: Sequence[Move]) -> list[MoveAdvice]:
+        """Moves still in the race first, by mean value; then the others, last to leave first."""
+        advice = [
+            MoveAdvice(move, int(self.wins[i]) / int(self.samples[i]), int(self.scores[i]) / int(self.samples[i]),
+                       int(self.samples[i]))
+            for i, move in enumerate(moves)
+        ]
+
+        def rank(i: int) -> tuple[int, float, float, int]:
+            out = self.left_in_round[i]
+            return (-(10**9 if out < 0 else int(out)), -self.values[i] / self.samples[i], -advice[i].win_probability, i)
+
+        return [advice[i] for i in sorted(range(self.n), key=rank)]
 
 
 def _survivors(
