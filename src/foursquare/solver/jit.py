@@ -1,0 +1,67 @@
+"""How the solver's search is compiled: the helper decorator, a prefetch intrinsic and a clock for numba code."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+import numpy.typing as npt
+from llvmlite import ir
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+# llvm.prefetch's arguments: a read (not a write), kept in every cache level, of data (not instructions)
+PREFETCH_READ = 0
+PREFETCH_KEEP_ALL_LEVELS = 3
+PREFETCH_DATA = 1
+
+
+def helper(function: _Function) -> _Function:
+    """Compile one of the search's helpers without numba's reference counting (``_nrt=False``).
+
+    They never allocate, and with it every call increments and decrements the count of each array
+    it is passed, with atomic instructions: a third of the search's time, measured with ``perf``.
+    """
+    return cast(_Function, numba.njit(cache=True, _nrt=False)(function))  # type: ignore[call-overload]
+
+
+@intrinsic
+def _prefetch_intrinsic(typingctx: Any, table: Any, index: Any) -> Any:  # pragma: no cover - compiled
+    """Start loading ``table[index]`` into the cache (LLVM's prefetch: a hint, it never faults).
+
+    The tables are far larger than the cache, so a lookup waits for memory; the search asks for the
+    entries of all of a position's children first and looks them up after.
+    """
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(  # type: ignore[no-untyped-call]
+            context, builder, array_type, array, [args[1]], wraparound=False
+        )
+        raw = builder.bitcast(pointer, cgutils.voidptr_t)
+        i32 = ir.IntType(32)
+        name = "llvm.prefetch." + ("p0" if getattr(raw.type, "is_opaque", False) else "p0i8")
+        function = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+            builder.module, ir.FunctionType(ir.VoidType(), [cgutils.voidptr_t, i32, i32, i32]), name
+        )
+        builder.call(function, [raw, i32(PREFETCH_READ), i32(PREFETCH_KEEP_ALL_LEVELS), i32(PREFETCH_DATA)])
+        return context.get_dummy_value()
+
+    return numba.types.void(table, index), codegen
+
+
+prefetch = cast(Callable[[npt.NDArray[np.uint64], Any], None], _prefetch_intrinsic)
+
+
+@numba.njit(cache=True)
+def now() -> float:  # pragma: no cover - compiled
+    """``time.perf_counter()``, from compiled code."""
+    with numba.objmode(t="float64"):
+        t = time.perf_counter()
+    return t
