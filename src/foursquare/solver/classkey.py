@@ -147,18 +147,41 @@ def _class_image(scratch: IntArray, z_coarse: npt.NDArray[np.uint64]) -> np.uint
 
 
 @helper
-def _cell_codes(
-    slot: int, slack: int, future: int, top: IntArray, height: IntArray, state: IntArray, cross: IntArray,
+def _coarse_key(
+    relaxed: bool,
+    slot: int,
+    k: int,
+    slack: int,
+    future_ranks: IntArray,
+    top: IntArray,
+    height: IntArray,
+    state: IntArray,
+    cross: IntArray,
+    adjacent: IntArray,
+    z_coarse: npt.NDArray[np.uint64],
+    z_buried: npt.NDArray[np.uint64],
     codes: IntArray,
-) -> None:  # pragma: no cover - compiled
-    """The cell codes of position ``slot`` into ``codes[:16]`` (empty cells 0): see the module docstring.
+) -> tuple[np.uint64, np.uint64]:  # pragma: no cover - compiled
+    """A coarser key for "can this position win within ``k`` cards?", when few cards are spare.
 
-    ``future`` is the mask of the ranks still to be placed: a top's rank matters only up to where it falls
-    among theirs; a pile's height only up to the cards it can still take, capped by the slack; and with no
-    slack, a top whose row and column are full (out of every empty cell's reach) is never compared again.
+    ``slack`` is how many of the cards up to ``k`` may go on occupied piles (the others must fill the
+    empty cells); ``future_ranks[slot]`` is the mask of the ranks of ``cards[slot:k]``. The cell codes
+    (see the module docstring) keep a top's rank only up to where it falls among those ranks, a pile's
+    height only up to the cards it can still take, capped by the slack, and with no slack, nothing of a
+    top whose row and column are full (out of every empty cell's reach: never compared again). Positions
+    with equal keys play out alike up to turn ``k``.
+
+    Returns (key, class key). A position with an empty cell that touches no card (where the shape still
+    matters) is keyed by its own cells (one such cell is marked, with the neighbours that open it, in
+    the images instead); its class key is still that of its images. Ignoring where cards may go only
+    allows more play, so when an image in which every empty cell touches a card cannot win, no image
+    can: such a position is also looked up by its class key, but never stored under it. With
+    ``relaxed`` (the relaxed search, where any empty cell may take a card) every position is keyed by
+    its class.
     """
     occ = state[slot, OCCUPIED]
     up = state[slot, FACE_UP]
+    future = future_ranks[slot]
     reach = FULL
     if slack == 0:
         reach = 0
@@ -179,40 +202,6 @@ def _cell_codes(
             room = min(PILE_CAP - height[slot, j], slack)
             code = 1 + bucket * (PILE_CAP + 1) + room
         codes[j] = 2 * code + ((up >> j) & 1)
-
-
-@helper
-def _coarse_key(
-    relaxed: bool,
-    slot: int,
-    k: int,
-    slack: int,
-    future_ranks: IntArray,
-    top: IntArray,
-    height: IntArray,
-    state: IntArray,
-    cross: IntArray,
-    adjacent: IntArray,
-    z_coarse: npt.NDArray[np.uint64],
-    z_buried: npt.NDArray[np.uint64],
-    codes: IntArray,
-) -> tuple[np.uint64, np.uint64]:  # pragma: no cover - compiled
-    """A coarser key for "can this position win within ``k`` cards?", when few cards are spare.
-
-    ``slack`` is how many of the cards up to ``k`` may go on occupied piles (the others must fill the
-    empty cells); ``future_ranks[slot]`` is the mask of the ranks of ``cards[slot:k]``. Positions with
-    equal keys play out alike up to turn ``k``.
-
-    Returns (key, class key). A position with an empty cell that touches no card (where the shape still
-    matters) is keyed by its own cells (one such cell is marked, with the neighbours that open it, in
-    the images instead); its class key is still that of its images. Ignoring where cards may go only
-    allows more play, so when an image in which every empty cell touches a card cannot win, no image
-    can: such a position is also looked up by its class key, but never stored under it. With
-    ``relaxed`` (the relaxed search, where any empty cell may take a card) every position is keyed by
-    its class.
-    """
-    occ = state[slot, OCCUPIED]
-    _cell_codes(slot, slack, future_ranks[slot], top, height, state, cross, codes)
     h = z_buried[state[slot, BURIED]] ^ z_coarse[Z_TURN + slot, slack]
     locked = 0  # the empty cells that touch no card (none count when any empty cell may take a card)
     m = FULL & ~occ if not relaxed else 0

@@ -14,7 +14,7 @@ from foursquare.engine import GRID, Game, Move
 from foursquare.solver.bits import FRAME_CELLS, UPPER_TRIANGLE_MASK, IntArray, _frame_masks
 from foursquare.solver.parity import PARITY_WORDS, _lower_bound
 from foursquare.solver.position import SLOTS, STATE_FIELDS, _open_piles, _Tables
-from foursquare.solver.search import EXACT, _search
+from foursquare.solver.search import EXACT, _search, _work_arrays
 
 ENOUGH = FRAME_CELLS + 2  # a frame's first bound is never cut short: no position needs more cards
 
@@ -86,6 +86,7 @@ class _Search:
         self.state[self.t0] = (occ, up, buried)
         self.hashes[self.t0] = h
         self.tables = tables
+        self.arrays = _work_arrays()  # reused by every run: each sets what it reads
         open_piles = _open_piles(self.height, self.t0, occ)
         self.bound = self.t0 + _lower_bound(occ, up, open_piles, np.zeros(PARITY_WORDS, dtype=np.uint64), ENOUGH)
 
@@ -108,7 +109,8 @@ class _Search:
         pos = (self.top, self.height, self.state, self.hashes)
         tables = (t.z_card, t.z_up, t.z_height, t.z_buried, t.tt, t.z_coarse, t.coarse_table)
         limits = (deadline, node_limit, np.zeros(1, dtype=np.int64) if stop is None else stop)
-        return int(_search(self.t0, k, frame, pos, tables, limits, self.line, counters, owner, owners, relax_from))
+        return int(_search(self.t0, k, frame, pos, tables, limits, self.line, counters, owner, owners, relax_from,
+                           self.arrays))
 
     def moves(self, turn: int) -> list[Move]:
         """The moves of the line found, from the search's first turn to ``turn``."""

@@ -11,13 +11,15 @@ is always in one of three modes:
 * ``NEXT_CHILD``: build ``sp``'s next open child and ``EXPAND`` it; when none is left, store the
   position's bound in the tables (:func:`_store_refutation`) and go back up in ``RETURNED``.
 
-The work arrays are handed to the helpers in tuples (see :func:`_search`); a tuple costs nothing at
-run time, and the helpers unpack what they use.
+The steps are handed the arrays in tuples (see :func:`_search`) and unpack what they use. They are
+inlined into ``_search`` by numba (``inline="always"``, see :func:`~foursquare.solver.jit.inlined`), and
+``_search`` counts no references (its arrays come from :func:`_work_arrays`), so the tuples cost nothing:
+called, a step would be passed every field of every array it is handed, and with reference counting
+every array it unpacks would be counted.
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
@@ -33,7 +35,7 @@ from foursquare.solver.classkey import (
     _coarse_key_if_few_spare,
     _fill_future_ranks,
 )
-from foursquare.solver.jit import helper, now, prefetch
+from foursquare.solver.jit import helper, inlined, now, prefetch, search_entry
 from foursquare.solver.parity import (
     PARITY_SET_WORDS,
     PARITY_WORDS,
@@ -145,7 +147,7 @@ def _share(path: IntArray, t0: int, sp: int, cell: int, owners: int) -> int:  # 
     return int((h >> SHARE_SHIFT) % owners)
 
 
-@helper
+@inlined
 def _candidates(
     sp: int, occ: int, open_piles: int, solvable: bool, run: Run, frame: Frame, pos: Position, stack: Stack,
     parities: Words,
@@ -185,7 +187,7 @@ def _candidates(
     return cand, mend
 
 
-@helper
+@inlined
 def _work_out_children(
     sp: int, cand: int, occ: int, run: Run, frame: Frame, pos: Position, tables: Tables, stack: Stack, kids: Kids,
     work: Work,
@@ -225,7 +227,7 @@ def _work_out_children(
     return n_kids
 
 
-@helper
+@inlined
 def _settle_children(
     sp: int, n_kids: int, occ: int, open_piles: int, mend: int, solvable: bool, nodes: int, limits: Limits,
     line: IntArray, run: Run, frame: Frame, pos: Position, tables: Tables, stack: Stack, kids: Kids, work: Work,
@@ -274,12 +276,12 @@ def _settle_children(
         if value == OPEN:
             _build(sp, sp + 1, j, card, top, height, state, hashes, c_occ, c_up, c_buried, c_hash)
             # The rank tests first: they are cheaper than the coarser key.
-            n_empty = _popcount(FULL & ~c_occ)
-            if bound == k - sp - 1 and bound == n_empty + 1 and not _one_pile_card_can_mend(
+            no_slack = bound == k - sp - 1  # the bound leaves no card to spare
+            if no_slack and bound == _popcount(FULL & ~c_occ) + 1 and not _one_pile_card_can_mend(
                 sp + 1, top, height, state, cards, row_mask, col_mask, parities, c_open
             ):
                 value = k + 1  # one spare card, needed on a pile, but no card to come can do the repair
-            elif bound == k - sp - 1 and bound == n_empty and not _fills_can_toggle(
+            elif no_slack and bound == _popcount(FULL & ~c_occ) and not _fills_can_toggle(
                 sp + 1, top, state, cards, row_mask, col_mask, parities
             ):
                 value = k + 1  # no spare card, and the cards to come cannot make the toggles needed
@@ -305,7 +307,7 @@ def _settle_children(
     return NO_WIN, 0, nodes
 
 
-@helper
+@inlined
 def _order_children(
     sp: int, n_kids: int, k: int, tables: Tables, stack: Stack, kids: Kids, work: Work
 ) -> int:  # pragma: no cover - compiled
@@ -345,7 +347,7 @@ def _order_children(
     return n
 
 
-@helper
+@inlined
 def _expand(
     sp: int, nodes: int, limits: Limits, line: IntArray, counters: IntArray, run: Run, frame: Frame, pos: Position,
     tables: Tables, stack: Stack, kids: Kids, work: Work,
@@ -379,7 +381,7 @@ def _expand(
     return status, value, nodes
 
 
-@helper
+@inlined
 def _store_refutation(
     sp: int, value: int, run: Run, frame: Frame, pos: Position, tables: Tables, stack: Stack, work: Work
 ) -> None:  # pragma: no cover - compiled
@@ -405,9 +407,9 @@ def _store_refutation(
         coarse_table[key & (coarse_table.shape[0] - 1)] = key
 
 
-@numba.njit(cache=True, nogil=True)
-def _work_arrays(cards: IntArray, k: int) -> tuple[Stack, Kids, Work]:  # pragma: no cover - compiled
-    """The arrays of one search: its stack, the children of the expanded position, and work space."""
+def _work_arrays() -> tuple[Stack, Kids, Work]:
+    """The arrays of one search: its stack, the children of the expanded position, and work space (allocated
+    by the caller, so that the compiled search needs no reference counting)."""
     # the stack, one row per turn: open children (cell, coarser key, masks, hash), how many, which is next,
     # the least bound of the children so far, and the path of cells from t0
     stack = (np.empty((SLOTS, FRAME_CELLS), dtype=np.int64), np.zeros(SLOTS, dtype=np.int64),
@@ -420,15 +422,14 @@ def _work_arrays(cards: IntArray, k: int) -> tuple[Stack, Kids, Work]:  # pragma
             np.zeros(FRAME_CELLS, dtype=np.uint64), np.zeros((FRAME_CELLS, 2), dtype=np.uint64))
     # parity system (and work space), the expanded position's system, its lines' face-up rank spans and
     # z_up sums, the coarser key's work space, the sort keys, the ranks of the cards to come from each slot
-    future_ranks = np.zeros(SLOTS, dtype=np.int64)
-    _fill_future_ranks(cards, k, future_ranks)
     work = (np.zeros(PARITY_WORDS, dtype=np.uint64), np.zeros(PARITY_SET_WORDS, dtype=np.uint64),
             np.zeros((2, LINES), dtype=np.int64), np.zeros(LINES, dtype=np.uint64),
-            np.zeros(CODES_SIZE, dtype=np.int64), np.empty(FRAME_CELLS, dtype=np.int64), future_ranks)
+            np.zeros(CODES_SIZE, dtype=np.int64), np.empty(FRAME_CELLS, dtype=np.int64),
+            np.zeros(SLOTS, dtype=np.int64))
     return stack, kids, work
 
 
-@helper
+@inlined
 def _root_value(
     run: Run, frame: Frame, pos: Position, tables: Tables, work: Work
 ) -> int:  # pragma: no cover - compiled
@@ -446,10 +447,10 @@ def _root_value(
     return value
 
 
-@numba.njit(cache=True, nogil=True)
+@search_entry
 def _search(
     t0: int, k: int, frame: Frame, pos: Position, tables: Tables, limits: Limits, line: IntArray, counters: IntArray,
-    owner: int, owners: int, relax_from: int,
+    owner: int, owners: int, relax_from: int, arrays: tuple[Stack, Kids, Work],
 ) -> int:  # pragma: no cover - compiled
     """Depth-first search from slot ``t0`` (the position after ``t0`` cards) for a win within ``k`` cards.
 
@@ -478,7 +479,8 @@ def _search(
     cards = frame[0]
     top, height, state, hashes = pos
     stop = limits[2]
-    stack, kids, work = _work_arrays(cards, k)
+    stack, kids, work = arrays  # from _work_arrays
+    _fill_future_ranks(cards, k, work[6])
     moves, n_moves, index, best, _, move_state, move_hash, path = stack
     split = t0 + SPLIT_DEPTH - 1 if owners > 1 else -1  # the children of positions this deep are shared out
     run = (t0, k, relax_from, owner, owners, split)
