@@ -50,6 +50,7 @@ SORTED_COLUMN_SIGNATURES = SORTED_ROW_SIGNATURES + GRID
 CODES_SIZE = SORTED_COLUMN_SIGNATURES + GRID
 ROW_ORDERS = np.array(list(itertools.permutations(range(GRID))), dtype=np.int64)
 NO_KEY = np.uint64(0)  # "no coarser key": too many cards spare
+ABOVE_EVERY_HASH = np.uint64((1 << 64) - 1)  # where the search for the least image starts
 
 
 @helper
@@ -104,7 +105,7 @@ def _image_key(
             tied = True
     if not tied:
         return _ordered_image(scratch, transpose, z_coarse)
-    best = np.uint64(0xFFFFFFFFFFFFFFFF)
+    best = ABOVE_EVERY_HASH
     for p in range(ROW_ORDERS.shape[0]):
         ordered = True
         for t in range(GRID - 1):
