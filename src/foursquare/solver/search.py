@@ -81,9 +81,9 @@ RETURNED = 1
 NEXT_CHILD = 2
 # What the helpers are handed, in tuples (see _search):
 Run = tuple[int, int, int, int, int, int]  # t0, k, relax_from, owner, owners, split (the shared-out depth)
-Frame = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, int, int, bool]
+FrameArrays = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, int, int, bool]
 Position = tuple[IntArray, IntArray, IntArray, Words]
-Tables = tuple[Words, Words, Words, Words, Words, Words, Words]
+TableArrays = tuple[Words, Words, Words, Words, Words, Words, Words]
 Limits = tuple[float, int, IntArray]
 Stack = tuple[IntArray, IntArray, IntArray, IntArray, Words, IntArray, Words, IntArray]
 Kids = tuple[IntArray, IntArray, Words, Words]
@@ -149,7 +149,7 @@ def _share(path: IntArray, t0: int, sp: int, cell: int, owners: int) -> int:  # 
 
 @inlined
 def _candidates(
-    sp: int, occ: int, open_piles: int, solvable: bool, run: Run, frame: Frame, pos: Position, stack: Stack,
+    sp: int, occ: int, open_piles: int, solvable: bool, run: Run, frame: FrameArrays, pos: Position, stack: Stack,
     parities: Words,
 ) -> tuple[int, int]:  # pragma: no cover - compiled
     """The cells where the card of turn ``sp`` may go, and the piles where a card may mend the parity system.
@@ -189,8 +189,8 @@ def _candidates(
 
 @inlined
 def _work_out_children(
-    sp: int, cand: int, occ: int, run: Run, frame: Frame, pos: Position, tables: Tables, stack: Stack, kids: Kids,
-    work: Work,
+    sp: int, cand: int, occ: int, run: Run, frame: FrameArrays, pos: Position, tables: TableArrays, stack: Stack,
+    kids: Kids, work: Work,
 ) -> int:  # pragma: no cover - compiled
     """The masks and hash of each child of ``sp`` on the cells ``cand`` (the thread's share of them) into
     ``kids``, with their transposition-table entries prefetched; returns how many."""
@@ -230,7 +230,8 @@ def _work_out_children(
 @inlined
 def _settle_children(
     sp: int, n_kids: int, occ: int, open_piles: int, mend: int, solvable: bool, nodes: int, limits: Limits,
-    line: IntArray, run: Run, frame: Frame, pos: Position, tables: Tables, stack: Stack, kids: Kids, work: Work,
+    line: IntArray, run: Run, frame: FrameArrays, pos: Position, tables: TableArrays, stack: Stack, kids: Kids,
+    work: Work,
 ) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """Settle what can be of the children in ``kids`` (won, lost, cut by a bound, a rank test or a table);
     the open ones get their order and coarser keys (whose entries are prefetched).
@@ -309,7 +310,7 @@ def _settle_children(
 
 @inlined
 def _order_children(
-    sp: int, n_kids: int, k: int, tables: Tables, stack: Stack, kids: Kids, work: Work
+    sp: int, n_kids: int, k: int, tables: TableArrays, stack: Stack, kids: Kids, work: Work
 ) -> int:  # pragma: no cover - compiled
     """The open children in ``kids`` that the coarser table does not refute, into ``sp``'s row of the stack
     sorted by their order (lower bound, then face-down tops); returns how many."""
@@ -349,8 +350,8 @@ def _order_children(
 
 @inlined
 def _expand(
-    sp: int, nodes: int, limits: Limits, line: IntArray, counters: IntArray, run: Run, frame: Frame, pos: Position,
-    tables: Tables, stack: Stack, kids: Kids, work: Work,
+    sp: int, nodes: int, limits: Limits, line: IntArray, counters: IntArray, run: Run, frame: FrameArrays,
+    pos: Position, tables: TableArrays, stack: Stack, kids: Kids, work: Work,
 ) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """``EXPAND`` the open position at ``sp``: returns (``NO_WIN``, ``WON`` or ``STOPPED``, the winning turn,
     the node count); on ``NO_WIN`` its open children are on the stack, the first one next."""
@@ -383,7 +384,7 @@ def _expand(
 
 @inlined
 def _store_refutation(
-    sp: int, value: int, run: Run, frame: Frame, pos: Position, tables: Tables, stack: Stack, work: Work
+    sp: int, value: int, run: Run, frame: FrameArrays, pos: Position, tables: TableArrays, stack: Stack, work: Work
 ) -> None:  # pragma: no cover - compiled
     """Every child of ``sp`` failed: keep its bound ``value`` in the transposition table, and its coarser key in
     the coarser table while few cards are spare. Above the shared-out depth a thread has seen only its
@@ -431,7 +432,7 @@ def _work_arrays() -> tuple[Stack, Kids, Work]:
 
 @inlined
 def _root_value(
-    run: Run, frame: Frame, pos: Position, tables: Tables, work: Work
+    run: Run, frame: FrameArrays, pos: Position, tables: TableArrays, work: Work
 ) -> int:  # pragma: no cover - compiled
     """:func:`_quick_value` of the search's first position ``t0``, or ``k + 1`` when the coarser table refutes it."""
     t0, k, relax_from, _, _, _ = run
@@ -449,8 +450,8 @@ def _root_value(
 
 @search_entry
 def _search(
-    t0: int, k: int, frame: Frame, pos: Position, tables: Tables, limits: Limits, line: IntArray, counters: IntArray,
-    owner: int, owners: int, relax_from: int, arrays: tuple[Stack, Kids, Work],
+    t0: int, k: int, frame: FrameArrays, pos: Position, tables: TableArrays, limits: Limits, line: IntArray,
+    counters: IntArray, owner: int, owners: int, relax_from: int, arrays: tuple[Stack, Kids, Work],
 ) -> int:  # pragma: no cover - compiled
     """Depth-first search from slot ``t0`` (the position after ``t0`` cards) for a win within ``k`` cards.
 
