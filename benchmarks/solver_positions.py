@@ -28,7 +28,7 @@ def main() -> None:
     seconds = 0.0
     for deal, info in lines.items():
         for n in depths:
-            moves = [Move(r, c) for r, c in info["line"][:n]]
+            moves = [Move.from_json(m) for m in info["line"][:n]]
             s = solve(deal_stock(int(deal)), moves=moves, timeout=120, threads=threads)
             nodes += s.nodes
             seconds += s.seconds

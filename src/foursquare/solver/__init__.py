@@ -1,0 +1,54 @@
+"""Perfect-information solver: the best score reachable when the whole stock order is known.
+
+The question "what is the best score of this deal?" is "what is the smallest number of cards
+after which all 16 cells can be face up?". The solver answers it with an IDA*-style iterative
+deepening search, compiled with numba. Its modules, from the bottom up:
+
+* :mod:`~foursquare.solver.jit`: how the helpers are compiled (no reference counting), a prefetch
+  intrinsic and a clock for compiled code.
+* :mod:`~foursquare.solver.bits`: the 4×4 frame as 16-bit masks (``FRAME_CELLS``, ``ROW_CELLS``,
+  ``COLUMN_CELLS``, ``MAIN_DIAGONAL_MASK`` ...), popcount and lowest bit.
+* :mod:`~foursquare.solver.position`: positions in the search's arrays, their Zobrist keys and tables,
+  and a child worked out from its parent's masks alone (:func:`~foursquare.solver.position._child_position`).
+* :mod:`~foursquare.solver.parity`: the lower bound from the parities of the line toggles to come.
+* :mod:`~foursquare.solver.ranks`: the rank tests when at most one card is spare.
+* :mod:`~foursquare.solver.classkey`: the coarser key, of a position's class under row and column
+  permutations and transposition.
+* :mod:`~foursquare.solver.search`: the compiled search of one deepening iteration in one frame.
+* :mod:`~foursquare.solver.frames`: the frames a win may fill, and one frame's search arrays.
+* :mod:`~foursquare.solver.driver`: :func:`solve` (probe, deepening, threads), :class:`Solution`,
+  :func:`random_winnable_deal`, :func:`solution_json`.
+
+``docs/solver.md`` explains the method. The solver never decides a rule on its own: every line it
+returns is replayed through :class:`foursquare.engine.Game` before it is reported, and the tests compare
+it with a brute-force search over the engine. ``solve`` is given the whole stock, so it is only for
+analysis after a game, for choosing winnable deals, and for the ``solve`` command; no player calls it.
+"""
+
+from foursquare.solver.driver import (
+    DEFAULT_VARIANT,
+    MAX_THREADS,
+    WINNABLE_NODES,
+    WINNABLE_TRIES,
+    Solution,
+    SolverError,
+    Status,
+    default_threads,
+    random_winnable_deal,
+    solution_json,
+    solve,
+)
+
+__all__ = [
+    "DEFAULT_VARIANT",
+    "MAX_THREADS",
+    "WINNABLE_NODES",
+    "WINNABLE_TRIES",
+    "Solution",
+    "SolverError",
+    "Status",
+    "default_threads",
+    "random_winnable_deal",
+    "solution_json",
+    "solve",
+]

@@ -1,0 +1,376 @@
+"""The driver: ``solve`` and its ``Solution``, the probe, the deepening (alone or on threads), winnable deals.
+
+Errors in what the caller asks raise :class:`SolverError` (a ``ValueError``); a line of the solver's
+that does not replay through the engine is a bug, and raises ``RuntimeError``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from foursquare import record
+from foursquare.cards import DECK_SIZE, MAX_DEAL, Card, deal_stock
+from foursquare.engine import Game, Move, Variant
+from foursquare.solver.bits import IntArray
+from foursquare.solver.frames import _frames, _Search
+from foursquare.solver.position import _Tables
+from foursquare.solver.search import ABORTED, EXACT, INF, RELAX_FROM
+
+Status = Literal["optimal", "unwinnable", "bounds"]
+Best = tuple[int, tuple[Move, ...]]  # a win found: its turn, and the whole line from the first card
+
+DEFAULT_VARIANT = Variant()
+MAX_THREADS = 4
+NO_NODE_LIMIT = 1 << 62
+PROBE_NODES = 1 << 15  # per frame and step of the probe
+PROBE_SHARE = 0.1  # of the time, at most, for the probe
+COMPILE_TABLE_BITS = 4  # the tables of the search that only compiles the code
+COMPILE_DEADLINE = 3600.0
+WINNABLE_TRIES = 50
+WINNABLE_NODES = 1 << 20  # per candidate deal of random_winnable_deal: the same deal on any machine
+
+
+class SolverError(ValueError):
+    """The solver was asked about an impossible position or with bad limits."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What the solver knows about the best score of a position, the whole stock being known.
+
+    ``line`` is the whole line from the first card (the given moves included) of the best win
+    found. ``upper_bound`` is proven: no line scores more (``-1`` when no line wins at all).
+    """
+
+    status: Status
+    best_score: int | None
+    upper_bound: int
+    line: tuple[Move, ...]
+    proven: bool
+    nodes: int
+    seconds: float
+
+    @property
+    def winnable(self) -> bool | None:
+        """True when a win was found, False when proven unwinnable, None when unknown."""
+        if self.best_score is not None:
+            return True
+        return False if self.status == "unwinnable" else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "proven": self.proven,
+            "best_score": self.best_score,
+            "upper_bound": self.upper_bound,
+            "line": [m.to_json() for m in self.line],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+_compiled = False
+
+
+def _compile(game: Game) -> None:
+    """Compile the search (or load it from numba's cache) before the clock starts, once per process.
+
+    The first call of the search compiles it, which takes seconds (more when the on-disk cache is
+    stale); that is not search time and must not eat into the caller's ``timeout``. A search with
+    ``k`` = 0 returns at once but needs the very same machine code as any other.
+    """
+    global _compiled
+    if not _compiled:
+        frame = _frames(game)[0]
+        search = _Search(game, frame, _Tables(bits=COMPILE_TABLE_BITS))
+        search.run(0, time.perf_counter() + COMPILE_DEADLINE, 1, np.zeros(1, dtype=np.int64))
+        _compiled = True
+
+
+def default_threads() -> int:
+    """The solver's threads by default: the processors this process may use, at most ``MAX_THREADS``."""
+    try:
+        available = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        available = os.cpu_count() or 1
+    return max(1, min(MAX_THREADS, available))
+
+
+def _start(stock: Sequence[Card], variant: Variant, moves: Sequence[Move | tuple[int, int]]) -> Game:
+    if len(stock) != DECK_SIZE:
+        raise SolverError(f"the stock must hold the {DECK_SIZE} cards, not {len(stock)}")
+    game = Game(stock=list(stock), variant=variant)
+    for index, (row, col) in enumerate(moves):
+        error = game.illegality(row, col)
+        if error is not None:
+            raise SolverError(f"move {index} ({row}, {col}) is illegal: {error.explanation}")
+        game.place(row, col)
+    return game
+
+
+def _check_limits(timeout: float, max_nodes: int | None, threads: int | None) -> None:
+    if not timeout > 0:
+        raise SolverError(f"timeout must be a positive number of seconds, not {timeout!r}")
+    if max_nodes is not None and max_nodes < 1:
+        raise SolverError(f"the node budget must be a positive number, not {max_nodes!r}")
+    if threads is not None and threads < 1:
+        raise SolverError(f"the number of threads must be a positive number, not {threads!r}")
+
+
+def _legal_line(game: Game, tail: Sequence[Move], turn: int) -> tuple[Move, ...] | None:
+    """:func:`_checked_line`, or None when the line puts a card where the rules do not allow it (a win of the
+    relaxed search)."""
+    replay = game.copy()
+    for move in tail:
+        if move not in replay.legal_moves:
+            return None
+        replay.place(move.row, move.col)
+    return _checked_line(game, tail, turn)
+
+
+def _checked_line(game: Game, tail: Sequence[Move], turn: int) -> tuple[Move, ...]:
+    """Replay a found line through the engine: it must win after exactly ``turn`` cards."""
+    replay = game.copy()
+    for move in tail:
+        replay.place(move.row, move.col)
+    outcome = replay.outcome()
+    if outcome.status != "won" or replay.turn != turn:
+        raise RuntimeError(f"solver bug: its line does not win after {turn} cards ({outcome})")
+    return tuple(replay.moves)
+
+
+def _verdict(k: int, best: Best | None, aborted: bool) -> tuple[Status, Best | None, int] | None:
+    """The deepening's one termination check, before each iteration: (status, best win, upper bound), or None
+    to search iteration ``k`` (the least bound of the frames).
+
+    A proof ends it — no frame can win (``k`` is ``INF``), or the best win found is no later than any frame
+    allows —, and so does a search stopped by the clock or the node budget (``aborted``): then only the bound
+    ``k`` is proven.
+    """
+    if k >= INF:
+        return "unwinnable", None, -1
+    if best is not None and best[0] <= k:
+        return "optimal", best, DECK_SIZE - best[0]
+    if aborted:
+        return "bounds", best, DECK_SIZE - k
+    return None
+
+
+@dataclass
+class _Iteration:
+    """What one iteration of the deepening found."""
+
+    win: Best | None = None  # a win by the rules within k
+    broken: bool = False  # a win of the relaxed search that breaks the rules: search k again by the rules
+    aborted: bool = False  # stopped by the clock, the node budget or a win
+
+
+class _Deepening:
+    """The iterative deepening over the frames: each iteration ``k`` looks for a win within ``k`` cards."""
+
+    def __init__(self, game: Game, searches: list[_Search], deadline: float, node_limit: int,
+                 counters: IntArray) -> None:
+        self.game = game
+        self.searches = searches
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.counters = counters
+
+    def run(self, best: Best | None, iterate: Callable[[int, int], _Iteration]) -> tuple[Status, Best | None, int]:
+        """Deepen with ``iterate(k, relax_from)`` until :func:`_verdict` ends it; k is always a proven lower bound
+        on the winning turn of every frame. The relaxed search proves; once it finds a win that breaks the
+        rules, the search keeps to the rules."""
+        relax = RELAX_FROM
+        aborted = False
+        while True:
+            k = min(search.bound for search in self.searches)
+            verdict = _verdict(k, best, aborted)
+            if verdict is not None:
+                return verdict
+            found = iterate(k, relax)
+            aborted = found.aborted
+            if found.win is not None:
+                best = found.win
+            elif found.broken:
+                relax = EXACT  # the same k again, by the rules
+
+    def alone(self, k: int, relax: int) -> _Iteration:
+        """Iteration ``k`` on this thread, frame after frame."""
+        for search in self.searches:
+            if search.bound > k:
+                continue
+            value = search.run(k, self.deadline, self.node_limit, self.counters, relax_from=relax)
+            if value == ABORTED:
+                return _Iteration(aborted=True)
+            if value <= k:
+                line = _legal_line(self.game, search.moves(value), value)
+                return _Iteration(broken=True) if line is None else _Iteration(win=(value, line))
+            search.bound = value
+        return _Iteration()
+
+
+class _Crew:
+    """Iterations on several threads: each searches its share of every frame (see ``_search``), with its own
+    arrays and node counter, on the shared tables."""
+
+    def __init__(self, deepening: _Deepening, tables: _Tables, threads: int, pool: ThreadPoolExecutor) -> None:
+        game = deepening.game
+        self.deepening = deepening
+        self.searches = deepening.searches
+        self.crews = [self.searches] + [[_Search(game, s.frame, tables) for s in self.searches]
+                                        for _ in range(threads - 1)]
+        self.counts = [np.zeros(1, dtype=np.int64) for _ in range(threads)]
+        self.probe_nodes = int(deepening.counters[0])
+        self.threads = threads
+        self.pool = pool
+
+    def share(self, owner: int, k: int, stop: IntArray, relax: int) -> list[int | None]:
+        """Thread ``owner``'s share of iteration ``k``: its result per frame (None: frame not searched)."""
+        d = self.deepening
+        values: list[int | None] = []
+        for f, search in enumerate(self.crews[owner]):
+            if self.searches[f].bound > k:
+                values.append(None)
+                continue
+            value = search.run(k, d.deadline, d.node_limit, self.counts[owner], owner, self.threads, stop, relax)
+            values.append(value)
+            if value == ABORTED or value <= k:
+                break
+        return values
+
+    def iterate(self, k: int, relax: int) -> _Iteration:
+        """Iteration ``k`` on every thread; a frame's new bound is the least of its threads' results."""
+        stop = np.zeros(1, dtype=np.int64)
+        n = self.threads
+        shares = list(self.pool.map(self.share, range(n), [k] * n, [stop] * n, [relax] * n))
+        self.deepening.counters[0] = self.probe_nodes + sum(int(c[0]) for c in self.counts)
+        broken = False
+        for owner, values in enumerate(shares):
+            for f, got in enumerate(values):
+                if got is not None and 0 <= got <= k:
+                    line = _legal_line(self.deepening.game, self.crews[owner][f].moves(got), got)
+                    if line is not None:
+                        return _Iteration(win=(got, line))
+                    broken = True
+        if broken:
+            return _Iteration(broken=True)
+        if any(got == ABORTED for values in shares for got in values):
+            return _Iteration(aborted=True)
+        for f, search in enumerate(self.searches):
+            if search.bound <= k:  # every thread searched its share of this frame
+                search.bound = min(got for values in shares if (got := values[f]) is not None)
+        return _Iteration()
+
+
+def _probe(game: Game, searches: list[_Search], deadline: float, node_limit: int, counters: IntArray) -> Best | None:
+    """A short search for any win, most promising cells first, then for better and better wins with small node
+    budgets, until ``deadline``: a good line to show if time runs out, and often the optimum itself, which
+    then spares the last (and longest) deepening iterations. A frame it exhausts at some k gets that bound."""
+    best: Best | None = None
+    k = DECK_SIZE
+    while k >= min(search.bound for search in searches) and time.perf_counter() < deadline:
+        found = False
+        for search in searches:
+            if search.bound > k:
+                continue
+            budget = min(node_limit, int(counters[0]) + PROBE_NODES)
+            value = search.run(k, deadline, budget, counters)
+            if 0 <= value <= k:
+                best = (value, _checked_line(game, search.moves(value), value))
+                found = True
+                break
+            if value > k:
+                search.bound = value  # the probe exhausted the frame at this k: a proven bound
+        if not found:
+            return best
+        k = best[0] - 1 if best is not None else k
+    return best
+
+
+def solve(
+    stock: Sequence[Card],
+    variant: Variant = DEFAULT_VARIANT,
+    *,
+    moves: Sequence[Move | tuple[int, int]] = (),
+    timeout: float = 10.0,
+    max_nodes: int | None = None,
+    threads: int | None = None,
+) -> Solution:
+    """The best score reachable from the position after ``moves``, the whole ``stock`` order known.
+
+    Returns the optimum with a line reaching it, or a proof that no line wins, or — when
+    ``timeout`` seconds pass first (or about ``max_nodes`` positions were examined) — the best line
+    found and a proven upper bound. A node budget makes the answer independent of the machine's speed.
+    The deepening runs on ``threads`` threads (default: :func:`default_threads`; one with a node budget).
+    """
+    _check_limits(timeout, max_nodes, threads)
+    node_limit = NO_NODE_LIMIT if max_nodes is None else max_nodes
+    game = _start(stock, variant, moves)
+    _compile(game)
+    started = time.perf_counter()
+    counters = np.zeros(1, dtype=np.int64)
+
+    def result(status: Status, best: Best | None, upper: int) -> Solution:
+        return Solution(
+            status=status,
+            best_score=None if best is None else DECK_SIZE - best[0],
+            upper_bound=upper,
+            line=() if best is None else best[1],
+            proven=status != "bounds",
+            nodes=int(counters[0]),
+            seconds=time.perf_counter() - started,
+        )
+
+    outcome = game.outcome()
+    if outcome.status == "won":
+        return result("optimal", (game.turn, tuple(game.moves)), DECK_SIZE - game.turn)
+    if outcome.status == "lost":
+        return result("unwinnable", None, -1)
+    tables = _Tables()
+    searches = [_Search(game, frame, tables) for frame in _frames(game)]
+    best = _probe(game, searches, started + PROBE_SHARE * timeout, node_limit, counters)
+    deepening = _Deepening(game, searches, started + timeout, node_limit, counters)
+    n_threads = 1 if max_nodes is not None else (threads if threads is not None else default_threads())
+    if n_threads == 1:
+        return result(*deepening.run(best, deepening.alone))
+    with ThreadPoolExecutor(max_workers=n_threads) as pool:
+        return result(*deepening.run(best, _Crew(deepening, tables, n_threads, pool).iterate))
+
+
+def random_winnable_deal(variant: Variant = DEFAULT_VARIANT, *, seed: int | None = None, timeout: float = 10.0) -> int:
+    """A deal number, drawn at random (reproducibly with ``seed``), that the solver proves winnable.
+
+    A deal counts as proven winnable as soon as the solver finds a win (replayed through the engine);
+    the optimum need not be proven. Each candidate gets a fixed node budget (so that a seed gives the
+    same deal on any machine) and at most ``timeout`` seconds.
+    """
+    rng = random.Random(seed) if seed is not None else random.SystemRandom()
+    for _ in range(WINNABLE_TRIES):
+        deal = rng.randrange(MAX_DEAL)
+        if solve(deal_stock(deal), variant, timeout=timeout, max_nodes=WINNABLE_NODES).best_score is not None:
+            return deal
+    raise SolverError(f"no deal proven winnable within {WINNABLE_TRIES} tries; try again with a longer timeout")
+
+
+def solution_json(solution: Solution, game: Game) -> dict[str, Any]:
+    """The ``solve --json`` document: the solution, the deal, and a full game record of the line."""
+    data: dict[str, Any] = {"deal": game.deal}
+    data.update(solution.to_json())
+    data["record"] = None
+    if solution.line:
+        if game.deal is not None:
+            won = Game(deal=game.deal, variant=game.variant)
+        else:
+            won = Game(stock=list(game.stock), variant=game.variant)
+        for move in solution.line:
+            won.place(move.row, move.col)
+        data["record"] = record.to_json(won)
+    return data
