@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from foursquare import jitcache
 from foursquare import kernel as K
 from foursquare.engine import Game, Move, Outcome
-from foursquare.kernel import cache
 
 Grid = dict[tuple[int, int], tuple[int, bool, int, int]]
 
@@ -98,4 +98,4 @@ def replay_snapshots(
 
 
 # replay_snapshots compiles the kernel's rules into its own cached code: flush it when they change too.
-cache.refresh([sys.modules[__name__]], (*cache.SOURCES, Path(__file__)))
+jitcache.refresh([sys.modules[__name__]], (*K.SOURCES, Path(__file__)))

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from foursquare import jitcache as cache
 from foursquare import kernel as K
 from foursquare.cards import ALL_CARDS, Card, deal_stock
 from foursquare.engine import Game, Move, Variant
-from foursquare.kernel import cache
 from kernel_helpers import (
     differences,
     face_down_of_state,

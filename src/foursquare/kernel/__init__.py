@@ -12,19 +12,19 @@ Modules, one job each:
 - :mod:`~foursquare.kernel.rng`: the seeded random numbers of the compiled code;
 - :mod:`~foursquare.kernel.policies`: greedy, the rollout policy and random play, and whole games of them;
 - :mod:`~foursquare.kernel.montecarlo`: Monte Carlo evaluation of the moves of a position;
-- :mod:`~foursquare.kernel.cache`: keeps numba's on-disk cache of these modules consistent.
 
 This package re-exports their public names: ``from foursquare import kernel as K`` then ``K.place``.
 
 numba caches each compiled function on disk (``cache=True``) but only checks that function's own file
 for changes, and bakes in the constants it read: after editing a kernel module (or the engine's
-constants), the callers' caches in the other modules would be stale. :mod:`~foursquare.kernel.cache`
+constants), the callers' caches in the other modules would be stale. :func:`foursquare.jitcache.refresh`
 therefore flushes the package's cache whenever any of its sources (or those constants) changes.
 """
 
 from __future__ import annotations
 
-from foursquare.kernel import cache, montecarlo, policies, rng, rules, state
+from foursquare import jitcache
+from foursquare.kernel import montecarlo, policies, rng, rules, state
 from foursquare.kernel.montecarlo import monte_carlo
 from foursquare.kernel.policies import (
     POLICY_WEIGHTS,
@@ -82,7 +82,8 @@ from foursquare.kernel.state import (
     variant_flags,
 )
 
-cache.refresh([state, rules, rng, policies, montecarlo])
+SOURCES = jitcache.package_sources(__file__)
+jitcache.refresh([state, rules, rng, policies, montecarlo], SOURCES)
 
 __all__ = [
     "AREA_CELLS",

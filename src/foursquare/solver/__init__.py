@@ -25,6 +25,8 @@ it with a brute-force search over the engine. ``solve`` is given the whole stock
 analysis after a game, for choosing winnable deals, and for the ``solve`` command; no player calls it.
 """
 
+from foursquare import jitcache
+from foursquare.solver import bits, classkey, driver, frames, jit, parity, position, ranks, search
 from foursquare.solver.driver import (
     DEFAULT_VARIANT,
     MAX_THREADS,
@@ -38,6 +40,10 @@ from foursquare.solver.driver import (
     solution_json,
     solve,
 )
+
+# The search's machine code holds the helpers it calls from the other modules: any change recompiles it all.
+SOURCES = jitcache.package_sources(__file__)
+jitcache.refresh([bits, classkey, driver, frames, jit, parity, position, ranks, search], SOURCES)
 
 __all__ = [
     "DEFAULT_VARIANT",

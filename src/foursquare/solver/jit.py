@@ -2,62 +2,19 @@
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
 import numpy.typing as npt
 from llvmlite import ir
-from numba.core import caching, cgutils
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 _Function = TypeVar("_Function", bound=Callable[..., Any])
-PACKAGE = Path(__file__).resolve().parent
 
-
-@functools.cache
-def _package_hash(stats: tuple[tuple[str, int, int], ...]) -> bytes:
-    digest = hashlib.sha256()
-    for name, _, _ in stats:
-        digest.update(name.encode() + b"\0" + (PACKAGE / name).read_bytes())
-    return digest.digest()
-
-
-def package_stamp() -> bytes:
-    """A hash of every module of the package: the freshness of each of its compiled functions' cache.
-
-    numba keys a cached function by its own file only, but the search's machine code holds the helpers it
-    calls from the other modules; so any change in the package must recompile all of it.
-    """
-    paths = sorted(PACKAGE.glob("*.py"))
-    return _package_hash(tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in paths))
-
-
-def _whole_package(locator: Any) -> Any:
-    """numba's cache ``locator`` class, for the functions of this package, with :func:`package_stamp`."""
-
-    class PackageLocator(locator):  # type: ignore[misc]
-        @classmethod
-        def from_function(cls, py_func: Any, py_file: str) -> Any:
-            if Path(py_file).resolve().parent != PACKAGE:
-                return None
-            return super().from_function(py_func, py_file)
-
-        def get_source_stamp(self) -> bytes:
-            return package_stamp()
-
-    return PackageLocator
-
-
-caching.CacheImpl._locator_classes[:0] = [
-    _whole_package(c) for c in caching.CacheImpl._locator_classes
-    if issubclass(c, caching._SourceFileBackedLocatorMixin) and not issubclass(c, caching.ZipCacheLocator)
-]
 
 # llvm.prefetch's arguments: a read (not a write), kept in every cache level, of data (not instructions)
 PREFETCH_READ = 0

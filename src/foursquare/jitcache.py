@@ -1,13 +1,14 @@
-"""Keep numba's on-disk cache of the kernel consistent across the package's modules.
+"""Keep numba's on-disk cache consistent across the modules of a compiled package (the kernel, the solver).
 
 numba checks only the source file of the function it loads from its cache, and bakes in the module
 globals that function read (numba issue #1833; "Notes on caching" in numba's documentation). So after
-an edit of ``rules.py`` the cached policies of ``policies.py`` would go on playing the old rules, and
-after a change of the engine's constants every cached function would keep the old ones.
-:func:`refresh` fingerprints the package's sources and those constants and flushes the cache of every
-compiled kernel function whenever the fingerprint differs from the one stored beside the cache. Code
-outside the package that compiles kernel functions into its own cached functions (the tests' helpers)
-calls it too, with its own file added to the sources.
+an edit of ``kernel/rules.py`` the cached policies of ``kernel/policies.py`` would go on playing the old
+rules, an edit of ``solver/ranks.py`` would leave the cached search using the old rank tests, and after a
+change of the engine's constants every cached function would keep the old ones. :func:`refresh`
+fingerprints a package's sources and those constants and flushes the cache of every compiled function of
+the package whenever the fingerprint differs from the one stored beside the cache. Each compiled package
+calls it once its modules are imported; code outside them that compiles their functions into cached
+functions of its own (the tests' helpers) calls it too, with its own file added to the sources.
 """
 
 from __future__ import annotations
@@ -24,12 +25,16 @@ from numba.core.dispatcher import Dispatcher
 from foursquare.cards import DECK_SIZE, SUITS
 from foursquare.engine import GRID, MAX_FACE_DOWN, PILE_CAP, WINNING_CELLS
 
-STAMP_NAME = "foursquare-kernel.fingerprint"
-SOURCES = tuple(sorted(Path(__file__).parent.glob("*.py")))
+STAMP_NAME = "foursquare.fingerprint"
 
 
-def fingerprint(sources: Iterable[Path] = SOURCES) -> str:
-    """A digest of the given source files and of the engine constants the kernel compiles in."""
+def package_sources(package_file: str) -> tuple[Path, ...]:
+    """The modules of the package whose ``__init__.py`` is ``package_file``."""
+    return tuple(sorted(Path(package_file).parent.glob("*.py")))
+
+
+def fingerprint(sources: Iterable[Path]) -> str:
+    """A digest of the given source files and of the engine constants that compiled code bakes in."""
     digest = hashlib.sha256(repr((DECK_SIZE, SUITS, GRID, MAX_FACE_DOWN, PILE_CAP, WINNING_CELLS)).encode())
     for path in sources:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
@@ -46,7 +51,7 @@ def compiled_functions(modules: Iterable[ModuleType]) -> list[Any]:
     ]
 
 
-def refresh(modules: Iterable[ModuleType], sources: Iterable[Path] = SOURCES) -> bool:
+def refresh(modules: Iterable[ModuleType], sources: Iterable[Path]) -> bool:
     """Flush the on-disk cache of the compiled functions of ``modules`` if ``sources`` changed since
     it was written; return whether it did. A cache that cannot be written is left to numba."""
     functions = compiled_functions(modules)
