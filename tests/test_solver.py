@@ -181,6 +181,7 @@ WINNING_LINES = {
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=["orthogonal", "diagonal", "count_buried"])
+@pytest.mark.slow  # brute force over the engine
 def test_lower_bound_never_exceeds_the_cards_needed(variant: Variant) -> None:
     """The lower bound on the cards still needed (parity of the line toggles, then one and two
     cards on piles) is admissible: never more than brute force needs from random late positions."""
@@ -256,6 +257,7 @@ def rank_rules(game: Game, frame: object, tables: object) -> tuple[bool, bool, b
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=["orthogonal", "diagonal", "count_buried"])
+@pytest.mark.slow  # brute force over the engine
 def test_rank_rules_never_refute_a_win(variant: Variant) -> None:
     """The two rank-aware refutations are admissible. From random late positions: whenever brute force
     finds a win with every card on an empty cell, the no-spare test allows it, and whenever it finds
@@ -640,6 +642,7 @@ def test_coarser_key_ignores_row_and_column_order(variant: Variant) -> None:
 
 
 @pytest.mark.parametrize("seed", [1004, 1018, 1025, 1041, 1043, 1047, 1003, 1011, 1035, 1044])
+@pytest.mark.slow  # brute force over the engine
 def test_matches_brute_force_with_spare_cards(seed: int) -> None:
     """Positions with four empty cells and up to two cards to spare for piles, where the search's shortcuts
     (piles that cannot mend the parity system, a fill's system checked from its parent's) are all in play."""
@@ -655,6 +658,7 @@ def test_matches_brute_force_with_spare_cards(seed: int) -> None:
         check_line(game.stock, game.variant, solution)
 
 
+@pytest.mark.slow  # brute force over the engine
 def test_relaxed_wins_that_break_the_rules_are_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """The deepening proves with a relaxation (a card may go on any empty cell of the frame); a win it finds
     that breaks the rules is dropped and the iteration searched again by the rules. Relaxed from the first
