@@ -445,3 +445,42 @@ def test_outcomes_word_themselves_and_know_their_score() -> None:
     assert str(Outcome("won", "sixteen_face_up", 7)) == "won with score 7"
     assert str(Outcome("lost", "too_many_face_down", 0)) == "lost: more than 4 cards face down"
     assert str(Outcome("lost", "stock_empty", 0)) == "lost: the stock ran out"
+
+
+# --- cell names -----------------------------------------------------------------------------------------
+
+
+def test_the_first_card_lies_at_d4_and_names_follow_columns_and_rows() -> None:
+    assert Move(0, 0).name == "D4"
+    assert (Move(-3, -3).name, Move(-3, 3).name, Move(3, -3).name, Move(3, 3).name) == ("A1", "G1", "A7", "G7")
+    assert Move(1, 0).name == "D5" and Move(0, 1).name == "E4"  # rows grow downward, columns rightward
+
+
+def test_every_cell_of_the_area_has_one_name_that_reads_back() -> None:
+    cells = [Move(r, c) for r in range(-3, 4) for c in range(-3, 4)]
+    names = [m.name for m in cells]
+    assert len(set(names)) == 49
+    assert [Move.from_name(n) for n in names] == cells
+    assert [Move.from_name(n.lower()) for n in names] == cells
+
+
+@pytest.mark.parametrize("name", ["", "D", "H4", "D0", "D8", "4D", "D44", "DD"])
+def test_a_bad_cell_name_says_what_is_wrong(name: str) -> None:
+    with pytest.raises(MoveError, match="A1 to G7"):
+        Move.from_name(name)
+
+
+def test_a_cell_outside_the_area_has_no_name() -> None:
+    with pytest.raises(MoveError, match="outside the 7 × 7 area"):
+        _ = Move(4, 0).name
+
+
+@pytest.mark.parametrize("variant", [Variant(), DIAGONAL], ids=["orthogonal", "diagonal"])
+def test_every_game_stays_inside_the_named_area(variant: Variant) -> None:
+    for deal in range(1, 41):
+        game = Game(deal=deal, variant=variant)
+        while not game.is_over():
+            moves = game.legal_moves
+            assert all(m.name for m in moves)
+            move = moves[(deal * 7 + game.turn * 3) % len(moves)]
+            game.place(move.row, move.col)

@@ -48,6 +48,13 @@ Line = Literal["row", "column"]
 # tops, or none of the line's other tops was face up.
 FlipReason = Literal["highest", "lowest", "none_face_up"]
 
+# Every game stays inside the 7 × 7 area centred on the first card (a 4 × 4 grid holding it reaches at
+# most 3 cells further each way). A cell's name is its column letter, A-G from the left, and its row
+# number, 1-7 from the top, so the first card lies at D4.
+AREA_SIDE = 2 * GRID - 1
+AREA_REACH = GRID - 1
+COLUMN_LETTERS = "ABCDEFG"
+
 ORTHOGONAL_STEPS = ((-1, 0), (0, -1), (0, 1), (1, 0))
 DIAGONAL_STEPS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 
@@ -125,6 +132,12 @@ class Move(NamedTuple):
     (Move(row=0, col=-1), '0 -1')
     >>> Move.from_json([1, 0]), Move(1, 0).to_json()
     (Move(row=1, col=0), [1, 0])
+
+    Its name, for a person, is the cell's column letter and row number in the 7 × 7 area around the first
+    card, which lies at D4:
+
+    >>> Move(0, 0).name, Move(-1, 2).name, Move.from_name("a7")
+    ('D4', 'F3', Move(row=3, col=-3))
     """
 
     row: int
@@ -145,6 +158,21 @@ class Move(NamedTuple):
 
     def to_json(self) -> list[int]:
         return [self.row, self.col]
+
+    @property
+    def name(self) -> str:
+        """``"D4"`` for the first card's cell; :class:`MoveError` outside the 7 × 7 area no game leaves."""
+        if not (-AREA_REACH <= self.row <= AREA_REACH and -AREA_REACH <= self.col <= AREA_REACH):
+            raise MoveError(f"({self.row}, {self.col}) lies outside the {AREA_SIDE} × {AREA_SIDE} area of named cells")
+        return f"{COLUMN_LETTERS[self.col + AREA_REACH]}{self.row + AREA_REACH + 1}"
+
+    @classmethod
+    def from_name(cls, name: str) -> Move:
+        """The move to the cell named ``name``: a column letter A-G and a row number 1-7 (``"D4"``, ``"b7"``)."""
+        text = name.strip().upper()
+        if len(text) != 2 or text[0] not in COLUMN_LETTERS or text[1] not in "1234567"[:AREA_SIDE]:
+            raise MoveError(f"expected a cell name from A1 to G7 (column letter, row number), not {name!r}")
+        return cls(int(text[1]) - AREA_REACH - 1, COLUMN_LETTERS.index(text[0]) - AREA_REACH)
 
     @classmethod
     def from_json(cls, data: object) -> Move:
