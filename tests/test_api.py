@@ -203,6 +203,41 @@ def test_a_stale_turn_is_refused_and_changes_nothing(client: TestClient, db_path
     assert client.get(f"/api/games/{state['id']}").json()["turn"] == 1
 
 
+def test_a_move_naming_the_card_to_place_is_accepted(client: TestClient) -> None:
+    state = new_game(client, deal=1)
+    body = {"row": 0, "col": 0, "turn": 0, "card": "3S"}
+    response = client.post(f"/api/games/{state['id']}/moves", json=body)
+    assert response.status_code == 200, response.text
+    assert (response.json()["placed"], response.json()["turn"]) == ({"row": 0, "col": 0, "card": "3S"}, 1)
+    # Without "card" (a script), the move is taken as before.
+    state = move(client, response.json(), 0, 1)
+    assert (state["placed"]["card"], state["turn"]) == ("AH", 2)
+
+
+def test_a_move_naming_another_card_is_refused_and_changes_nothing(client: TestClient, db_path: Path) -> None:
+    """The page names the card it showed: a click meant for 3S never places AH, unseen."""
+    state = move(client, new_game(client, deal=1), 0, 0)
+    before = client.get(f"/api/games/{state['id']}").json()
+    row_before = dict(stored_row(db_path, state["id"]))
+    response = client.post(f"/api/games/{state['id']}/moves", json={"row": 0, "col": 1, "turn": 1, "card": "3S"})
+    assert response.status_code == 409
+    assert response.json() == {
+        "detail": "the card to place is AH, not 3S: the game changed since you last looked (reload it)",
+        "code": "wrong_card",
+    }
+    assert client.get(f"/api/games/{state['id']}").json() == before
+    assert dict(stored_row(db_path, state["id"])) == row_before
+    # A stale turn is still told as such (checked first), whatever the card.
+    response = client.post(f"/api/games/{state['id']}/moves", json={"row": 0, "col": 1, "turn": 0, "card": "AH"})
+    assert (response.status_code, response.json()["code"]) == (409, "stale_turn")
+    # The refusal names the card to place and no card of the stock beyond it (deal 1: 3S AH 5C 7H ...).
+    response = client.post(f"/api/games/{state['id']}/moves", json={"row": 0, "col": 1, "turn": 1, "card": "5C"})
+    assert (response.status_code, response.json()["code"]) == (409, "wrong_card")
+    assert "AH" in response.json()["detail"]
+    assert "7H" not in response.text
+    assert client.get(f"/api/games/{state['id']}").json() == before
+
+
 def test_an_illegal_move_is_refused_with_the_engines_reason(client: TestClient) -> None:
     state = move(client, new_game(client, deal=1), 0, 0)
     response = client.post(f"/api/games/{state['id']}/moves", json={"row": 5, "col": 5, "turn": 1})
@@ -228,7 +263,12 @@ def test_an_illegal_move_is_refused_with_the_engines_reason(client: TestClient) 
         ({}, "bad request: row is missing; col is missing; turn is missing"),
         ({"row": "0", "col": 0, "turn": 0}, "bad request: row must be an integer"),
         ({"row": 0, "col": None, "turn": 0}, "bad request: col must be an integer"),
-        ({"row": 0, "col": 0, "turn": 0, "card": "3S"}, "bad request: card is not a known field"),
+        ({"row": 0, "col": 0, "turn": 0, "card": "3S", "seed": 1}, "bad request: seed is not a known field"),
+        ({"row": 0, "col": 0, "turn": 0, "card": "3s"}, "bad request: card must be a card name such as AC, 7H or 10S"),
+        ({"row": 0, "col": 0, "turn": 0, "card": "1S"}, "bad request: card must be a card name such as AC, 7H or 10S"),
+        ({"row": 0, "col": 0, "turn": 0, "card": "10X"}, "bad request: card must be a card name such as AC, 7H or 10S"),
+        ({"row": 0, "col": 0, "turn": 0, "card": " 3S"}, "bad request: card must be a card name such as AC, 7H or 10S"),
+        ({"row": 0, "col": 0, "turn": 0, "card": 3}, "bad request: card must be a string"),
         ({"row": 0, "col": 0, "turn": -1}, "bad request: turn must be at least 0"),
     ],
 )

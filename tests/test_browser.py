@@ -129,8 +129,13 @@ def turn_of(page: Any) -> int:
 
 
 def wait_turn(page: Any, turn: int) -> None:
+    """Wait for ``turn``, shown long enough (the page's dead time) for the card to place to take a click."""
     page.wait_for_selector(f'#board[data-turn="{turn}"]')
     page.wait_for_function("document.body.dataset.busy !== 'true'")
+    page.wait_for_function(
+        "document.getElementById('board').dataset.armed === 'true'"
+        " || document.getElementById('view-game').dataset.outcome !== 'playing'"
+    )
 
 
 def open_home(page: Any, server: str) -> str:
@@ -454,6 +459,88 @@ def test_touch_drag_places_the_card_on_a_phone(browser: Any, server: str) -> Non
     page.context.close()
 
 
+DEAD_TIME = re.search(r"DEAD_TIME_MS = (\d+);", (STATIC / "view.js").read_text(encoding="utf-8"))
+assert DEAD_TIME, "view.js names its dead time DEAD_TIME_MS"
+DEAD_TIME_MS = int(DEAD_TIME.group(1))
+
+
+def server_turn(page: Any, server: str, game_id: str) -> int:
+    """The turn of the game as the server has it (the moves it has taken)."""
+    response = page.request.get(f"{server}/api/games/{game_id}")
+    assert response.ok, response.text()
+    turn: int = response.json()["turn"]
+    return turn
+
+
+def centre_of(page: Any, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def settled_turn(page: Any, server: str, game_id: str) -> tuple[int, int]:
+    """The turn the page shows and the server's, once anything a stray click started has had time to land."""
+    page.wait_for_timeout(DEAD_TIME_MS + 500)
+    page.wait_for_function("document.body.dataset.busy !== 'true'")
+    return turn_of(page), server_turn(page, server, game_id)
+
+
+def test_a_double_click_places_one_card(browser: Any, server: str) -> None:
+    """A real double-click, quick or slow (its clicks ~80 ms apart), places exactly one card, the one shown."""
+    page = new_page(browser)
+    game_id = open_home(page, server)
+    page.dblclick('#board .slot.legal[data-row="0"][data-col="0"]')
+    wait_turn(page, 1)
+    assert settled_turn(page, server, game_id) == (1, 1)
+    # The pile at (0, 0) stays a legal cell: a second card would land on it. A slow double-click lets the
+    # first move come back before the second click.
+    page.dblclick('#board .slot.legal[data-row="0"][data-col="0"]', delay=80)
+    wait_turn(page, 2)
+    assert settled_turn(page, server, game_id) == (2, 2)
+    assert page.errors == []
+    page.context.close()
+
+
+def test_two_clicks_100_ms_apart_place_one_card(browser: Any, server: str) -> None:
+    page = new_page(browser)
+    game_id = open_home(page, server)
+    x, y = centre_of(page, '#board .slot.legal[data-row="0"][data-col="0"]')
+    page.mouse.click(x, y)
+    page.wait_for_timeout(100)
+    page.mouse.click(x, y)
+    wait_turn(page, 1)
+    assert settled_turn(page, server, game_id) == (1, 1)
+    assert page.errors == []
+    page.context.close()
+
+
+def test_a_click_within_the_dead_time_is_ignored_and_one_after_it_places_the_next_card(
+    browser: Any, server: str
+) -> None:
+    page = new_page(browser)
+    game_id = open_home(page, server)
+    bodies: list[Any] = []
+    page.on("request", lambda r: bodies.append(r.post_data_json) if r.url.endswith("/moves") else None)
+    shown = [page.locator("#hand-card .card").get_attribute("data-card")]
+    x, y = centre_of(page, '#board .slot.legal[data-row="0"][data-col="0"]')
+    page.mouse.click(x, y)
+    page.wait_for_selector('#board[data-turn="1"]')  # the next card is on screen, not yet for the dead time
+    page.mouse.click(x, y)
+    # (The page marks the end of the dead time on the board: this click did come within it.)
+    assert page.get_attribute("#board", "data-armed") == "false", "the click came too late to test"
+    assert settled_turn(page, server, game_id) == (1, 1)
+    # The dead time is over (settled_turn waited it out): the same click places the next card.
+    expect(page.locator("#board")).to_have_attribute("data-armed", "true")
+    shown.append(page.locator("#hand-card .card").get_attribute("data-card"))
+    page.mouse.click(x, y)
+    wait_turn(page, 2)
+    assert settled_turn(page, server, game_id) == (2, 2)
+    # Each move named the card the page showed (the server refuses it, wrong_card, if it has another one).
+    assert [body["card"] for body in bodies] == shown
+    assert page.errors == []
+    page.context.close()
+
+
 def test_stale_move_shows_a_toast_and_refetches(browser: Any, server: str) -> None:
     page = new_page(browser)
     game_id = open_home(page, server)
@@ -649,6 +736,18 @@ def test_a_refused_move_is_told_in_the_catalogues_words_for_its_code(browser: An
     page.click('#board .slot.legal[data-row="0"][data-col="0"]')
     expect(page.locator(".toast-error .toast-text").last).to_have_text(catalogue()["error.code.not_available"])
     assert "own words" not in (page.locator("#toasts").text_content() or "")
+    assert page.errors == []
+    page.context.close()
+
+
+def test_a_wrong_card_refusal_is_told_and_the_game_shown_as_it_is(browser: Any, server: str) -> None:
+    page = new_page(browser)
+    open_home(page, server)
+    refusal = {"detail": "the card to place is 7H, not 5C: …", "code": "wrong_card"}
+    page.route("**/api/games/*/moves", lambda route: route.fulfill(status=409, json=refusal))
+    page.click('#board .slot.legal[data-row="0"][data-col="0"]')
+    expect(page.locator(".toast-error .toast-text")).to_have_text(catalogue()["error.code.wrong_card"])
+    wait_turn(page, 0)
     assert page.errors == []
     page.context.close()
 

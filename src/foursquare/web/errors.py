@@ -25,7 +25,7 @@ HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
 """The codes of the errors the framework itself answers (an unknown path, a wrong method); others: http_error."""
 
 ERROR_CODES = (
-    "unknown_game", "game_over", "stale_turn", "illegal_move", "nothing_to_undo", "nothing_to_redo",
+    "unknown_game", "game_over", "stale_turn", "wrong_card", "illegal_move", "nothing_to_undo", "nothing_to_redo",
     "still_playing", "bad_replay_turn", "bad_request", "not_available", "no_page", "damaged_game", "internal",
     *HTTP_CODES.values(), "http_error",
 )  # fmt: skip
@@ -99,6 +99,8 @@ PROBLEMS = {
     "greater_than_equal": "at_least",
     "less_than_equal": "at_most",
     "less_than": "less_than",
+    "string_type": "string",
+    "string_pattern_mismatch": "card_name",  # a move's card is the only field with a pattern
 }
 LIMITS = {"at_least": "ge", "at_most": "le", "less_than": "lt"}
 """Where pydantic's context holds the limit a problem names."""

@@ -10,6 +10,7 @@ MESSAGES = {
     # Errors of the API: the key is the answer's "code".
     "game_over": "the game is over ({outcome}): it cannot change any more",
     "stale_turn": "the game is at turn {turn}, not {asked}: it changed since you last looked (reload it)",
+    "wrong_card": "the card to place is {card}, not {asked}: the game changed since you last looked (reload it)",
     "illegal_move": "{error}",
     "nothing_to_undo": "there is nothing to undo",
     "nothing_to_redo": "there is nothing to redo",
@@ -26,6 +27,8 @@ MESSAGES = {
     "extra": "{field} is not a known field",
     "integer": "{field} must be an integer",
     "boolean": "{field} must be true or false",
+    "string": "{field} must be a string",
+    "card_name": "{field} must be a card name such as AC, 7H or 10S",
     "one_of": "{field} must be {expected}",
     "at_least": "{field} must be at least {limit}",
     "at_most": "{field} must be at most {limit}",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from foursquare.cards import MAX_DEAL, random_deal_number
 from foursquare.engine import Game, Placement, Variant
@@ -19,6 +19,8 @@ from foursquare.web.store import Store, StoredGame
 from foursquare.web.views import placement_json, state_json, summary_json
 
 MAX_PER_PAGE = 100
+CARD_NAME = r"^(A|[2-9]|10)[CDHS]$"
+"""A card's name exactly as the API writes it (``AC``, ``7H``, ``10S``): a move's ``card`` is compared with it."""
 
 router = APIRouter(prefix="/api/games")
 
@@ -42,13 +44,18 @@ class NewGameBody(BaseModel):
 
 
 class MoveBody(BaseModel):
-    """``POST /api/games/{id}/moves``: where to place the card, and the turn it was shown at."""
+    """``POST /api/games/{id}/moves``: where to place the card, the turn it was shown at and, optionally, the card.
+
+    ``card`` is the card the player saw and means to place; the page always sends it, so that a click meant
+    for one card never places the next one, unseen (a 409 ``wrong_card`` instead).
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     row: StrictInt
     col: StrictInt
     turn: Annotated[StrictInt, Field(ge=0)]
+    card: Annotated[StrictStr, Field(pattern=CARD_NAME)] | None = None
 
 
 def refuse_if_over(stored: StoredGame, game: Game) -> None:
@@ -89,6 +96,10 @@ def move(game_id: str, body: MoveBody, store: StoreDep) -> dict[str, Any]:
         refuse_if_over(stored, game)
         if body.turn != game.turn:
             raise ConflictError("stale_turn", turn=game.turn, asked=body.turn)
+        to_place = game.card_to_place
+        if body.card is not None and to_place is not None and body.card != to_place.name:
+            # Naming the card to place reveals nothing: the player is entitled to see it (never the stock).
+            raise ConflictError("wrong_card", card=to_place.name, asked=body.card)
         illegal = game.illegality(body.row, body.col)
         if illegal is not None:
             raise IllegalMove(illegal)

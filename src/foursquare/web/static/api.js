@@ -70,7 +70,8 @@ export const api = {
   newGame: (options = {}) => request("POST", "/api/games", newGameBody(options)),
   getGame: (id) => request("GET", game(id)),
   listGames: (page = 1, perPage = 20) => request("GET", `/api/games?page=${page}&per_page=${perPage}`),
-  move: (id, row, col, turn) => request("POST", `${game(id)}/moves`, { row, col, turn }),
+  /** card: the card to place as the player saw it (the server refuses the move if it has another one) */
+  move: (id, row, col, turn, card) => request("POST", `${game(id)}/moves`, { row, col, turn, card }),
   undo: (id) => request("POST", `${game(id)}/undo`),
   redo: (id) => request("POST", `${game(id)}/redo`),
   restart: (id) => request("POST", `${game(id)}/restart`),

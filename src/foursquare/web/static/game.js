@@ -9,7 +9,7 @@ import { t } from "./i18n.js";
 import { forgetHint, hintAnnouncement, hintAnswered, hintAsked, renderHintBox } from "./hint.js";
 import { adopt, gameState, isBusy, isPlaying, setBusy, stateVersion } from "./store.js";
 import { board } from "./table.js";
-import { renderGame } from "./view.js";
+import { renderGame, seenCard } from "./view.js";
 
 const STORAGE_GAME = "fs.game";
 
@@ -84,14 +84,20 @@ export async function startNewGame(options, { replace = false } = {}) {
   }
 }
 
-/** Place the card at (row, col); `fly` animates it from the hand (not after a drag: it is already there). */
+/**
+ * Place the card at (row, col); `fly` animates it from the hand (not after a drag: it is already there).
+ * Every way of placing (click, tap, drag, keyboard) comes here, and this is its one guard: nothing while a
+ * request is under way, nor before the card to place has been seen (view.js, DEAD_TIME_MS). The move names
+ * that card, so the server refuses it (wrong_card) if the game has another one to place.
+ */
 export async function place(row, col, { fly = true } = {}) {
-  if (!isPlaying() || isBusy()) return;
+  const card = seenCard();
+  if (!isPlaying() || isBusy() || card === null) return;
   const before = gameState();
   const handCard = $("hand-card").querySelector(".card");
   const flyFrom = fly && handCard ? handCard.getBoundingClientRect() : null;
   await act(async () => {
-    const result = await api.move(before.id, row, col, before.turn);
+    const result = await api.move(before.id, row, col, before.turn, card);
     adopt(result);
     renderGame({ placed: result.placed, flyFrom, message: "", justEnded: result.outcome !== "playing" });
     const shown = board.displayCoords(result.placed.row, result.placed.col);

@@ -12,6 +12,32 @@ import { board, renderGauges, renderHand } from "./table.js";
 
 let drawnId = null; // the game the page shows: another one starts afresh (empty board, no replay, no analysis)
 
+// A card to place can be placed only once it has been on screen this long. Without it, the second click of
+// a double-click (or a click landing just as the next card appears) places a card the player never saw,
+// and a finished game cannot be undone; sites guard their buttons against double-clicks the same way.
+export const DEAD_TIME_MS = 250;
+
+let shown = { key: null, card: null, since: 0 }; // the card to place on screen, and since when
+let armTimer = 0;
+
+/** Note the card to place now on screen; a new one (another game, turn or card) restarts the dead time. */
+function noteShownCard(state, playing) {
+  const card = playing ? state.card : null;
+  const key = card === null ? null : `${state.id} ${state.turn} ${card}`;
+  if (key === shown.key) return;
+  shown = { key, card, since: performance.now() };
+  clearTimeout(armTimer);
+  // Mirrors the guard for styles and tests: "true" once the card can be placed.
+  $("board").dataset.armed = "false";
+  if (key !== null) armTimer = setTimeout(() => ($("board").dataset.armed = "true"), DEAD_TIME_MS);
+}
+
+/** The card to place if the player has seen it (on screen for DEAD_TIME_MS at least), else null. */
+export function seenCard() {
+  if (shown.card === null || performance.now() - shown.since < DEAD_TIME_MS) return null;
+  return shown.card;
+}
+
 /**
  * Draw the game view from the current state; `change` says what the last request did: placed
  * ({row, col}), flyFrom (the rectangle the card flies in from), message (for the board's caption),
@@ -33,6 +59,7 @@ export function renderGame(change = {}) {
   view.dataset.turn = String(state.turn);
   const keepFocus = board.hasFocus();
   if (playing || !currentReplay()) drawTable(state, playing, change);
+  noteShownCard(state, playing);
   $("board").dataset.turn = String(state.turn);
   if (keepFocus && playing) board.focus();
   renderControls(state, playing);

@@ -214,6 +214,7 @@ export default {
   "error.code.unknown_game": "That game does not exist (or belongs to another browser).",
   "error.code.game_over": "This game is over: it cannot change any more.",
   "error.code.stale_turn": "The game changed elsewhere; here is its current position.",
+  "error.code.wrong_card": "The card to place was not the one shown here; nothing was placed. Here is the game as it is now.",
   "error.code.illegal_move": "The card cannot go there.",
   "error.code.nothing_to_undo": "There is nothing to undo.",
   "error.code.nothing_to_redo": "There is nothing to redo.",
