@@ -782,3 +782,38 @@ def test_the_api_is_described_by_openapi(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/games", "/api/games/{game_id}/moves", "/api/stats", "/api/games/{game_id}/replay"} <= set(paths)
     assert client.get("/docs").status_code == 200
+
+
+# --- absurd requests are refused, never a 500 -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", ["0", "1000000001", "9223372036854775807", "99999999999999999999999"])
+def test_an_out_of_range_page_is_422(client: TestClient, page: str) -> None:
+    response = client.get(f"/api/games?page={page}")
+    assert response.status_code == 422, response.text
+    assert response.json()["code"] == "bad_request"
+    assert client.get("/api/games?page=1000000000").status_code == 200  # the last page allowed: empty
+
+
+def test_a_body_over_64_kib_is_413_and_changes_nothing(client: TestClient) -> None:
+    padding = "x" * (64 * 1024)
+    response = client.post(
+        "/api/games", content=f'{{"deal": 1, "pad": "{padding}"}}', headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 413, response.text
+    assert response.json()["code"] == "too_large"
+    assert client.get("/api/games").json()["total"] == 0
+    assert client.post("/api/games", json={"deal": 1}).status_code == 201  # a normal body still goes through
+
+
+def test_a_body_over_64_kib_without_a_length_is_413_too(client: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"deal": 1, "pad": "'
+        for _ in range(80):
+            yield b"x" * 1024
+        yield b'"}'
+
+    response = client.post("/api/games", content=chunks(), headers={"content-type": "application/json"})
+    assert response.status_code == 413, response.text
+    assert response.json()["code"] == "too_large"
+    assert client.get("/api/games").json()["total"] == 0

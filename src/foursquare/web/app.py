@@ -23,10 +23,13 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from foursquare.web.deps import AnalysisLocks
-from foursquare.web.errors import install_error_handlers
+from foursquare.web.errors import BodyLimit, install_error_handlers
 from foursquare.web.player import identify_player
 from foursquare.web.routes import analysis, games, page, stats
 from foursquare.web.store import Store
+
+# No request of the API needs more than a few hundred bytes; a bigger body is refused (413) unread.
+MAX_BODY_BYTES = 64 * 1024
 
 
 def create_app(db_path: str | Path) -> FastAPI:
@@ -50,6 +53,7 @@ def create_app(db_path: str | Path) -> FastAPI:
     app.state.store = store
     app.state.analysis_locks = AnalysisLocks()
     app.middleware("http")(identify_player)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     install_error_handlers(app)
     for router in (games.router, analysis.router, stats.router, page.router):
         app.include_router(router)

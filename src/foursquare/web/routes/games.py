@@ -19,6 +19,8 @@ from foursquare.web.store import Store, StoredGame
 from foursquare.web.views import placement_json, state_json, summary_json
 
 MAX_PER_PAGE = 100
+# Far beyond any real list, and small enough that the page's offset fits a SQLite integer.
+MAX_PAGE = 10**9
 CARD_NAME = r"^(A|[2-9]|10)[CDHS]$"
 """A card's name exactly as the API writes it (``AC``, ``7H``, ``10S``): a move's ``card`` is compared with it."""
 
@@ -77,7 +79,7 @@ def new_game(store: StoreDep, player: PlayerDep, body: Annotated[NewGameBody | N
 def list_games(
     store: StoreDep,
     player: PlayerDep,
-    page: Annotated[int, Query(ge=1)] = 1,
+    page: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 1,
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 20,
 ) -> dict[str, Any]:
     games, total = store.list_games(player, page=page, per_page=per_page)

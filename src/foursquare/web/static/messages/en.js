@@ -227,6 +227,7 @@ export default {
   "error.code.internal": "Something went wrong on the server.",
   "error.code.not_found": "Not found.",
   "error.code.method_not_allowed": "The server does not allow that request.",
+  "error.code.too_large": "The request was too large for the server.",
   "error.code.http_error": "The request failed.",
   // An illegal move, by the engine's reason.
   "error.illegal.game_over": "The game is over.",
