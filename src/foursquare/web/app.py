@@ -23,7 +23,8 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from foursquare.web.deps import AnalysisLocks
-from foursquare.web.errors import BodyLimit, install_error_handlers
+from foursquare.web.errors import install_error_handlers
+from foursquare.web.limits import BodyLimit
 from foursquare.web.player import identify_player
 from foursquare.web.routes import analysis, games, page, stats
 from foursquare.web.store import Store
