@@ -2,12 +2,14 @@
 
 Two ways to play, chosen by what stdin and stdout are:
 
-**Interactive** (both are terminals): a full-screen board drawn with rich. Every cell the card may
-go to carries a one-key label (letters, then digits, never a command key); pressing it places the
-card. Commands: ``u`` undo, ``r`` redo, ``s`` start over (undo everything; ``r`` replays), ``n`` a
-new random deal, ``?``/``h`` the rules, ``q`` quit. At the end: ``n`` new random deal, ``s`` same
-deal again, ``u`` take back the last card, ``q`` quit. The terminal is restored on every exit path
-(Ctrl-C included: exit status 130). A random deal's number is shown only once the game is over.
+**Interactive** (both are terminals): a full-screen board drawn with rich, the row numbers on its left
+edge and the column letters below it (the cells' names: D4 is the first card's), and the last move and
+what it turned over told by those names. Every cell the card may go to carries a one-key label
+(letters, then digits, never a command key); pressing it places the card. Commands: ``u`` undo,
+``r`` redo, ``s`` start over (undo everything; ``r`` replays), ``n`` a new random deal, ``?``/``h``
+the rules, ``q`` quit. At the end: ``n`` new random deal, ``s`` same deal again, ``u`` take back the
+last card, ``q`` quit. The terminal is restored on every exit path (Ctrl-C included: exit status 130).
+A random deal's number is shown only once the game is over.
 
 **Lines** (otherwise: stdin or stdout is not a terminal), for scripts and tests. One command per
 line, blank lines ignored, case-insensitive:
