@@ -47,6 +47,7 @@ WINS = {
 CARD_TOKEN = re.compile(r'"((?:[A2-9]|10)[CDHS])"')
 STATE_KEYS = {
     "id", "deal", "variant", "turn", "card", "stock_left", "face_down", "max_face_down", "cells", "legal",
+    "legal_cells", "area",
     "outcome", "reason", "score", "can_undo", "can_redo", "created_at", "updated_at",
 }  # fmt: skip
 
@@ -176,14 +177,16 @@ def test_a_body_that_is_not_json_is_refused(client: TestClient) -> None:
 def test_a_move_reports_the_placement_and_its_flips_as_the_engine_does(client: TestClient) -> None:
     state = new_game(client, deal=1)
     state = move(client, state, 0, 0)
-    assert state["placed"] == {"row": 0, "col": 0, "card": "3S"}
+    assert state["placed"] == {"row": 0, "col": 0, "cell": "D4", "card": "3S"}
     assert (state["flips"], state["turn"], state["card"], state["can_undo"]) == ([], 1, "AH", True)
     state = move(client, state, 0, 1)
     game = Game(deal=1)
     game.place(0, 0)
     placement = game.place(0, 1)
-    assert state["placed"] == {"row": 0, "col": 1, "card": "AH"}
-    assert state["flips"] == [{"row": 0, "col": 0, "card": "3S", "face_up": False, "line": "row", "reason": "lowest"}]
+    assert state["placed"] == {"row": 0, "col": 1, "cell": "E4", "card": "AH"}
+    assert state["flips"] == [
+        {"row": 0, "col": 0, "cell": "D4", "card": "3S", "face_up": False, "line": "row", "reason": "lowest"}
+    ]
     assert [f["reason"] for f in state["flips"]] == [f.reason for f in placement.flips]
     assert [f["card"] for f in state["flips"]] == [f.card.name for f in placement.flips]
     assert state["cells"] == record.replay_json(game)["cells"]
@@ -208,7 +211,7 @@ def test_a_move_naming_the_card_to_place_is_accepted(client: TestClient) -> None
     body = {"row": 0, "col": 0, "turn": 0, "card": "3S"}
     response = client.post(f"/api/games/{state['id']}/moves", json=body)
     assert response.status_code == 200, response.text
-    assert (response.json()["placed"], response.json()["turn"]) == ({"row": 0, "col": 0, "card": "3S"}, 1)
+    assert (response.json()["placed"], response.json()["turn"]) == ({"row": 0, "col": 0, "cell": "D4", "card": "3S"}, 1)
     # Without "card" (a script), the move is taken as before.
     state = move(client, response.json(), 0, 1)
     assert (state["placed"]["card"], state["turn"]) == ("AH", 2)
@@ -449,9 +452,12 @@ def test_record_and_replay_of_a_finished_game(client: TestClient) -> None:
         replay = client.get(f"/api/games/{state['id']}/replay", params={"turn": k}).json()
         assert replay["turn"] == k
         assert replay["cells"] == record.replay_json(game)["cells"]
-        assert replay["placed"] == {"row": row, "col": col, "card": placement.card.name}
+        assert replay["placed"] == {"row": row, "col": col, "cell": placement.move.name, "card": placement.card.name}
         assert replay["flips"] == [
-            {"row": f.row, "col": f.col, "card": f.card.name, "face_up": f.face_up, "line": f.line, "reason": f.reason}
+            {
+                **{"row": f.row, "col": f.col, "cell": f.cell_name, "card": f.card.name},
+                **{"face_up": f.face_up, "line": f.line, "reason": f.reason},
+            }
             for f in placement.flips
         ]
         assert replay["card"] == (None if game.card_to_place is None else game.card_to_place.name)

@@ -56,7 +56,10 @@ def test_replay_json_is_exactly_the_documented_shape(tmp_path: Path) -> None:
     assert data["played"] == 3 and data["stock_left"] == 37 and data["face_down"] == game.face_down
     assert data["cells"] == sorted(data["cells"], key=lambda c: (c["row"], c["col"]))
     assert data["cells"] == [
-        {"row": c.row, "col": c.col, "height": c.height, "card": c.top.name, "face_up": c.top_face_up}
+        {
+            **{"row": c.row, "col": c.col, "cell": c.cell_name},
+            **{"height": c.height, "card": c.top.name, "face_up": c.top_face_up},
+        }
         for c in game.cells()
     ]
 

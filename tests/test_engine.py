@@ -5,7 +5,18 @@ from __future__ import annotations
 import pytest
 
 from foursquare.cards import ALL_CARDS, Card, CardError, deal_stock
-from foursquare.engine import Flip, Game, IllegalMoveError, Move, MoveError, Outcome, Variant, VariantError
+from foursquare.engine import (
+    Flip,
+    Game,
+    IllegalMoveError,
+    Move,
+    MoveError,
+    Outcome,
+    Variant,
+    VariantError,
+    column_name,
+    row_name,
+)
 from helpers import game_with, stock_starting, tops
 
 DIAGONAL = Variant(adjacency="diagonal")
@@ -468,6 +479,24 @@ def test_every_cell_of_the_area_has_one_name_that_reads_back() -> None:
 def test_a_bad_cell_name_says_what_is_wrong(name: str) -> None:
     with pytest.raises(MoveError, match="A1 to G7"):
         Move.from_name(name)
+
+
+def test_columns_and_rows_have_the_letters_and_numbers_of_the_names() -> None:
+    assert [column_name(c) for c in range(-3, 4)] == list("ABCDEFG")
+    assert [row_name(r) for r in range(-3, 4)] == list("1234567")
+    assert column_name(4) == row_name(-4) == ""
+    for r in range(-3, 4):
+        for c in range(-3, 4):
+            assert Move(r, c).name == column_name(c) + row_name(r)
+
+
+def test_piles_and_flips_carry_the_name_of_their_cell() -> None:
+    game = Game(deal=1)
+    game.place(0, 0)
+    game.place(0, 1)
+    assert [c.cell_name for c in game.cells()] == ["D4", "E4"]
+    flips = [f for p in game.placements for f in p.flips]
+    assert all(f.cell_name == Move(f.row, f.col).name for f in flips)
 
 
 def test_a_cell_outside_the_area_has_no_name() -> None:

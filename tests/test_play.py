@@ -72,13 +72,13 @@ def test_a_whole_game_to_a_win_prints_the_engines_outcome() -> None:
     assert lines[0] == f"deal {WON_ORTHOGONAL}"
     assert lines[1] == "variant: orthogonal adjacency"
     assert lines[2] == f"card to place: {game.stock[0].name} (40 cards left in the stock)"
-    assert lines[3] == "legal: 0 0"
+    assert lines[3] == "legal: D4"
     assert lines[-1] == f"won: score {game.outcome().score}"
     assert lines[-2] == "face down: 0 of 4"
     final_grid = "\n".join(lines[-2 - len(grid_text(game).splitlines()) : -2])
     assert final_grid == grid_text(game)
     assert [line for line in lines if line.startswith("placed ")] == [
-        f"placed {p.card.name} at {p.move.row} {p.move.col}" for p in game.placements
+        f"placed {p.card.name} at {p.move.name}" for p in game.placements
     ]
 
 
@@ -90,16 +90,16 @@ def test_every_step_reports_what_turned_over_and_the_next_choices() -> None:
     for placement in game.placements[:12]:
         replay.place(*placement.move)
         flips = ", ".join(
-            f"{f.card.name} at {f.row} {f.col} face {'up' if f.face_up else 'down'} ({f.line})" for f in placement.flips
+            f"{f.card.name} at {f.cell_name} face {'up' if f.face_up else 'down'} ({f.line})" for f in placement.flips
         )
         block = "\n".join(
             [
-                f"placed {placement.card.name} at {placement.move.row} {placement.move.col}",
+                f"placed {placement.card.name} at {placement.move.name}",
                 f"turned over: {flips or 'nothing'}",
                 grid_text(replay),
                 f"face down: {replay.face_down} of 4",
                 f"card to place: {replay.stock[replay.turn].name} ({replay.stock_left} cards left in the stock)",
-                "legal: " + ", ".join(f"{m.row} {m.col}" for m in replay.legal_moves),
+                "legal: " + ", ".join(m.name for m in replay.legal_moves),
             ]
         )
         assert block in out
@@ -127,16 +127,16 @@ def test_undo_and_redo() -> None:
     second = reference.place(0, 1)
     result = play("--deal", "5", stdin="0 0\n0 1\nu\nr\nu\n1 0\nr\nu\nu\nu\n")
     out = result.stdout
-    assert f"undone: {second.card.name} from 0 1\nturned back: nothing\n{one_card_grid}\n" in out
-    assert f"redone: {second.card.name} at 0 1\n" in out
-    assert f"placed {second.card.name} at 1 0\n" in out
+    assert f"undone: {second.card.name} from E4\nturned back: nothing\n{one_card_grid}\n" in out
+    assert f"redone: {second.card.name} at E4\n" in out
+    assert f"placed {second.card.name} at D5\n" in out
     # A new move drops the undone one, so the second redo has nothing to replay; the third undo neither.
     assert result.stderr.splitlines() == [
         "cannot redo: there is no undone move to play again",
         "cannot undo: no card has been placed",
     ]
     assert out.splitlines()[-1] == "stopped: game not finished, 0 cards placed"
-    assert f"undone: {first.card.name} from 0 0\n" in out
+    assert f"undone: {first.card.name} from D4\n" in out
 
 
 def test_undo_of_a_flip_turns_the_card_back() -> None:
@@ -144,8 +144,8 @@ def test_undo_of_a_flip_turns_the_card_back() -> None:
     game.place(0, 0)
     flip = game.place(0, 1).flips[0]
     result = play("--deal", "1", stdin="0 0\n0 1\nu\n")
-    assert f"turned over: {flip.card.name} at 0 0 face down (row)" in result.stdout
-    assert f"turned back: {flip.card.name} at 0 0 face up (row)" in result.stdout
+    assert f"turned over: {flip.card.name} at D4 face down (row)" in result.stdout
+    assert f"turned back: {flip.card.name} at D4 face up (row)" in result.stdout
     assert "face down: 1 of 4" in result.stdout
 
 
@@ -161,8 +161,21 @@ def test_an_illegal_move_is_refused_and_changes_nothing() -> None:
     game.place(0, 0)
     game.place(-1, 0)
     placed = [line for line in result.stdout.splitlines() if line.startswith("placed ")]
-    assert placed == [f"placed {p.card.name} at {p.move.row} {p.move.col}" for p in game.placements]
+    assert placed == [f"placed {p.card.name} at {p.move.name}" for p in game.placements]
     assert grid_text(game) in result.stdout
+
+
+def test_cells_are_named_by_letter_and_number_and_read_back_by_name() -> None:
+    """Lines may name cells as the output does (D4, e4): the same game as with row and column numbers."""
+    game = Game(deal=5)
+    for row, col in [(0, 0), (0, 1), (-1, 1)]:
+        game.place(row, col)
+    result = play("--deal", "5", stdin="D4\ne4\nE3\nH9\n")
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("bad command 'H9': expected a cell")
+    assert [line for line in result.stdout.splitlines() if line.startswith("placed ")] == [
+        f"placed {p.card.name} at {name}" for p, name in zip(game.placements, ["D4", "E4", "E3"], strict=True)
+    ]
+    assert "          D        E\n   3" in result.stdout  # the grid's edges carry the column letters and row numbers
 
 
 def test_malformed_lines_are_reported_and_skipped() -> None:
@@ -172,7 +185,7 @@ def test_malformed_lines_are_reported_and_skipped() -> None:
     assert len(errors) == 4
     assert all(line.startswith("bad command ") for line in errors)
     assert "'hello'" in errors[0] and "'1 2 3'" in errors[2]
-    assert 'expected "ROW COL" (two integers), u (undo), r (redo) or q (quit)' in errors[0]
+    assert 'expected a cell such as "D4" (or "ROW COL", two integers), u (undo), r (redo) or q (quit)' in errors[0]
     # q stops reading: the move after it is never played.
     assert result.stdout.splitlines()[-1] == "stopped: game not finished, 1 card placed"
 
@@ -238,7 +251,7 @@ def test_diagonal_variant() -> None:
     result = play("--deal", str(WON_DIAGONAL), "--adjacency", "diagonal", stdin=commands(game.moves))
     lines = result.stdout.splitlines()
     assert lines[1] == "variant: diagonal adjacency"
-    assert "legal: -1 -1, -1 0, -1 1, 0 -1, 0 0, 0 1, 1 -1, 1 0, 1 1" in lines
+    assert "legal: C3, D3, E3, C4, D4, E4, C5, D5, E5" in lines
     assert lines[-1] == f"won: score {game.outcome().score}"
     orthogonal = play("--deal", str(WON_DIAGONAL), stdin="0 0\n1 1\n")
     assert "not orthogonally next to a card" in orthogonal.stderr
@@ -375,6 +388,10 @@ def test_interactive_one_key_places_a_card_and_q_quits(terminal_factory: StartTe
     assert "\x1b[?1049h" in term.output  # the alternate screen
     term.press("a")  # the only legal cell of the first move
     at = term.wait_for("Move 2 of 40", at)
+    screen = ANSI.sub("", term.output)[at:]
+    assert re.search(r"│\s+3\s", screen) and re.search(r"│\s+4\s", screen)  # row numbers on the left edge,
+    assert re.search(r"│\s+C\s+D\s+E\s+│", screen)  # the column letters below (the 3 × 3 window around D4)
+    assert "You placed A♣ at D4 (cyan)." in screen
     term.press("?")
     at = term.wait_for("How to play Foursquare", at)
     term.press(" ")
@@ -435,7 +452,8 @@ def test_interactive_explains_why_a_line_turned(terminal_factory: StartTerminal)
     term.press("a")
     at = term.wait_for("Move 2 of 40", at)
     term.press(key)
+    at = term.wait_for("You placed A♥ at E4 (cyan).", at)  # the move and what turned, by the cells' names
     at = term.wait_for("Row: A♥ is the lowest face-up card, so", at)
-    term.wait_for("now face down:", at)
+    term.wait_for("now face down: 3♠ D4", at)
     term.press("q")
     assert term.finish() == 0

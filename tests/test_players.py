@@ -299,7 +299,7 @@ def test_cli_autoplay_demo_shows_every_move() -> None:
     game = Game(deal=1)
     play_game(make_player("greedy"), game)
     for i, placement in enumerate(game.placements, start=1):
-        assert f"turn {i:>2}: {placement.card.name} -> ({placement.move.row}, {placement.move.col})" in proc.stdout
+        assert f"turn {i:>2}: {placement.card.name} to {placement.move.name}" in proc.stdout
     assert proc.stdout.rstrip().endswith(f"score {game.outcome().score or 0}")
 
 

@@ -439,14 +439,15 @@ def test_solution_json_is_the_solve_document() -> None:
     solution = solve(game.stock, timeout=30)
     data = json.loads(json.dumps(solution_json(solution, game)))
     assert list(data) == ["deal", "status", "proven", "best_score", "upper_bound", "line", "nodes", "seconds",
-                          "record"]
+                          "line_cells", "record"]
     assert data["deal"] == 3 and data["line"] == [m.to_json() for m in solution.line]
+    assert data["line_cells"] == [m.name for m in solution.line] and data["line_cells"][0] == "D4"
     assert data["record"]["moves"] == data["line"] and data["record"]["deal"] == 3
     replay = record.load(data["record"])
     assert replay.outcome().status == "won" and DECK_SIZE - replay.turn == solution.best_score == 24
     stock_only = Game(stock=list(reversed_stock()))
     lost = Solution("bounds", None, 22, (), False, 5, 0.1)
-    assert solution_json(lost, stock_only) == {"deal": None, **lost.to_json(), "record": None}
+    assert solution_json(lost, stock_only) == {"deal": None, **lost.to_json(), "line_cells": [], "record": None}
 
 def test_bad_arguments() -> None:
     with pytest.raises(SolverError, match="positive"):
@@ -461,7 +462,9 @@ def test_cli_solve_json_line_replays(tmp_path: Path) -> None:
     result = run_cli("solve", "--deal", "3", "--json", "--timeout", "30")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert set(data) == {"deal", "status", "proven", "best_score", "upper_bound", "line", "record", "nodes", "seconds"}
+    assert set(data) == {
+        "deal", "status", "proven", "best_score", "upper_bound", "line", "line_cells", "record", "nodes", "seconds"
+    }  # fmt: skip
     assert data["deal"] == 3 and data["status"] == "optimal" and data["proven"] is True
     assert data["best_score"] == data["upper_bound"] == 24
     assert data["record"]["moves"] == data["line"]
@@ -478,6 +481,7 @@ def test_cli_solve_text_and_record(tmp_path: Path) -> None:
     assert text.returncode == 0, text.stderr
     assert "optimal" in text.stdout and "best score found: 24" in text.stdout
     line = solve(deal_stock(3), timeout=30).line
+    assert f"line: {' '.join(m.name for m in line)}\n" in text.stdout and "line: D4 " in text.stdout
     game = Game(deal=3)
     for move in line[:5]:
         game.place(move.row, move.col)

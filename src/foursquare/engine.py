@@ -119,6 +119,24 @@ class Variant:
         )
 
 
+def column_name(col: int) -> str:
+    """The letter of column ``col`` (A-G from the left, D for the first card's); "" outside the named area.
+
+    >>> column_name(0), column_name(-3), column_name(4)
+    ('D', 'A', '')
+    """
+    return COLUMN_LETTERS[col + AREA_REACH] if -AREA_REACH <= col <= AREA_REACH else ""
+
+
+def row_name(row: int) -> str:
+    """The number of row ``row`` (1-7 from the top, 4 for the first card's); "" outside the named area.
+
+    >>> row_name(0), row_name(-3), row_name(-4)
+    ('4', '1', '')
+    """
+    return str(row + AREA_REACH + 1) if -AREA_REACH <= row <= AREA_REACH else ""
+
+
 class MoveError(ValueError):
     """A move's text or JSON form is malformed (not an illegal move: see :class:`IllegalMoveError`)."""
 
@@ -164,7 +182,7 @@ class Move(NamedTuple):
         """``"D4"`` for the first card's cell; :class:`MoveError` outside the 7 × 7 area no game leaves."""
         if not (-AREA_REACH <= self.row <= AREA_REACH and -AREA_REACH <= self.col <= AREA_REACH):
             raise MoveError(f"({self.row}, {self.col}) lies outside the {AREA_SIDE} × {AREA_SIDE} area of named cells")
-        return f"{COLUMN_LETTERS[self.col + AREA_REACH]}{self.row + AREA_REACH + 1}"
+        return column_name(self.col) + row_name(self.row)
 
     @classmethod
     def from_name(cls, name: str) -> Move:
@@ -202,6 +220,11 @@ class Flip(NamedTuple):
     face_up: bool
     line: Line
     reason: FlipReason
+
+    @property
+    def cell_name(self) -> str:
+        """The name of the cell whose top turned over (``"D4"``)."""
+        return Move(self.row, self.col).name
 
 
 @dataclass(frozen=True)
@@ -277,6 +300,11 @@ class CellView(NamedTuple):
     @property
     def top(self) -> Card:
         return self.cards[-1]
+
+    @property
+    def cell_name(self) -> str:
+        """The name of the pile's cell (``"D4"``)."""
+        return Move(self.row, self.col).name
 
     @property
     def top_face_up(self) -> bool:
@@ -682,4 +710,6 @@ __all__ = [
     "Variant",
     "VariantError",
     "View",
+    "column_name",
+    "row_name",
 ]

@@ -126,12 +126,20 @@ def write(game: Game, path: str | os.PathLike[str]) -> None:
 
 
 def cells_json(game: Game) -> list[dict[str, Any]]:
-    """Every pile as the player sees it, sorted by (row, col): ``{"row", "col", "height", "card", "face_up"}``.
+    """Every pile as the player sees it, sorted by (row, col): ``{"row", "col", "cell", "height", "card",
+    "face_up"}``, ``cell`` being the cell's name (``"D4"``).
 
     The same in ``foursquare replay --json`` and in the web API's states and replays.
     """
     return [
-        {"row": c.row, "col": c.col, "height": c.height, "card": c.top.name, "face_up": c.top_face_up}
+        {
+            "row": c.row,
+            "col": c.col,
+            "cell": c.cell_name,
+            "height": c.height,
+            "card": c.top.name,
+            "face_up": c.top_face_up,
+        }
         for c in game.cells()
     ]
 

@@ -2,35 +2,40 @@
 
 Two ways to play, chosen by what stdin and stdout are:
 
-**Interactive** (both are terminals): a full-screen board drawn with rich. Every cell the card may
-go to carries a one-key label (letters, then digits, never a command key); pressing it places the
-card. Commands: ``u`` undo, ``r`` redo, ``s`` start over (undo everything; ``r`` replays), ``n`` a
-new random deal, ``?``/``h`` the rules, ``q`` quit. At the end: ``n`` new random deal, ``s`` same
-deal again, ``u`` take back the last card, ``q`` quit. The terminal is restored on every exit path
-(Ctrl-C included: exit status 130). A random deal's number is shown only once the game is over.
+**Interactive** (both are terminals): a full-screen board drawn with rich, the row numbers on its left
+edge and the column letters below it (the cells' names: D4 is the first card's), and the last move and
+what it turned over told by those names. Every cell the card may go to carries a one-key label
+(letters, then digits, never a command key); pressing it places the card. Commands: ``u`` undo,
+``r`` redo, ``s`` start over (undo everything; ``r`` replays), ``n`` a new random deal, ``?``/``h``
+the rules, ``q`` quit. At the end: ``n`` new random deal, ``s`` same deal again, ``u`` take back the
+last card, ``q`` quit. The terminal is restored on every exit path (Ctrl-C included: exit status 130).
+A random deal's number is shown only once the game is over.
 
 **Lines** (otherwise: stdin or stdout is not a terminal), for scripts and tests. One command per
 line, blank lines ignored, case-insensitive:
 
-* ``ROW COL``  two integers (``0 1``, ``-1 2``; ``0,1`` too): place the card there;
+* ``D4``       a cell's name (column letter A-G, row number 1-7; the first card lies at D4): place the
+               card there; ``ROW COL``, two integers (``0 1``, ``-1 2``; ``0,1`` too), is read as well;
 * ``u``        undo;   ``r`` redo;   ``q`` quit.
+
+Cells are named as in every front end: ``Move.name``, the 7 × 7 area around the first card, D4.
 
 Output is plain text, one fact per line, each starting with a fixed word. At the start::
 
     deal 5                    (a random deal: "deal: random (its number is shown when the game ends)")
     variant: orthogonal adjacency                    (", covered face-down cards count" with --count-buried)
     card to place: 3S (40 cards left in the stock)
-    legal: 0 0
+    legal: D4
 
 After every accepted command::
 
-    placed 3S at 0 0          ("undone: 3S from 0 0" / "redone: 3S at 0 0")
-    turned over: 3S at 0 0 face down (row), 5C at 1 0 face up (column)     ("turned over: nothing";
+    placed 3S at D4           ("undone: 3S from D4" / "redone: 3S at D4")
+    turned over: 3S at D4 face down (row), 5C at D5 face up (column)     ("turned over: nothing";
                               after an undo the line reads "turned back: ...")
     <render.grid_text(game)>
     face down: 1 of 4
     card to place: AH (39 cards left in the stock)
-    legal: -1 0, 0 -1, 0 1, 1 0
+    legal: D3, C4, E4, D5
 
 ("1 card" in the singular.) When a placement ends the game, the last two lines are replaced by the
 outcome and the program exits with status 0, reading no further input::
@@ -69,7 +74,18 @@ from rich.text import Text
 from foursquare import record
 from foursquare.cards import DECK_SIZE, Card
 from foursquare.cli.render import grid_text
-from foursquare.engine import MAX_FACE_DOWN, Flip, Game, Move, MoveError, Outcome, Placement, Variant
+from foursquare.engine import (
+    MAX_FACE_DOWN,
+    Flip,
+    Game,
+    Move,
+    MoveError,
+    Outcome,
+    Placement,
+    Variant,
+    column_name,
+    row_name,
+)
 
 
 class PlayError(ValueError):
@@ -90,13 +106,13 @@ TEXT: dict[str, str] = {
     "cards_1": "1 card",
     "cards_n": "{count} cards",
     "legal": "legal: {cells}",
-    "placed": "placed {card} at {row} {col}",
-    "redone": "redone: {card} at {row} {col}",
-    "undone": "undone: {card} from {row} {col}",
+    "placed": "placed {card} at {cell}",
+    "redone": "redone: {card} at {cell}",
+    "undone": "undone: {card} from {cell}",
     "turned_over": "turned over: {flips}",
     "turned_back": "turned back: {flips}",
     "nothing": "nothing",
-    "flip": "{card} at {row} {col} face {way} ({line})",
+    "flip": "{card} at {cell} face {way} ({line})",
     "face_down_count": "face down: {count} of {limit}",
     "won": "won: score {score}",
     "lost_face_down": "lost: more than 4 cards face down",
@@ -104,7 +120,8 @@ TEXT: dict[str, str] = {
     "stopped": "stopped: game not finished, {placed} placed",
     "illegal": "illegal: {error}",
     "bad_command": (
-        'bad command {line!r}: expected "ROW COL" (two integers), u (undo), r (redo) or q (quit)'
+        'bad command {line!r}: expected a cell such as "D4" (or "ROW COL", two integers), u (undo), r (redo) '
+        "or q (quit)"
     ),
     "cannot_undo": "cannot undo: no card has been placed",
     "cannot_redo": "cannot redo: there is no undone move to play again",
@@ -124,9 +141,9 @@ TEXT: dict[str, str] = {
     "face_down_value": "{count} of {limit}",
     "face_down_warn_3": "  careful",
     "face_down_warn_4": "  one more loses",
-    "last_placed": "You placed {card} (cyan).",
-    "last_redone": "Redone: {card} (cyan).",
-    "last_undone": "Took back {card}.",
+    "last_placed": "You placed {card} at {cell} (cyan).",
+    "last_redone": "Redone: {card} at {cell} (cyan).",
+    "last_undone": "Took back {card} from {cell}.",
     "last_restart": "Started over: press r to replay your moves.",
     "why_highest": "{line}: {card} is the highest face-up card, so",
     "why_lowest": "{line}: {card} is the lowest face-up card, so",
@@ -340,7 +357,7 @@ def play_lines(session: Session, lines: Iterable[str], out: TextIO, err: TextIO)
             say(_report_lines("redone", placement))
         else:
             try:
-                move = Move.parse(command)
+                move = _parse_cell(command)
             except MoveError:
                 complain(TEXT["bad_command"].format(line=raw.strip()))
                 continue
@@ -366,10 +383,17 @@ def play_lines(session: Session, lines: Iterable[str], out: TextIO, err: TextIO)
     return 0
 
 
+def _parse_cell(text: str) -> Move:
+    """The cell a line names: ``D4`` (a name, any case) or ``0 1`` (row and column); :class:`MoveError` else."""
+    if text[:1].isalpha():
+        return Move.from_name(text)
+    return Move.parse(text)
+
+
 def _state_lines(game: Game) -> str:
     card = game.card_to_place
     assert card is not None
-    cells = ", ".join(str(move) for move in game.legal_moves)
+    cells = ", ".join(move.name for move in game.legal_moves)
     return "\n".join(
         [TEXT["card_to_place"].format(card=card.name, left=cards(game.stock_left)), TEXT["legal"].format(cells=cells)]
     )
@@ -380,13 +404,13 @@ def _report_lines(kind: Literal["placed", "undone", "redone"], placement: Placem
     undone = kind == "undone"  # an undo turns every flipped card back: it now faces the other way
     flips = [
         TEXT["flip"].format(
-            card=f.card.name, row=f.row, col=f.col, way="up" if f.face_up != undone else "down", line=f.line
+            card=f.card.name, cell=f.cell_name, way="up" if f.face_up != undone else "down", line=f.line
         )
         for f in placement.flips
     ]
     return "\n".join(
         [
-            TEXT[kind].format(card=placement.card.name, row=move.row, col=move.col),
+            TEXT[kind].format(card=placement.card.name, cell=move.name),
             TEXT["turned_back" if undone else "turned_over"].format(flips=", ".join(flips) or TEXT["nothing"]),
         ]
     )
@@ -397,6 +421,9 @@ def _report_lines(kind: Literal["placed", "undone", "redone"], placement: Placem
 CELL_WIDTH = 9  # columns per cell, borders included
 CELL_HEIGHT = 3  # lines per cell
 BOARD_CELLS = 5  # the largest window ever needed: a 3-wide grid plus a legal cell on each side
+RANK_WIDTH = 3  # the row numbers left of the board, like a chessboard's ranks (the letters go below)
+BOARD_WIDTH = RANK_WIDTH + CELL_WIDTH * BOARD_CELLS + 4  # the panel, borders and padding included
+BOARD_HEIGHT = CELL_HEIGHT * BOARD_CELLS + 1 + 2  # the cells, the column letters, the borders
 SIDE_MIN_WIDTH = 26  # narrower terminals get the side panel below the board
 
 STYLE_LABEL_EMPTY = "bold yellow"
@@ -492,25 +519,24 @@ def _draw_cell(
 
 
 def draw_board(game: Game, labels: dict[Move, str], last: LastAction | None) -> Panel:
-    """The grid, with card backs, pile heights, highlights and labelled legal cells."""
+    """The grid, with card backs, pile heights, highlights and labelled legal cells; the row numbers on its
+    left edge and the column letters below, those of the cells' names (D4 for the first card)."""
     min_r, max_r, min_c, max_c = _window(game)
     bounds = game.bounds()
     lines: list[Text] = []
     for r in range(min_r, max_r + 1):
-        row_lines = [Text(), Text(), Text()]
+        rank = Text(row_name(r).rjust(RANK_WIDTH - 1) + " ", style="dim")
+        row_lines = [Text(" " * RANK_WIDTH), rank, Text(" " * RANK_WIDTH)]
         for c in range(min_c, max_c + 1):
             inside = bounds is not None and bounds[0] <= r <= bounds[1] and bounds[2] <= c <= bounds[3]
             drawn = _draw_cell(game, r, c, labels.get(Move(r, c)), last, inside)
             for i in range(CELL_HEIGHT):
                 row_lines[i].append_text(drawn[i])
         lines.extend(row_lines)
+    files = "".join(column_name(c).center(CELL_WIDTH) for c in range(min_c, max_c + 1))
+    lines.append(Text(" " * RANK_WIDTH + files, style="dim"))
     picture = Text("\n").join(lines)
-    return Panel(
-        Align.center(picture, vertical="middle"),
-        width=CELL_WIDTH * BOARD_CELLS + 4,
-        height=CELL_HEIGHT * BOARD_CELLS + 2,
-        border_style="dim",
-    )
+    return Panel(Align.center(picture, vertical="middle"), width=BOARD_WIDTH, height=BOARD_HEIGHT, border_style="dim")
 
 
 def draw_big_card(card: Card) -> Text:
@@ -528,16 +554,18 @@ def draw_big_card(card: Card) -> Text:
 
 
 def _flip_lines(flips: Sequence[Flip], undone: bool = False) -> Text:
-    """``  now face up: 2♦ 7♠`` and ``  now face down: A♦`` (each way as the cards now face)."""
+    """``  now face up: 2♦ E4, 7♠ F4`` and ``  now face down: A♦ D4`` (each way as the cards now face)."""
     text = Text()
     for up in (True, False):
-        cards = [f.card for f in flips if (f.face_up != undone) == up]
-        if not cards:
+        turned = [f for f in flips if (f.face_up != undone) == up]
+        if not turned:
             continue
         text.append("\n" + TEXT["now_up" if up else "now_down"], style="green" if up else "yellow")
-        for card in cards:
+        for index, flip in enumerate(turned):
+            text.append("," if index else "")
             text.append(" ")
-            text.append_text(card_text(card))
+            text.append_text(card_text(flip.card))
+            text.append(" " + flip.cell_name)
     return text
 
 
@@ -549,13 +577,13 @@ def explain(last: LastAction | None) -> Text:
         return Text(TEXT["last_restart"])
     p = last.placement
     if last.kind == "undone":
-        text = Text(TEXT["last_undone"].format(card=p.card.symbol))
+        text = Text(TEXT["last_undone"].format(card=p.card.symbol, cell=p.move.name))
         if p.flips:
             text.append("\n" + TEXT["turned_back_line"])
             text.append_text(_flip_lines(p.flips, undone=True))
         return text
     key = "last_redone" if last.kind == "redone" else "last_placed"
-    text = Text(TEXT[key].format(card=p.card.symbol))
+    text = Text(TEXT[key].format(card=p.card.symbol, cell=p.move.name))
     if not p.flips:
         text.append("\n" + TEXT["nothing_turned"])
         return text
@@ -648,7 +676,7 @@ def draw_screen(session: Session, last: LastAction | None, message: str | None, 
     board = draw_board(game, labels, last)
     side = draw_side(session, last)
     layout = Table.grid(padding=(0, 2))
-    board_width = CELL_WIDTH * BOARD_CELLS + 4
+    board_width = BOARD_WIDTH
     layout.add_column(width=board_width, no_wrap=True)
     if width >= board_width + 2 + SIDE_MIN_WIDTH:
         layout.add_column(width=min(width - board_width - 2, 60))

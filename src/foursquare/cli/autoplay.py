@@ -22,7 +22,7 @@ TEXT = {
     "bad_jobs": "--jobs must be at least 1, not {jobs}",
     "deal_or_deals": "give --deal N to watch one game or --deals A-B to play many",
     "demo_title": "{player} plays deal {deal}",
-    "demo_move": "turn {turn:>2}: {card} -> ({row}, {col}){flips}",
+    "demo_move": "turn {turn:>2}: {card} to {cell}{flips}",
     "demo_flips": ", {n} turned over",
     "demo_end": "{outcome}; {turn} cards played, score {score}",
     "progress": "{player} playing deals {lo}-{hi}",
@@ -78,7 +78,7 @@ def _watch(args: argparse.Namespace, player: Any) -> int:
         placement = g.placements[-1]
         flips = TEXT["demo_flips"].format(n=len(placement.flips)) if placement.flips else ""
         line = TEXT["demo_move"].format(
-            turn=g.turn, card=placement.card.name, row=placement.move.row, col=placement.move.col, flips=flips
+            turn=g.turn, card=placement.card.name, cell=placement.move.name, flips=flips
         )
         if interactive:
             console.print(line, style="cyan", highlight=False)

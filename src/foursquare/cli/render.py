@@ -6,17 +6,21 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from foursquare.engine import Game
+from foursquare.engine import Game, column_name, row_name
 
 
 def grid_text(game: Game) -> str:
-    """The occupied box of the grid: ``7H`` face up, ``(7H)`` face down, ``·`` empty; ``x3`` = pile height."""
+    """The occupied box of the grid: ``7H`` face up, ``(7H)`` face down, ``·`` empty; ``x3`` = pile height.
+
+    The column letters above it and the row numbers beside it are those of the cells' names (D4 for the first
+    card), the same in every front end.
+    """
     bounds = game.bounds()
     if bounds is None:
         return "(no cards placed)"
     min_r, max_r, min_c, max_c = bounds
     width = 9
-    header = "      " + "".join(f"{c:^{width}}" for c in range(min_c, max_c + 1))
+    header = "      " + "".join(f"{column_name(c):^{width}}" for c in range(min_c, max_c + 1))
     lines = [header.rstrip()]
     for r in range(min_r, max_r + 1):
         row = []
@@ -28,7 +32,7 @@ def grid_text(game: Game) -> str:
                 name = pile.top.name if pile.top_face_up else f"({pile.top.name})"
                 text = name + (f"x{pile.height}" if pile.height > 1 else "")
             row.append(f"{text:^{width}}")
-        lines.append(f"{r:>4}  " + "".join(row).rstrip())
+        lines.append(f"{row_name(r):>4}  " + "".join(row).rstrip())
     return "\n".join(lines)
 
 
@@ -40,7 +44,8 @@ def outcome_text(game: Game) -> str:
 
 
 def grid_table(game: Game) -> Table:
-    """The grid as a rich table: face-up cards in their suit's colour, face-down ones dim in brackets."""
+    """The grid as a rich table: face-up cards in their suit's colour, face-down ones dim in brackets; the
+    columns headed by their letters and the rows by their numbers (the cells' names)."""
     table = Table(show_header=True, box=None, padding=(0, 1))
     bounds = game.bounds()
     if bounds is None:
@@ -48,11 +53,11 @@ def grid_table(game: Game) -> Table:
     min_r, max_r, min_c, max_c = bounds
     table.add_column("")
     for c in range(min_c, max_c + 1):
-        table.add_column(str(c), justify="center")
+        table.add_column(column_name(c), justify="center")
     last = game.placements[-1].move if game.placements else None
     for r in range(min_r, max_r + 1):
         cells = (_cell_text(game, r, c, last == (r, c)) for c in range(min_c, max_c + 1))
-        table.add_row(Text(str(r), style="dim"), *cells)
+        table.add_row(Text(row_name(r), style="dim"), *cells)
     return table
 
 

@@ -68,7 +68,7 @@ def solution_text(solution: Solution, game: Game) -> str:
     if solution.status == "bounds":
         lines.append(f"{TEXT['upper']}: {solution.upper_bound}")
     if solution.line:
-        cells = "  ".join(f"{m.row},{m.col}" for m in solution.line)
+        cells = " ".join(m.name for m in solution.line)
         lines.append(f"{TEXT['line']}: {cells}")
     lines.append(f"{TEXT['time']}: {solution.seconds:.2f} s; {TEXT['nodes']}: {solution.nodes}")
     return "\n".join(lines)

@@ -361,9 +361,11 @@ def random_winnable_deal(variant: Variant = DEFAULT_VARIANT, *, seed: int | None
 
 
 def solution_json(solution: Solution, game: Game) -> dict[str, Any]:
-    """The ``solve --json`` document: the solution, the deal, and a full game record of the line."""
+    """The ``solve --json`` document: the solution, the deal, the line's cell names, and a full game record of
+    the line."""
     data: dict[str, Any] = {"deal": game.deal}
     data.update(solution.to_json())
+    data["line_cells"] = [move.name for move in solution.line]  # the line for a person: "D4", "E4", ...
     data["record"] = None
     if solution.line:
         if game.deal is not None:

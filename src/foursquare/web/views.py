@@ -9,13 +9,26 @@ from __future__ import annotations
 from typing import Any
 
 from foursquare.cards import Card
-from foursquare.engine import MAX_FACE_DOWN, Flip, Game, Placement
+from foursquare.engine import AREA_REACH, MAX_FACE_DOWN, Flip, Game, Placement, column_name, row_name
 from foursquare.record import cells_json, outcome_json
 from foursquare.web.store import StoredGame
 
 
 def card_json(card: Card | None) -> str | None:
     return None if card is None else card.name
+
+
+def area_json() -> dict[str, Any]:
+    """The 7 × 7 area every game stays inside, and the names of its columns and rows (for the board's edges)."""
+    indices = range(-AREA_REACH, AREA_REACH + 1)
+    return {
+        "min_row": -AREA_REACH,
+        "max_row": AREA_REACH,
+        "min_col": -AREA_REACH,
+        "max_col": AREA_REACH,
+        "column_names": [column_name(c) for c in indices],
+        "row_names": [row_name(r) for r in indices],
+    }
 
 
 def state_json(stored: StoredGame, game: Game) -> dict[str, Any]:
@@ -32,6 +45,8 @@ def state_json(stored: StoredGame, game: Game) -> dict[str, Any]:
         "max_face_down": MAX_FACE_DOWN,
         "cells": cells_json(game),
         "legal": [m.to_json() for m in game.legal_moves],
+        "legal_cells": [m.name for m in game.legal_moves],
+        "area": area_json(),
         **outcome_json(outcome),
         "can_undo": game.can_undo and not outcome.is_over,
         "can_redo": game.can_redo and not outcome.is_over,
@@ -41,10 +56,12 @@ def state_json(stored: StoredGame, game: Game) -> dict[str, Any]:
 
 
 def flip_json(flip: Flip) -> dict[str, Any]:
-    """A top card that turned over: where, which card, which way it faces now, the line and why it turned."""
+    """A top card that turned over: where (and the cell's name), which card, which way it faces now, the line
+    and why it turned."""
     return {
         "row": flip.row,
         "col": flip.col,
+        "cell": flip.cell_name,
         "card": flip.card.name,
         "face_up": flip.face_up,
         "line": flip.line,
@@ -58,7 +75,7 @@ def placement_json(placement: Placement | None) -> dict[str, Any]:
         return {"placed": None, "flips": []}
     move = placement.move
     return {
-        "placed": {"row": move.row, "col": move.col, "card": placement.card.name},
+        "placed": {"row": move.row, "col": move.col, "cell": move.name, "card": placement.card.name},
         "flips": [flip_json(f) for f in placement.flips],
     }
 

@@ -1,5 +1,7 @@
-// The floating grid: a CSS grid laid over the bounding box of the occupied and highlighted cells.
-// It only draws what the server says (cells, legal cells); it knows no rule of the game.
+// The floating grid: a CSS grid laid over the bounding box of the occupied and highlighted cells, with
+// the column letters below it and the row numbers on its left, like a chessboard's files and ranks.
+// It only draws what the server says (cells, legal cells, the names of the area's columns and rows); it
+// knows no rule of the game. When the box grows or moves, the cells glide to their new places.
 
 import { createCard, flipDuration, setCard } from "./cards.js";
 import { el } from "./dom.js";
@@ -15,6 +17,12 @@ const ARROWS = {
 };
 
 const FLY_MS = 240;
+const SHIFT_MS = 260;
+
+/** Where each element is on screen now (to animate from, once the grid has been laid out anew). */
+function rectsOf(elements) {
+  return new Map([...elements].map((element) => [element, element.getBoundingClientRect()]));
+}
 
 /** Move `card` from the rectangle `from` (where the card to place was) to where it now lies. */
 function flyIn(card, from) {
@@ -52,6 +60,10 @@ export class Board {
     this.focusKey = null;
     this.interactive = false;
     this.origin = { row: 0, col: 0 };
+    this.frame = null; // {minRow, maxRow, minCol, maxCol} drawn last
+    this.area = null; // the state's "area": the names of its columns and rows
+    this.edges = new Map(); // "col,3" / "row,-1" → the label on the board's edge
+    this.shiftTimer = 0;
     element.addEventListener("click", (event) => this.#onClick(event));
     element.addEventListener("keydown", (event) => this.#onKey(event));
     // Hovering a highlighted cell shows a faint preview of the card there (mouse and pen only).
@@ -64,21 +76,48 @@ export class Board {
     });
   }
 
-  /** Row and column as the player sees them: 1-based from the top-left of the drawn grid. */
+  /** Forget the position drawn (another game is shown): an empty board, which then draws without gliding. */
+  clear() {
+    this.element.replaceChildren();
+    this.slots.clear();
+    this.edges.clear();
+    this.frame = null;
+  }
+
+  /** Row and column counted from the top-left of the drawn grid (they change as it grows: say cellName). */
   displayCoords(row, col) {
     return { row: row - this.origin.row + 1, col: col - this.origin.col + 1 };
+  }
+
+  /** The server's letter of column `col` ("" outside the named area, or before any state). */
+  columnName(col) {
+    return this.area?.column_names[col - this.area.min_col] ?? "";
+  }
+
+  /** The server's number of row `row`, as text ("" outside the named area). */
+  rowName(row) {
+    return this.area?.row_names[row - this.area.min_row] ?? "";
+  }
+
+  /** The cell's one name for the whole game ("D4" for the first card's), as the server names it. */
+  cellName(row, col) {
+    const column = this.columnName(col);
+    const number = this.rowName(row);
+    return column && number ? column + number : "";
   }
 
   /**
    * Draw a position.
    * view: {cells, legal, card, interactive, placed: {row,col}|null, hint: [{row,col,label}],
-   *        markers: [{row, col, kind, label}], frame: {minRow, maxRow, minCol, maxCol}|undefined}
+   *        markers: [{row, col, kind, label}], frame: {minRow, maxRow, minCol, maxCol}|undefined,
+   *        area: the state's area (the names of columns and rows; kept from the last view that had one)}
    * Returns the number of cards that started a flip animation.
    */
   render(view) {
     const cells = view.cells ?? [];
     const legal = view.interactive ? (view.legal ?? []) : [];
     const markers = view.markers ?? [];
+    if (view.area) this.area = view.area;
     this.interactive = Boolean(view.interactive);
     this.card = view.interactive ? view.card : null;
     this.#preview(null);
@@ -101,10 +140,15 @@ export class Board {
     }
     const minRow = Math.min(...rows);
     const minCol = Math.min(...cols);
+    const frame = { minRow, maxRow: Math.max(...rows), minCol, maxCol: Math.max(...cols) };
+    const moved = this.#frameMoved(frame);
+    const before = moved ? rectsOf(this.element.querySelectorAll(":scope > .slot, :scope > .edge")) : null;
+    this.frame = frame;
     this.origin = { row: minRow, col: minCol };
-    this.element.style.setProperty("--rows", String(Math.max(...rows) - minRow + 1));
-    this.element.style.setProperty("--cols", String(Math.max(...cols) - minCol + 1));
+    this.element.style.setProperty("--rows", String(frame.maxRow - minRow + 1));
+    this.element.style.setProperty("--cols", String(frame.maxCol - minCol + 1));
     this.element.classList.toggle("interactive", this.interactive);
+    this.#drawEdges(frame);
 
     for (const [slotKey, slot] of this.slots) {
       if (!positions.has(slotKey)) {
@@ -118,6 +162,13 @@ export class Board {
     const markerByKey = new Map(markers.map((m) => [key(m.row, m.col), m]));
     const card = view.card ? cardName(view.card) : "";
 
+    // Every slot in its new place before any card is measured (a card flying in measures where it lands).
+    for (const [slotKey, slot] of this.slots) {
+      const [row, col] = positions.get(slotKey);
+      slot.style.gridRow = String(row - minRow + 1);
+      slot.style.gridColumn = String(col - minCol + 2);
+    }
+
     for (const [slotKey, [row, col]] of positions) {
       let slot = this.slots.get(slotKey);
       if (!slot) {
@@ -125,8 +176,9 @@ export class Board {
         this.element.append(slot);
         this.slots.set(slotKey, slot);
       }
+      slot.dataset.cell = this.cellName(row, col);
       slot.style.gridRow = String(row - minRow + 1);
-      slot.style.gridColumn = String(col - minCol + 1);
+      slot.style.gridColumn = String(col - minCol + 2); // the first column holds the row numbers
       const cell = byKey.get(slotKey);
       const isLegal = legalKeys.has(slotKey);
 
@@ -140,28 +192,98 @@ export class Board {
       this.#drawMarker(slot, markerByKey.get(slotKey));
     }
     this.#updateRovingFocus();
+    if (before) this.#glide(before);
     return flipping;
   }
 
-  /** The slot's role and accessible name: a cell to place `card` on, a pile, or nothing. */
+  /** Whether the drawn box changes with `frame` (so the cells already on screen would jump). */
+  #frameMoved(frame) {
+    const old = this.frame;
+    if (!old || this.slots.size === 0) return false;
+    return old.minRow !== frame.minRow || old.maxRow !== frame.maxRow || old.minCol !== frame.minCol || old.maxCol !== frame.maxCol;
+  }
+
+  /** The column letters below the grid and the row numbers on its left, for the columns and rows drawn. */
+  #drawEdges(frame) {
+    const wanted = new Map();
+    for (let col = frame.minCol; col <= frame.maxCol; col += 1) {
+      wanted.set(`col,${col}`, { text: this.columnName(col), row: frame.maxRow - frame.minRow + 2, column: col - frame.minCol + 2 });
+    }
+    for (let row = frame.minRow; row <= frame.maxRow; row += 1) {
+      wanted.set(`row,${row}`, { text: this.rowName(row), row: row - frame.minRow + 1, column: 1 });
+    }
+    for (const [edgeKey, label] of this.edges) {
+      if (!wanted.has(edgeKey)) {
+        label.remove();
+        this.edges.delete(edgeKey);
+      }
+    }
+    for (const [edgeKey, { text, row, column }] of wanted) {
+      let label = this.edges.get(edgeKey);
+      if (!label) {
+        const kind = edgeKey.startsWith("col") ? "edge-column" : "edge-row";
+        label = el("span", { class: `edge ${kind}`, "aria-hidden": "true" });
+        this.element.append(label);
+        this.edges.set(edgeKey, label);
+      }
+      label.textContent = text;
+      label.dataset.edge = text;
+      label.style.gridRow = String(row);
+      label.style.gridColumn = String(column);
+    }
+  }
+
+  /**
+   * The box moved: show every cell and edge label where it was, then let it glide to where it now is, so
+   * the player sees the board re-centre rather than jump (not with reduced motion, nor for a card flying in).
+   */
+  #glide(before) {
+    if (flipDuration() === 0) return;
+    const shifting = [];
+    for (const [element, from] of before) {
+      if (!element.isConnected || element.querySelector(".card.flying")) continue;
+      const to = element.getBoundingClientRect();
+      const dx = from.left - to.left;
+      const dy = from.top - to.top;
+      if (Math.abs(dx) < 0.5 && Math.abs(dy) < 0.5) continue;
+      element.style.transition = "none";
+      element.style.transform = `translate(${dx}px, ${dy}px)`;
+      shifting.push(element);
+    }
+    if (shifting.length === 0) return;
+    void this.element.offsetWidth;
+    this.element.classList.add("recentring");
+    this.element.dataset.recentred = String(Number(this.element.dataset.recentred ?? 0) + 1);
+    for (const element of shifting) {
+      element.style.transition = `transform ${SHIFT_MS}ms cubic-bezier(0.25, 0.8, 0.35, 1)`;
+      element.style.transform = "";
+    }
+    clearTimeout(this.shiftTimer);
+    this.shiftTimer = setTimeout(() => {
+      this.element.classList.remove("recentring");
+      for (const element of shifting) element.style.transition = "";
+    }, SHIFT_MS + 30);
+  }
+
+  /** The slot's role and accessible name, which starts with the cell's name: a cell to place `card` on, a pile, or nothing. */
   #label(slot, cell, isLegal, card) {
-    const shown = this.displayCoords(Number(slot.dataset.row), Number(slot.dataset.col));
+    const name = slot.dataset.cell;
     if (isLegal) {
       slot.setAttribute("role", "button");
       const pile = cell ? t("card.pile", { count: cell.height }) : "";
       slot.setAttribute(
         "aria-label",
         cell
-          ? t("board.cellPile", { card, row: shown.row, col: shown.col, top: cardName(cell.card), pile })
-          : t("board.cellEmpty", { card, row: shown.row, col: shown.col }),
+          ? t("board.cellPile", { card, cell: name, top: cardName(cell.card), pile })
+          : t("board.cellEmpty", { card, cell: name }),
       );
     } else if (cell) {
       slot.setAttribute("role", "group");
       slot.setAttribute(
         "aria-label",
         cell.height > 1
-          ? t("board.positionPile", { row: shown.row, col: shown.col, pile: t("card.pile", { count: cell.height }) })
-          : t("board.position", { row: shown.row, col: shown.col }),
+          ? t("board.positionPile", { cell: name, pile: t("card.pile", { count: cell.height }) })
+          : t("board.position", { cell: name }),
       );
       slot.removeAttribute("tabindex");
     } else {
@@ -248,6 +370,7 @@ export class Board {
       if (setCard(card, cell.card, cell.face_up, true)) flipped = 1;
     }
     pile.dataset.height = String(cell.height);
+    pile.dataset.cell = slot.dataset.cell;
     const badge = pile.querySelector(".pile-badge");
     badge.textContent = cell.height > 1 ? t("card.pileBadge", { count: cell.height }) : "";
     const card = pile.querySelector(".card");

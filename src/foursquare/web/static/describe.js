@@ -5,7 +5,8 @@ import { cardSymbol, joinList, t } from "./i18n.js";
 
 /**
  * What turned over and why, line by line, e.g. "Row: 9♣ is higher than every other face-up card, so
- * 4♠ turned face down." `placedCard` is the card whose placement turned them.
+ * 4♠ on D4 turned face down." `placedCard` is the card whose placement turned them; each flip names its
+ * cell as the server does.
  */
 export function flipSentence(flips, placedCard) {
   const parts = [];
@@ -14,7 +15,9 @@ export function flipSentence(flips, placedCard) {
     if (inLine.length === 0) continue;
     const what = [];
     for (const faceUp of [false, true]) {
-      const cards = inLine.filter((f) => f.face_up === faceUp).map((f) => cardSymbol(f.card));
+      const cards = inLine
+        .filter((f) => f.face_up === faceUp)
+        .map((f) => (f.cell ? t("flip.cardAt", { card: cardSymbol(f.card), cell: f.cell }) : cardSymbol(f.card)));
       if (cards.length) what.push(t(faceUp ? "flip.up" : "flip.down", { cards: joinList(cards) }));
     }
     const reason = inLine[0].reason; // one check turns a whole line, for one reason
@@ -32,9 +35,9 @@ export function flipSentence(flips, placedCard) {
   return parts.join(" ");
 }
 
-/** "7♥ placed at row 2, column 3." and what turned over; `shown` is the cell as the player sees it. */
-export function placedSentence(placed, flips, shown, key = "flip.placed") {
-  const head = t(key, { card: cardSymbol(placed.card), row: shown.row, col: shown.col });
+/** "7♥ placed at E4." and what turned over; the cell's name is the server's (`placed.cell`). */
+export function placedSentence(placed, flips, key = "flip.placed") {
+  const head = t(key, { card: cardSymbol(placed.card), cell: placed.cell });
   const tail = flipSentence(flips, placed.card);
   return tail ? t("text.sentences", { a: head, b: tail }) : head;
 }

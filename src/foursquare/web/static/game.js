@@ -100,8 +100,7 @@ export async function place(row, col, { fly = true } = {}) {
     const result = await api.move(before.id, row, col, before.turn, card);
     adopt(result);
     renderGame({ placed: result.placed, flyFrom, message: "", justEnded: result.outcome !== "playing" });
-    const shown = board.displayCoords(result.placed.row, result.placed.col);
-    $("board-message").textContent = placedSentence(result.placed, result.flips ?? [], shown);
+    $("board-message").textContent = placedSentence(result.placed, result.flips ?? []);
   });
 }
 

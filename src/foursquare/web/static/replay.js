@@ -82,6 +82,7 @@ export async function showReplay(turn, markers = []) {
     interactive: false,
     markers: markers.length ? markers : placedMarker,
     frame: finalFrame(),
+    area: gameState().area,
   });
   $("board").dataset.replayTurn = String(turn);
   renderHand(shown.card);
@@ -93,8 +94,7 @@ function caption(shown, turn, total) {
   if (turn === 0) return t("replay.start");
   const where = t("replay.position", { turn, total });
   if (!shown.placed) return where;
-  const at = board.displayCoords(shown.placed.row, shown.placed.col);
-  return t("replay.caption", { position: where, placed: placedSentence(shown.placed, shown.flips ?? [], at, "replay.placed") });
+  return t("replay.caption", { position: where, placed: placedSentence(shown.placed, shown.flips ?? [], "replay.placed") });
 }
 
 /** Step `delta` positions from the one shown. */

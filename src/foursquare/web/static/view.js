@@ -47,8 +47,7 @@ export function renderGame(change = {}) {
   const state = gameState();
   if (state.id !== drawnId) {
     drawnId = state.id;
-    $("board").replaceChildren();
-    board.slots.clear();
+    board.clear();
     closeReplay();
     forgetAnalysis();
   }
@@ -82,6 +81,7 @@ function drawTable(state, playing, change) {
     placed: change.placed ?? null,
     flyFrom: change.flyFrom ?? null,
     hint: hintBadges(),
+    area: state.area,
   });
   renderHand(state.card);
   renderGauges(state.stock_left, state.face_down, state.max_face_down);

@@ -33,10 +33,11 @@ export default {
 
   // Board
   "board.label": "Playing grid",
-  "board.cellEmpty": "Place {card} on the empty cell at row {row}, column {col}",
-  "board.cellPile": "Place {card} on row {row}, column {col}, on top of {top} ({pile})",
-  "board.position": "Row {row}, column {col}",
-  "board.positionPile": "Row {row}, column {col}, {pile}",
+  // A cell's name ("D4": column letter, row number) leads every label, as the board's edges show it.
+  "board.cellEmpty": "{cell}, empty: place {card} here",
+  "board.cellPile": "{cell}, {top} ({pile}): place {card} on it",
+  "board.position": "{cell}",
+  "board.positionPile": "{cell}, {pile}",
   "board.keys": "Arrow keys choose a highlighted cell; Enter or Space places the card.",
 
   // Side panel
@@ -92,7 +93,8 @@ export default {
   "flip.reason.highest": "{card} is higher than every other face-up card",
   "flip.reason.lowest": "{card} is lower than every other face-up card",
   "flip.reason.none_face_up": "no other card was face up",
-  "flip.placed": "{card} placed at row {row}, column {col}.",
+  "flip.placed": "{card} placed at {cell}.",
+  "flip.cardAt": "{card} on {cell}",
   "list.and": "{a} and {b}",
   "list.sep": ", ",
 
@@ -130,7 +132,7 @@ export default {
   "replay.last": "Last",
   "replay.position": "After move {turn} of {total}",
   "replay.start": "Before the first card",
-  "replay.placed": "{card} to row {row}, column {col}.",
+  "replay.placed": "{card} to {cell}.",
   "replay.caption": "{position} — {placed}",
   "replay.nextCard": "Next card",
   "replay.slider": "Move",
