@@ -40,7 +40,9 @@ async function act(call) {
 }
 
 async function refused(error) {
-  toast(errorMessage(error), "error");
+  // A game moved on elsewhere (another tab) is no fault of the player: say so neutrally, and catch up.
+  const stale = error instanceof ApiError && error.code === "stale_turn";
+  toast(stale ? t("notice.stale") : errorMessage(error), stale ? "info" : "error");
   if (error instanceof ApiError && error.status === 409 && gameState()) {
     try {
       showGame(await api.getGame(gameState().id), { message: "" });
