@@ -18,6 +18,7 @@ from browser_support import (
     BROWSER_MARKS,
     DESKTOP,
     PHONE,
+    SCREENSHOTS,
     browser,
     catalogue,
     click_cell,
@@ -47,6 +48,9 @@ CARD_COLOUR = """async (name) => {
   card.remove();
   return colour;
 }"""
+
+# How long a card takes to turn over (its CSS transition), on the card to place.
+FLIP_TRANSITION = "getComputedStyle(document.querySelector('#hand-card .card-inner')).transitionDuration"
 
 
 def open_settings(page: Any) -> None:
@@ -119,7 +123,7 @@ def test_settings_change_theme_deck_and_motion_and_survive_a_reload(browser: Any
     assert len(set(colours.values())) == 4, colours
     assert colours["C"] != colours["S"] and colours["D"] != colours["H"]
     # Reduced motion: cards turn over without a transition, whatever the system says.
-    assert page.evaluate("getComputedStyle(document.querySelector('#hand-card .card-inner')).transitionDuration") == "0s"
+    assert page.evaluate(FLIP_TRANSITION) == "0s"
 
     turn = turn_of(page)
     page.reload()
@@ -135,7 +139,7 @@ def test_settings_change_theme_deck_and_motion_and_survive_a_reload(browser: Any
     page.emulate_media(reduced_motion="reduce")
     page.check('#settings-form input[name="motion"][value="full"]')
     expect(page.locator("html")).to_have_attribute("data-motion", "full")
-    assert page.evaluate("getComputedStyle(document.querySelector('#hand-card .card-inner')).transitionDuration") != "0s"
+    assert page.evaluate(FLIP_TRANSITION) != "0s"
     page.check('#settings-form input[name="motion"][value="system"]')
     expect(page.locator("html")).to_have_attribute("data-motion", "reduce")
     page.emulate_media(reduced_motion="no-preference")
@@ -145,7 +149,7 @@ def test_settings_change_theme_deck_and_motion_and_survive_a_reload(browser: Any
     page.check('#settings-form input[name="theme"][value="light"]')
     expect(page.locator("html")).to_have_attribute("data-theme", "light")
     close_settings(page)
-    stored = page.evaluate("[localStorage.getItem('fs.theme'), localStorage.getItem('fs.deck'), localStorage.getItem('fs.motion')]")
+    stored = page.evaluate("['fs.theme', 'fs.deck', 'fs.motion'].map((key) => localStorage.getItem(key))")
     assert stored == ["light", None, None]
     assert page.errors == []
     page.context.close()
@@ -288,6 +292,7 @@ def test_an_unreachable_server_is_told_neutrally_and_the_notice_clears_when_it_a
     expect(banner).to_be_visible()
     expect(banner).to_have_text(catalogue()["connection.lost"])
     assert page.get_attribute("#offline-banner", "role") == "status"
+    assert page.locator(".toast-error").count() == 0  # the banner says it; not an error on top of it
     shot(page, "settings-offline-desktop")
     page.wait_for_timeout(2500)  # a retry fails too: the notice stays
     expect(banner).to_be_visible()
@@ -339,8 +344,11 @@ def test_on_a_phone_the_result_of_a_finished_game_is_scrolled_into_view(
     page = new_page(browser, PHONE)
     open_home(page, server)
     start_deal(page, deal)
-    for move in line:
+    for move in line[:-1]:
         click_cell(page, move.row, move.col)
+    # The player looks at the bottom of the page (the board) as the last card goes down.
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    click_cell(page, line[-1].row, line[-1].col)
     expect(page.locator("#over")).to_be_visible()
     page.wait_for_function(
         """() => {
@@ -349,8 +357,9 @@ def test_on_a_phone_the_result_of_a_finished_game_is_scrolled_into_view(
         }"""
     )
     score = page.locator("#over-score").bounding_box()
-    assert score is not None and 0 <= score["y"] and score["y"] + score["height"] <= PHONE["height"]
-    shot(page, "settings-phone-finished")
+    assert score is not None and score["y"] >= 0 and score["y"] + score["height"] <= PHONE["height"]
+    # What the player sees (the viewport, not the whole page).
+    page.screenshot(path=str(SCREENSHOTS / "settings-phone-finished-viewport.png"), animations="disabled")
     assert page.errors == []
     page.context.close()
 

@@ -53,7 +53,8 @@ def draw(pixels: int, logo_fraction: float) -> list[list[tuple[int, int, int]]]:
                             break
                     for i in range(3):
                         total[i] += colour[i]
-            row.append(tuple(round(c / SAMPLES**2) for c in total))  # type: ignore[arg-type]
+            r, g, b = (round(c / SAMPLES**2) for c in total)
+            row.append((r, g, b))
         rows.append(row)
     return rows
 

@@ -29,7 +29,11 @@ def worker_script() -> str:
     source = STATIC_DIR / WORKER
     if not source.is_file():
         raise PageMissingError("no_page", path=f"static/{WORKER}")
-    files = sorted(path for path in STATIC_DIR.rglob("*") if path.is_file() and path.name != WORKER and not path.name.startswith("."))
+    files = sorted(
+        path
+        for path in STATIC_DIR.rglob("*")
+        if path.is_file() and path.name != WORKER and not path.name.startswith(".")
+    )
     digest = hashlib.sha256()
     for path in files:
         digest.update(path.relative_to(STATIC_DIR).as_posix().encode())
