@@ -272,6 +272,15 @@ def test_the_service_worker_registers_and_controls_the_page_on_reload(browser: A
     # The page still plays under the service worker (the API goes to the server).
     cell = page.locator("#board .slot.legal").first
     click_cell(page, int(cell.get_attribute("data-row")), int(cell.get_attribute("data-col")))
+
+    # Offline, the page still opens (from the cache) and says it cannot reach the server; back online, the
+    # notice clears itself and the game is shown.
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#offline-banner")).to_have_text(catalogue()["connection.lost"])
+    page.context.set_offline(False)
+    expect(page.locator("#offline-banner")).to_be_hidden(timeout=15_000)
+    wait_turn(page, turn + 1)
     assert page.errors == []
     page.context.close()
 

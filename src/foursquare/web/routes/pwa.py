@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import cache
+from pathlib import Path
 
 from fastapi import APIRouter
 from fastapi.responses import Response
@@ -23,31 +24,34 @@ router = APIRouter(include_in_schema=False)
 WORKER = "sw.js"
 
 
-@cache
-def worker_script() -> str:
-    """``static/sw.js`` with its version (a digest of every static file) and the list of files to keep."""
-    source = STATIC_DIR / WORKER
+def worker_script(static_dir: Path = STATIC_DIR) -> str:
+    """``sw.js`` of ``static_dir`` with its version (a digest of every static file) and the files to keep."""
+    source = static_dir / WORKER
     if not source.is_file():
         raise PageMissingError("no_page", path=f"static/{WORKER}")
     files = sorted(
         path
-        for path in STATIC_DIR.rglob("*")
+        for path in static_dir.rglob("*")
         if path.is_file() and path.name != WORKER and not path.name.startswith(".")
     )
     digest = hashlib.sha256()
     for path in files:
-        digest.update(path.relative_to(STATIC_DIR).as_posix().encode())
+        digest.update(path.relative_to(static_dir).as_posix().encode())
         digest.update(path.read_bytes())
-    urls = [f"/static/{path.relative_to(STATIC_DIR).as_posix()}" for path in files]
+    urls = [f"/static/{path.relative_to(static_dir).as_posix()}" for path in files]
     text = source.read_text(encoding="utf-8")
     return text.replace('"__VERSION__"', json.dumps(digest.hexdigest()[:16])).replace("__FILES__", json.dumps(urls))
+
+
+# The page's files do not change while the server runs: a release is a restart.
+installed_worker_script = cache(worker_script)
 
 
 @router.get("/sw.js")
 def service_worker() -> Response:
     # no-cache: the browser asks again on each visit, so it learns of a new release at once.
     return Response(
-        worker_script(),
+        installed_worker_script(),
         media_type="text/javascript",
         headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
     )

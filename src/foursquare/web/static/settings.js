@@ -50,7 +50,9 @@ export function setupSettings() {
     fillForm(form);
     dialog.showModal();
   });
-  for (const radio of form.elements.theme) radio.addEventListener("change", () => chooseTheme(form.elements.theme.value));
+  for (const radio of form.elements.theme) {
+    radio.addEventListener("change", () => chooseTheme(form.elements.theme.value));
+  }
   for (const radio of form.elements.motion) {
     radio.addEventListener("change", () => {
       const value = form.elements.motion.value;

@@ -28,7 +28,8 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((names) => Promise.all(names.filter((name) => name.startsWith("foursquare-") && name !== CACHE).map((name) => caches.delete(name)))),
+      .then((names) => names.filter((name) => name.startsWith("foursquare-") && name !== CACHE))
+      .then((old) => Promise.all(old.map((name) => caches.delete(name)))),
   );
 });
 
@@ -36,21 +37,23 @@ self.addEventListener("activate", (event) => {
 function ours(request) {
   if (request.method !== "GET") return false;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return false;
+  if (url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return false;
   if (request.mode === "navigate") return true;
   return url.pathname.startsWith("/static/");
 }
 
 async function networkFirst(request) {
   const cache = await caches.open(CACHE);
+  const navigate = request.mode === "navigate";
   try {
-    // "no-cache": revalidate with the server (ETag), so the HTTP cache never serves an old release.
-    const response = await fetch(request, { cache: "no-cache" });
-    if (response.ok && request.mode !== "navigate") await cache.put(request, response.clone());
+    // A file is revalidated with the server (ETag), so the HTTP cache never serves an old release; the page
+    // itself is served with Cache-Control: no-cache already (and a navigation's request cannot be altered).
+    const response = await (navigate ? fetch(request) : fetch(request, { cache: "no-cache" }));
+    if (response.ok && !navigate) await cache.put(request, response.clone());
     return response;
   } catch (error) {
     // Every page route is the same shell (index.html); the page reads its route from the URL.
-    const cached = await cache.match(request.mode === "navigate" ? SHELL : request, { ignoreSearch: true });
+    const cached = await cache.match(navigate ? SHELL : request, { ignoreSearch: true });
     if (cached) return cached;
     throw error;
   }
