@@ -415,5 +415,12 @@ def test_screenshots_of_desktop_and_phone_in_light_dark_and_four_colour(browser:
         close_settings(page)
         shot(page, f"settings-{size}-light-four-colour")
         no_horizontal_overflow(page)
+        if viewport is PHONE:
+            # The narrowest phones: the header's links and its two round buttons still fit on one line.
+            page.set_viewport_size({"width": 320, "height": 640})
+            no_horizontal_overflow(page)
+            button = page.locator("#btn-settings").bounding_box()
+            assert button is not None and button["x"] + button["width"] <= 320
+            assert button["width"] == button["height"]  # round, not squeezed
         assert page.errors == []
         page.context.close()
