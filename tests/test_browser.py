@@ -336,10 +336,10 @@ def test_stale_move_shows_a_toast_and_refetches(browser: Any, server: str) -> No
     other.goto(f"{server}/#/game/{game_id}")
     wait_turn(other, 0)
     click_cell(page, 0, 0)
-    # The second tab still shows turn 0: its move is refused (409) and it catches up. The toast says so in
-    # the catalogue's words for the error's code, not in the server's English detail.
+    # The second tab still shows turn 0: its move is refused (409) and it catches up. The toast says so,
+    # neutrally (no fault of the player), in the catalogue's words, not in the server's English detail.
     other.click('#board .slot.legal[data-row="0"][data-col="0"]')
-    expect(other.locator(".toast-error .toast-text")).to_have_text(catalogue()["error.code.stale_turn"])
+    expect(other.locator(".toast-info .toast-text")).to_have_text(catalogue()["notice.stale"])
     wait_turn(other, 1)
     assert page.errors == []
     page.context.close()

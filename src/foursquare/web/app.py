@@ -26,7 +26,7 @@ from foursquare.web.deps import AnalysisLocks
 from foursquare.web.errors import install_error_handlers
 from foursquare.web.limits import BodyLimit
 from foursquare.web.player import identify_player
-from foursquare.web.routes import analysis, games, page, stats
+from foursquare.web.routes import analysis, games, page, pwa, stats
 from foursquare.web.store import Store
 
 # No request of the API needs more than a few hundred bytes; a bigger body is refused (413) unread.
@@ -56,7 +56,7 @@ def create_app(db_path: str | Path) -> FastAPI:
     app.middleware("http")(identify_player)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     install_error_handlers(app)
-    for router in (games.router, analysis.router, stats.router, page.router):
+    for router in (games.router, analysis.router, stats.router, page.router, pwa.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=page.STATIC_DIR, check_dir=False), name="static")
     return app

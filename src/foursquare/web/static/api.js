@@ -1,4 +1,6 @@
 // The JSON API of the server (see docs/api.md). Every call returns parsed JSON or throws ApiError.
+// It also knows whether the server can be reached: when a request cannot get through, it tells the
+// listeners (connection.js shows a banner) and asks the server again now and then until it answers.
 
 export class ApiError extends Error {
   /**
@@ -35,6 +37,55 @@ function newGameBody({ deal = null, variant = null } = {}) {
   return `{${parts.join(", ")}}`;
 }
 
+// --- reachability ---------------------------------------------------------------------------------------
+
+const RETRY_FIRST_MS = 2000;
+const RETRY_MAX_MS = 10000;
+// A cheap request that the service worker never answers from its cache (it leaves /api/ alone).
+const PROBE_PATH = "/api/games?page=1&per_page=1";
+
+const reachabilityListeners = new Set();
+let reachable = true;
+let retryDelay = RETRY_FIRST_MS;
+let retryTimer = null;
+
+/** Call `listener(reachable)` each time the server stops or starts answering. */
+export function onReachability(listener) {
+  reachabilityListeners.add(listener);
+}
+
+/** Whether the server answered the last request (any HTTP answer counts, even an error). */
+export const serverReachable = () => reachable;
+
+function setReachable(value) {
+  clearTimeout(retryTimer);
+  if (value !== reachable) {
+    reachable = value;
+    retryDelay = RETRY_FIRST_MS;
+    for (const listener of reachabilityListeners) listener(value);
+  }
+  if (!value) retryTimer = setTimeout(probe, retryDelay);
+}
+
+/** Ask the server again; each failure waits longer before the next try (up to RETRY_MAX_MS). */
+async function probe() {
+  if (reachable) return;
+  try {
+    await fetch(PROBE_PATH, { headers: { Accept: "application/json" }, credentials: "same-origin", cache: "no-store" });
+    setReachable(true);
+  } catch {
+    retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
+    setReachable(false);
+  }
+}
+
+// The browser says the network is back: try at once rather than at the next retry.
+window.addEventListener("online", () => {
+  if (!reachable) probe();
+});
+
+// --- requests -----------------------------------------------------------------------------------------
+
 async function request(method, path, body) {
   const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
   if (body !== undefined) {
@@ -45,8 +96,10 @@ async function request(method, path, body) {
   try {
     response = await fetch(path, options);
   } catch {
+    setReachable(false);
     throw new ApiError(0);
   }
+  setReachable(true);
   let data = null;
   const text = await response.text();
   if (text) {

@@ -7,6 +7,8 @@
 //   hint.js, over.js, replay.js, analysis.js   the hint; game over, its replay and its analysis
 //   dialogs.js, drag.js, shortcuts.js, routing.js, theme.js   the rest of the page's behaviour
 //   stats.js, rules.js   the other two views; api.js the server; dom.js, i18n.js helpers
+//   settings.js, connection.js, pwa.js, reveal.js   settings; server reachability and stale tabs;
+//                        the service worker; a finished game's result brought into view on a phone
 //   messages/en.js       every sentence the page shows
 
 import { $ } from "./dom.js";
@@ -22,6 +24,10 @@ import { setupStats } from "./stats.js";
 import { gameState } from "./store.js";
 import { board } from "./table.js";
 import { setupTheme } from "./theme.js";
+import { setupConnection } from "./connection.js";
+import { registerServiceWorker } from "./pwa.js";
+import { setupReveal } from "./reveal.js";
+import { setupSettings } from "./settings.js";
 
 const newGame = () => openNewGameDialog(gameState()?.variant);
 
@@ -52,6 +58,9 @@ function start() {
   document.title = t("app.title");
   renderRules();
   setupTheme();
+  setupSettings();
+  setupConnection();
+  setupReveal();
   board.onPlace = (row, col) => place(row, col);
   setupDrag((row, col) => place(row, col, { fly: false }));
   setupReplayButtons();
@@ -62,6 +71,7 @@ function start() {
   window.addEventListener("hashchange", route);
   document.body.classList.add("ready");
   route();
+  registerServiceWorker();
 }
 
 start();

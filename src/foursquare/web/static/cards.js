@@ -3,10 +3,11 @@
 
 import { el, svgEl } from "./dom.js";
 import { cardLabel, cardSymbol, parseCard, rankShort } from "./i18n.js";
+import { reducedMotion } from "./settings.js";
 
-/** Flip duration in ms; 0 when the reader asked for reduced motion. */
+/** Flip duration in ms; 0 when the reader asked for reduced motion (in the settings, or the system's). */
 export function flipDuration() {
-  return window.matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 420;
+  return reducedMotion() ? 0 : 420;
 }
 
 function suitIcon(suit, className) {

@@ -40,7 +40,12 @@ async function act(call) {
 }
 
 async function refused(error) {
-  toast(errorMessage(error), "error");
+  // A game moved on elsewhere (another tab) is no fault of the player: say so neutrally, and catch up.
+  // An unreachable server is told by the banner of connection.js, not by an error on top of it.
+  const stale = error instanceof ApiError && error.code === "stale_turn";
+  if (!(error instanceof ApiError && error.status === 0)) {
+    toast(stale ? t("notice.stale") : errorMessage(error), stale ? "info" : "error");
+  }
   if (error instanceof ApiError && error.status === 409 && gameState()) {
     try {
       showGame(await api.getGame(gameState().id), { message: "" });

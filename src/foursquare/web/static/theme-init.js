@@ -1,10 +1,27 @@
-// Runs before the first paint so a reader who chose the dark theme never sees a light flash.
-// Light is the default; the choice is remembered in localStorage ("fs.theme").
+// Runs before the first paint, so that neither the theme nor the deck flashes in the wrong colours.
+// It applies the choices remembered in localStorage (settings.js writes them):
+//   fs.theme  "light" | "dark" | absent: follow the system (prefers-color-scheme)
+//   fs.deck   "four" | absent: the four-colour deck (clubs and diamonds in their own colours)
+//   fs.motion "reduce" | "full" | absent: follow the system (prefers-reduced-motion)
+// as data-theme, data-deck and data-motion on <html>, which style.css reads. theme.js and settings.js
+// keep them up to date afterwards (and follow the system live while no choice is made).
 (function () {
-  try {
-    var theme = localStorage.getItem("fs.theme");
-    if (theme === "dark" || theme === "light") document.documentElement.dataset.theme = theme;
-  } catch (e) {
-    /* storage disabled: keep the light default */
-  }
+  var root = document.documentElement;
+  var read = function (key) {
+    try {
+      return localStorage.getItem(key);
+    } catch (e) {
+      return null; /* storage disabled: follow the system */
+    }
+  };
+  var system = function (query) {
+    return window.matchMedia && window.matchMedia(query).matches;
+  };
+  var theme = read("fs.theme");
+  if (theme !== "dark" && theme !== "light") theme = system("(prefers-color-scheme: dark)") ? "dark" : "light";
+  root.dataset.theme = theme;
+  root.dataset.deck = read("fs.deck") === "four" ? "four" : "two";
+  var motion = read("fs.motion");
+  if (motion !== "reduce" && motion !== "full") motion = system("(prefers-reduced-motion: reduce)") ? "reduce" : "full";
+  root.dataset.motion = motion;
 })();

@@ -18,6 +18,26 @@ export default {
   "theme.toDark": "Dark theme",
   "theme.toLight": "Light theme",
 
+  // Settings (settings.js)
+  "settings.open": "Settings",
+  "settings.title": "Settings",
+  "settings.theme": "Theme",
+  "settings.themeSystem": "Same as the system",
+  "settings.themeLight": "Light",
+  "settings.themeDark": "Dark",
+  "settings.cards": "Cards",
+  "settings.fourColour": "Four-colour deck",
+  "settings.fourColourHelp": "Clubs green and diamonds blue, so that each suit has its own colour.",
+  "settings.motion": "Reduce motion",
+  "settings.motionSystem": "Same as the system",
+  "settings.motionReduce": "On: cards turn and land without animation",
+  "settings.motionFull": "Off: animate",
+  "settings.remembered": "Settings are remembered in this browser.",
+
+  // The connection to the server (connection.js)
+  "connection.lost": "Cannot reach the server — retrying…",
+  "notice.stale": "The game changed elsewhere; here is its current position.",
+
   // Cards
   "rank.1": "ace",
   "rank.short.1": "A",
@@ -62,6 +82,7 @@ export default {
   "action.new": "New game",
   "action.hint": "Hint",
   "action.cancel": "Cancel",
+  "action.done": "Done",
   "action.start": "Deal",
   "action.resume": "Resume",
   "action.review": "Review",

@@ -1,0 +1,57 @@
+"""What makes the page installable: its service worker at ``/sw.js``.
+
+A service worker controls only the paths under its own URL, so it is served from the root (the page lives
+at ``/``, ``/game/…``, ``/stats``, ``/rules``), not from ``/static/``. The server writes into it the list of
+the page's files and a digest of them: a new release is then a new script, which the browser installs with a
+new cache, dropping the old one. The web-app manifest is a static file (``/static/manifest.webmanifest``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+
+from foursquare.web.errors import PageMissingError
+from foursquare.web.routes.page import STATIC_DIR
+
+router = APIRouter(include_in_schema=False)
+
+WORKER = "sw.js"
+
+
+def worker_script(static_dir: Path = STATIC_DIR) -> str:
+    """``sw.js`` of ``static_dir`` with its version (a digest of every static file) and the files to keep."""
+    source = static_dir / WORKER
+    if not source.is_file():
+        raise PageMissingError("no_page", path=f"static/{WORKER}")
+    files = sorted(
+        path
+        for path in static_dir.rglob("*")
+        if path.is_file() and path.name != WORKER and not path.name.startswith(".")
+    )
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(static_dir).as_posix().encode())
+        digest.update(path.read_bytes())
+    urls = [f"/static/{path.relative_to(static_dir).as_posix()}" for path in files]
+    text = source.read_text(encoding="utf-8")
+    return text.replace('"__VERSION__"', json.dumps(digest.hexdigest()[:16])).replace("__FILES__", json.dumps(urls))
+
+
+# The page's files do not change while the server runs: a release is a restart.
+installed_worker_script = cache(worker_script)
+
+
+@router.get("/sw.js")
+def service_worker() -> Response:
+    # no-cache: the browser asks again on each visit, so it learns of a new release at once.
+    return Response(
+        installed_worker_script(),
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )

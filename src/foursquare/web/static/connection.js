@@ -1,0 +1,52 @@
+// Keeping the page in step with the server. While the server cannot be reached, a neutral banner says so
+// (api.js notices it and keeps asking; the banner clears itself when the server answers again). And a tab
+// that comes back into view, or whose server answers again, asks for its game again: if it changed
+// elsewhere (a move made in another tab), the page shows it as it now is and says so, rather than refusing
+// the player's next click.
+
+import { api, onReachability } from "./api.js";
+import { $, toast } from "./dom.js";
+import { loadGame } from "./game.js";
+import { t } from "./i18n.js";
+import { currentView, route } from "./routing.js";
+import { gameState, isBusy } from "./store.js";
+
+function showReachability(reachable) {
+  const banner = $("offline-banner");
+  banner.textContent = reachable ? "" : t("connection.lost");
+  banner.hidden = reachable;
+  // Back: show what could not be fetched meanwhile (a page opened offline has no game yet), or catch up.
+  if (reachable) {
+    if (gameState()) refreshIfStale();
+    else route();
+  }
+}
+
+/** What a player sees of a game, to tell whether it changed: its position, card and what may be done. */
+function position(state) {
+  const { turn, card, cells, outcome, can_undo: canUndo, can_redo: canRedo } = state;
+  return JSON.stringify({ turn, card, cells, outcome, canUndo, canRedo });
+}
+
+/** Fetch the game shown; if it is not what the page shows, show it as it is and say so. */
+async function refreshIfStale() {
+  const shown = gameState();
+  if (!shown || currentView() !== "game" || isBusy()) return;
+  let fresh;
+  try {
+    fresh = await api.getGame(shown.id);
+  } catch {
+    return; // unreachable: the banner says so; anything else is told when the player acts
+  }
+  // Only if nothing happened meanwhile (the player acted, or another game is shown).
+  if (gameState() !== shown || isBusy() || position(fresh) === position(shown)) return;
+  await loadGame(shown.id);
+  toast(t("notice.stale"), "info");
+}
+
+export function setupConnection() {
+  onReachability(showReachability);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") refreshIfStale();
+  });
+}

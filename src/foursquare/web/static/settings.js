@@ -1,0 +1,76 @@
+// The settings dialog (the header's gear): theme, four-colour deck and reduced motion. A change applies
+// at once and is remembered in this browser (localStorage: fs.theme, fs.deck, fs.motion — read before the
+// first paint by theme-init.js). The page reads the applied values from <html>: data-theme,
+// data-deck ("four" or "two") and data-motion ("reduce" or "full"), which style.css styles.
+
+import { $, storage } from "./dom.js";
+import { applyTheme, chooseTheme, chosenTheme } from "./theme.js";
+
+const STORAGE_DECK = "fs.deck";
+const STORAGE_MOTION = "fs.motion";
+const systemReduce = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+/** Whether the page moves as little as it can: the player's choice, else the system's. */
+export const reducedMotion = () => document.documentElement.dataset.motion === "reduce";
+
+/** The motion setting: "reduce", "full", or "system" while none is made. */
+function chosenMotion() {
+  const stored = storage(STORAGE_MOTION);
+  return stored === "reduce" || stored === "full" ? stored : "system";
+}
+
+function applyMotion() {
+  const choice = chosenMotion();
+  const reduce = choice === "system" ? systemReduce.matches : choice === "reduce";
+  document.documentElement.dataset.motion = reduce ? "reduce" : "full";
+}
+
+const fourColour = () => storage(STORAGE_DECK) === "four";
+
+function applyDeck() {
+  document.documentElement.dataset.deck = fourColour() ? "four" : "two";
+}
+
+/** Set the form's controls to the settings in force. */
+function fillForm(form) {
+  form.elements.theme.value = chosenTheme();
+  form.elements.motion.value = chosenMotion();
+  $("settings-four-colour").checked = fourColour();
+}
+
+export function setupSettings() {
+  const dialog = $("settings-dialog");
+  const form = $("settings-form");
+  applyDeck();
+  applyMotion();
+  systemReduce.addEventListener("change", applyMotion);
+
+  $("btn-settings").addEventListener("click", () => {
+    if (dialog.open) return;
+    fillForm(form);
+    dialog.showModal();
+  });
+  for (const radio of form.elements.theme) {
+    radio.addEventListener("change", () => chooseTheme(form.elements.theme.value));
+  }
+  for (const radio of form.elements.motion) {
+    radio.addEventListener("change", () => {
+      const value = form.elements.motion.value;
+      storage(STORAGE_MOTION, value === "system" ? null : value);
+      applyMotion();
+    });
+  }
+  $("settings-four-colour").addEventListener("change", (event) => {
+    storage(STORAGE_DECK, event.target.checked ? "four" : null);
+    applyDeck();
+  });
+
+  // Another tab of this browser changed a setting: show it here too.
+  window.addEventListener("storage", (event) => {
+    if (![STORAGE_DECK, STORAGE_MOTION, "fs.theme", null].includes(event.key)) return;
+    applyTheme();
+    applyDeck();
+    applyMotion();
+    if (dialog.open) fillForm(form);
+  });
+}
