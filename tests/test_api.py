@@ -620,7 +620,7 @@ def test_the_analysis_is_computed_once_when_asked_concurrently(
     barrier = threading.Barrier(5)
 
     def ask() -> None:
-        with httpx.Client(base_url=live_server, timeout=60, cookies=cookies) as http:
+        with httpx.Client(base_url=live_server, timeout=60) as http:
             barrier.wait()
             answers.append(http.get(f"/api/games/{state['id']}/analysis"))
 

@@ -552,15 +552,17 @@ class Store:
             ).fetchall()
         results = [(row["outcome"], row["score"] or 0) for row in rows]
         assisted = [bool(row["assisted"]) for row in rows]
-        won_days = [date.fromisoformat(row["daily"]) for row in dailies if row["outcome"] == "won"]
+        finished = {
+            date.fromisoformat(row["daily"]): row["outcome"] == "won" for row in dailies if row["outcome"] != "playing"
+        }
         return {
             **summarize(results),
             "assisted": sum(assisted),
             "clean": summarize_clean(results, assisted),
             "daily": {
-                "played": sum(1 for row in dailies if row["outcome"] != "playing"),
-                "won": len(won_days),
-                **daily_streaks(won_days, self.today()),
+                "played": len(finished),
+                "won": sum(finished.values()),
+                **daily_streaks(finished, self.today()),
             },
         }
 
@@ -623,23 +625,24 @@ def streaks(wins: list[bool]) -> tuple[int, int]:
     return current, best
 
 
-def daily_streaks(won_days: list[date], today: date) -> dict[str, int]:
+def daily_streaks(finished: dict[date, bool], today: date) -> dict[str, int]:
     """Consecutive UTC dates with a won daily deal: the run still alive today, and the longest.
 
-    The current run ends today or, while today's daily is not yet won, yesterday.
+    ``finished`` tells, for each date whose daily game is over, whether it was won. The current run
+    ends today or, while today's daily is not over, yesterday; a lost daily ends it at once.
 
     >>> d = date(2026, 12, 1)
-    >>> daily_streaks([d - timedelta(days=n) for n in (6, 5, 4, 2, 1)], d)
+    >>> daily_streaks({d - timedelta(days=n): True for n in (6, 5, 4, 2, 1)}, d)
     {'current_streak': 2, 'best_streak': 3}
     """
-    days = sorted(set(won_days))
     best = run = 0
     previous: date | None = None
-    for day in days:
+    for day in sorted(day for day, won in finished.items() if won):
         run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
         best = max(best, run)
         previous = day
-    alive = previous is not None and today - previous <= timedelta(days=1)
+    yesterday = today - timedelta(days=1)
+    alive = previous is not None and (previous == today or (previous == yesterday and today not in finished))
     return {"current_streak": run if alive else 0, "best_streak": best}
 
 
