@@ -24,12 +24,13 @@ from browser_support import (
     shot,
     start_deal,
     wait_turn,
+    winning,
 )
-from foursquare.engine import Game, Variant
+from foursquare.engine import Game, Move, Variant
 
 pytestmark = BROWSER_MARKS
 # Fixtures are found by name in this module's namespace.
-__all__ = ["browser", "server"]
+__all__ = ["browser", "server", "winning"]
 
 GAME_URL = re.compile(r".*#/game/([A-Za-z0-9_-]+)$")
 
@@ -216,5 +217,34 @@ def test_a_winnable_deal_through_the_dialog(browser: Any, server: str) -> None:
     expect(page.locator(".tile-cleanWon dd")).to_have_text("0")
     expect(page.locator(".tile-dailyStreak dd")).to_have_text("0")
     shot(page, "share-stats")
+    assert page.errors == []
+    page.context.close()
+
+
+def test_the_over_screen_offers_share_and_analyze(browser: Any, server: str, winning: tuple[int, list[Move]]) -> None:
+    deal, line = winning
+    page = new_page(browser, permissions=["clipboard-read", "clipboard-write"])
+    page.goto(f"{server}/deal/{deal}")
+    wait_turn(page, 0)
+    for move in line:
+        click_cell(page, move.row, move.col)
+    expect(page.locator("#over")).to_be_visible()
+    page.click("#btn-over-share")
+    expect(page.locator(".toast-text").last).to_have_text(catalogue()["share.copied"])
+    assert page.evaluate("navigator.clipboard.readText()") == f"{server}/deal/{deal}"
+    page.click("#btn-analyze")
+    expect(page.locator("#analysis-title")).to_be_focused()
+    expect(page.locator("#analysis-body")).not_to_be_empty(timeout=120_000)
+    shot(page, "share-over-screen")
+    assert page.errors == []
+    page.context.close()
+
+
+def test_a_hidden_deal_is_shared_by_its_games_address(browser: Any, server: str) -> None:
+    page = new_page(browser, permissions=["clipboard-read", "clipboard-write"])
+    game = open_home(page, server)
+    page.click("#btn-share")
+    expect(page.locator(".toast-text").last).to_have_text(catalogue()["share.copied"])
+    assert page.evaluate("navigator.clipboard.readText()") == f"{server}/game/{game}"
     assert page.errors == []
     page.context.close()

@@ -79,7 +79,7 @@ export function renderSharing(state, playing) {
   const mine = isMine(state);
   $("readonly").hidden = mine;
   $("readonly-text").textContent = t(playing ? "share.watching" : "share.watchingOver");
-  $("btn-share").hidden = false;
+  $("btn-share").hidden = !playing; // once over, the over screen has its own
   $("assisted-tag").hidden = !state.assisted;
 }
 
