@@ -138,6 +138,9 @@ def test_another_players_live_game_is_read_only_and_its_deal_can_be_played(brows
     visitor.set_viewport_size(PHONE)
     no_horizontal_overflow(visitor)
     shot(visitor, "share-read-only-phone")
+    visitor.click("#theme-toggle")
+    shot(visitor, "share-read-only-phone-dark")
+    visitor.click("#theme-toggle")
     visitor.set_viewport_size({"width": 1280, "height": 800})
 
     visitor.click("#btn-play-deal")
@@ -148,9 +151,15 @@ def test_another_players_live_game_is_read_only_and_its_deal_can_be_played(brows
     face_up_first = first.replace("face-down card (", "").rstrip(")")
     assert hand_card(visitor).startswith(face_up_first.split(",")[0])
     click_cell(visitor, 0, 0)
-    # The owner plays on, undisturbed.
+    # The owner plays on, undisturbed; a visitor still watching sees the card placed.
+    watcher = new_page(browser)
+    watcher.goto(f"{server}/game/{owner_game}")
+    expect(watcher.locator("#board")).to_have_attribute("data-turn", "1")
     click_cell(owner, *[int(v) for v in owner.locator("#board .slot.legal").first.evaluate(
         "(s) => [s.dataset.row, s.dataset.col]")])  # fmt: skip
+    expect(watcher.locator("#board")).to_have_attribute("data-turn", "2", timeout=15_000)
+    assert watcher.errors == []
+    watcher.context.close()
     assert owner.errors == [] and visitor.errors == []
     owner.context.close()
     visitor.context.close()

@@ -20,6 +20,9 @@ let loadToken = 0; // only the latest load may show its game
 /** The id of the game this browser played last, if any. */
 export const rememberedGame = () => storage(STORAGE_GAME);
 
+const WATCH_MS = 4000; // how often another player's live game is fetched again while it is shown
+let watchTimer = 0;
+
 /** Show `state`, a game the server sent, and remember it (in the URL, and in localStorage if it is ours). */
 function showGame(state, change = {}) {
   adopt(state);
@@ -27,6 +30,25 @@ function showGame(state, change = {}) {
   const target = `#/game/${state.id}`;
   if (location.hash !== target) history.replaceState(null, "", target);
   renderGame(change);
+  watch(state);
+}
+
+/** Follow another player's live game: fetch it again every WATCH_MS while it is the game on screen. */
+function watch(state) {
+  clearTimeout(watchTimer);
+  if (isMine(state) || state.outcome !== "playing") return;
+  watchTimer = setTimeout(async () => {
+    const shown = () => gameState()?.id === state.id && location.hash === `#/game/${state.id}` && !document.hidden;
+    if (!shown() || isBusy()) return watch(state);
+    try {
+      const now = await api.getGame(state.id);
+      if (!shown()) return watch(state);
+      if (now.updated_at !== gameState().updated_at) showGame(now, { message: "" });
+      else watch(state);
+    } catch {
+      watch(state); // a failed look is tried again; the page says nothing about it
+    }
+  }, WATCH_MS);
 }
 
 /** Run `call` as the one request under way; a refusal is told, and a 409 shows the game as it now is. */
