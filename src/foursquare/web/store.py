@@ -10,6 +10,10 @@ Each operation opens its own connection. A change runs in one ``BEGIN IMMEDIATE`
 that re-reads the game, lets the caller apply its change with the engine and writes the result,
 so concurrent requests for one game are serialised and a stale request sees the new state.
 
+Each game also records whether it was assisted (undo, restart, hint), the UTC date of a daily deal
+and whether it was drawn winnable; the ``secrets`` table keeps the key from which each date's daily
+deal number is derived (:func:`daily_deal_number`).
+
 The schema is versioned with ``PRAGMA user_version``. Opening a file that is not a Foursquare
 database (or not an SQLite database at all, or a damaged one) raises :class:`StoreError` without
 writing a byte to it.
