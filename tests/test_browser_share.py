@@ -238,6 +238,7 @@ def test_the_over_screen_offers_share_and_analyze(browser: Any, server: str, win
     for move in line:
         click_cell(page, move.row, move.col)
     expect(page.locator("#over")).to_be_visible()
+    expect(page.locator("#over-title")).to_be_focused()  # the page moves the focus to the result first
     page.click("#btn-over-share")
     expect(page.locator(".toast-text").last).to_have_text(catalogue()["share.copied"])
     assert page.evaluate("navigator.clipboard.readText()") == f"{server}/deal/{deal}"
