@@ -49,6 +49,7 @@ STATE_KEYS = {
     "id", "deal", "variant", "turn", "card", "stock_left", "face_down", "max_face_down", "cells", "legal",
     "legal_cells", "area",
     "outcome", "reason", "score", "can_undo", "can_redo", "created_at", "updated_at",
+    "yours", "daily", "winnable", "assisted",
 }  # fmt: skip
 
 
@@ -301,7 +302,7 @@ def test_undo_redo_and_restart(client: TestClient) -> None:
     assert client.get(f"/api/games/{game_id}").json() == state
     state = client.post(f"/api/games/{game_id}/redo").json()
     state = client.post(f"/api/games/{game_id}/redo").json()
-    assert {k: v for k, v in state.items() if k != "updated_at"} == after_three
+    assert {k: v for k, v in state.items() if k != "updated_at"} == {**after_three, "assisted": True}
     state = client.post(f"/api/games/{game_id}/undo").json()
     state = move(client, state, 0, -1)  # a different move drops the redo list
     assert state["can_redo"] is False
@@ -484,7 +485,7 @@ def test_the_game_list_is_paginated_newest_first(client: TestClient) -> None:
     assert (page1["page"], page1["per_page"], page1["total"]) == (1, 2, 5)
     assert [g["id"] for g in page1["games"]] == ids[::-1][:2]
     assert set(page1["games"][0]) == {"id", "deal", "variant", "turn", "outcome", "reason", "score", "created_at",
-                                      "updated_at"}  # fmt: skip
+                                      "updated_at", "daily", "assisted"}  # fmt: skip
     page3 = client.get("/api/games", params={"page": 3, "per_page": 2}).json()
     assert [g["id"] for g in page3["games"]] == [ids[0]]
     assert client.get("/api/games?page=4&per_page=2").json()["games"] == []
@@ -514,9 +515,9 @@ def test_statistics_after_several_finished_games(client: TestClient) -> None:
     histogram = {h["score"]: h["count"] for h in stats["score_histogram"]}
     assert [h["score"] for h in stats["score_histogram"]] == list(range(25))
     assert {s: n for s, n in histogram.items() if n} == {24: 2, 18: 1}
-    assert {k: v for k, v in stats.items() if k != "score_histogram"} == {
+    assert {k: v for k, v in stats.items() if k not in ("score_histogram", "clean", "daily")} == {
         "played": 4, "won": 3, "lost": 1, "win_rate": 0.75, "current_streak": 2, "best_streak": 2,
-        "best_score": 24, "mean_score": (24 + 0 + 18 + 24) / 4,
+        "best_score": 24, "mean_score": (24 + 0 + 18 + 24) / 4, "assisted": 0,
     }  # fmt: skip
 
     play_out(client, new_game(client, deal=7))  # a loss ends the streak
@@ -653,13 +654,14 @@ def test_twenty_concurrent_copies_of_one_move_apply_exactly_once(live_server: st
     with httpx.Client(base_url=live_server) as http:
         state = http.post("/api/games", json={"deal": 1}).json()
         state = http.post(f"/api/games/{state['id']}/moves", json={"row": 0, "col": 0, "turn": 0}).json()
+        cookies = dict(http.cookies)  # every copy comes from the game's player
     copies = 20
     barrier = threading.Barrier(copies)
     statuses: list[int] = []
     lock = threading.Lock()
 
     def send() -> None:
-        with httpx.Client(base_url=live_server, timeout=60) as http:
+        with httpx.Client(base_url=live_server, timeout=60, cookies=cookies) as http:
             barrier.wait()
             response = http.post(f"/api/games/{state['id']}/moves", json={"row": 0, "col": 1, "turn": 1})
         with lock:

@@ -540,12 +540,15 @@ def test_a_wrong_card_refusal_is_told_and_the_game_shown_as_it_is(browser: Any, 
     page.context.close()
 
 
-def test_an_unknown_game_is_told_and_a_new_one_dealt_and_restart_asks_first(browser: Any, server: str) -> None:
+def test_an_unknown_game_is_told_and_a_new_one_offered_and_restart_asks_first(browser: Any, server: str) -> None:
     page = new_page(browser)
     page.goto(f"{server}/#/game/no-such-game-0000")
-    expect(page.locator(".toast-error .toast-text")).to_have_text(catalogue()["error.code.unknown_game"])
+    expect(page.locator("#no-game-text")).to_have_text(catalogue()["missing.text"])
+    assert page.url.endswith("no-such-game-0000")  # nothing was dealt in its place
+    page.click("#btn-no-game-new")
+    page.click("#new-start")
     wait_turn(page, 0)
-    assert not page.url.endswith("no-such-game-0000")
+    expect(page.locator("#no-game")).to_be_hidden()
     click_cell(page, 0, 0)
     # Restart asks first: cancelling keeps the card, confirming takes it back.
     page.click("#btn-restart")

@@ -27,18 +27,19 @@ from foursquare.web.errors import install_error_handlers
 from foursquare.web.limits import BodyLimit
 from foursquare.web.player import identify_player
 from foursquare.web.routes import analysis, games, page, pwa, stats
-from foursquare.web.store import Store
+from foursquare.web.store import Clock, Store, system_clock
 
 # No request of the API needs more than a few hundred bytes; a bigger body is refused (413) unread.
 MAX_BODY_BYTES = 64 * 1024
 
 
-def create_app(db_path: str | Path) -> FastAPI:
+def create_app(db_path: str | Path, *, clock: Clock = system_clock) -> FastAPI:
     """The FastAPI application over the database at ``db_path`` (checked, created if missing).
 
+    ``clock`` tells the time (the date of the daily deal, the timestamps); a test may freeze it.
     Raises :class:`~foursquare.web.store.StoreError` if the database cannot be used.
     """
-    store = Store(db_path)
+    store = Store(db_path, clock=clock)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -28,6 +28,7 @@ HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 ERROR_CODES = (
     "unknown_game", "game_over", "stale_turn", "wrong_card", "illegal_move", "nothing_to_undo", "nothing_to_redo",
     "still_playing", "bad_replay_turn", "bad_request", "not_available", "no_page", "damaged_game", "internal",
+    "not_your_game",
     *HTTP_CODES.values(), "http_error",
 )  # fmt: skip
 """Every ``code`` an error answer may carry (``docs/api.md``, and the page's catalogue, name each one)."""
@@ -44,6 +45,12 @@ class ApiError(ValueError):
 
     def body(self) -> dict[str, Any]:
         return {"detail": str(self), "code": self.code}
+
+
+class ForbiddenError(ApiError):
+    """The request would change (or help with) a game that another player is playing."""
+
+    status = 403
 
 
 class ConflictError(ApiError):

@@ -18,6 +18,7 @@ MESSAGES = {
     "bad_replay_turn": "turn must be between 0 and {turn} (the cards placed in this game), not {asked}",
     "not_available": "{what} is not available in this installation ({error})",
     "no_page": "the web page is not installed (missing {path})",
+    "not_your_game": "this game is another player's: only the browser that started it may {what}",
     "internal": "internal error",
     "bad_request": "bad request: {problems}",
     # The problems a bad request names.
@@ -35,6 +36,8 @@ MESSAGES = {
     "less_than": "{field} must be less than {limit}",
     "other": "{field}: {message}",
     "the_body": "the request body",
+    "one_deal_kind": "give at most one of deal, daily, winnable and like",
+    "like_keeps_rules": "variant cannot be given with like: the new game keeps the house rules of that game",
     # foursquare serve
     "serving": "Foursquare is being served at {url}  (database: {db}; press Ctrl+C to stop)",
     "cannot_listen": "cannot listen on {host} port {port}: {error}",

@@ -1,6 +1,8 @@
 """Who is asking: the ``fs_player`` cookie, set on the first ``/api/`` request that lacks a valid one.
 
-It is not a login: it only groups the games a browser started (``GET /api/games``, ``GET /api/stats``).
+It is not a login: it groups the games a browser started (``GET /api/games``, ``GET /api/stats``) and
+says who may change a game — only the cookie that started it (the routes answer anyone else 403
+``not_your_game``; anyone with a game's id may look at it).
 """
 
 from __future__ import annotations

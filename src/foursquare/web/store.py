@@ -10,6 +10,10 @@ Each operation opens its own connection. A change runs in one ``BEGIN IMMEDIATE`
 that re-reads the game, lets the caller apply its change with the engine and writes the result,
 so concurrent requests for one game are serialised and a stale request sees the new state.
 
+Each game also records whether it was assisted (undo, restart, hint), the UTC date of a daily deal
+and whether it was drawn winnable; the ``secrets`` table keeps the key from which each date's daily
+deal number is derived (:func:`daily_deal_number`).
+
 The schema is versioned with ``PRAGMA user_version``. Opening a file that is not a Foursquare
 database (or not an SQLite database at all, or a damaged one) raises :class:`StoreError` without
 writing a byte to it.
@@ -17,20 +21,22 @@ writing a byte to it.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import secrets
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
 from foursquare.cards import Card, CardError, check_deal_number, parse_stock
 from foursquare.engine import Game, Move, Status, Variant, VariantError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The ``PRAGMA user_version`` of the schema this module writes."""
 
 BUSY_TIMEOUT_SECONDS = 30.0
@@ -58,19 +64,48 @@ CREATE TABLE games (
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     finished_at TEXT,
+    assisted INTEGER NOT NULL DEFAULT 0,    -- 1: the player undid, restarted or took a hint (schema 2)
+    daily TEXT,                             -- the UTC date (YYYY-MM-DD) of a daily deal, else NULL (schema 2)
+    winnable INTEGER NOT NULL DEFAULT 0,    -- 1: a random deal the solver proved winnable (schema 2)
     CHECK ((deal IS NULL) <> (stock IS NULL))
 );
 CREATE INDEX games_by_player ON games (player, seq);
 CREATE INDEX games_finished_by_player ON games (player, finished_seq) WHERE finished_seq IS NOT NULL;
+CREATE UNIQUE INDEX games_daily_by_player ON games (player, daily) WHERE daily IS NOT NULL;
+CREATE TABLE secrets (
+    name TEXT PRIMARY KEY,                  -- 'daily': the key of the daily deal's HMAC
+    value TEXT NOT NULL                     -- hex, from secrets.token_hex(32) when the database is made
+);
 """
 
 COLUMNS = (
     "seq", "id", "player", "deal", "stock", "deal_hidden", "adjacency", "count_buried", "moves", "redo", "turn",
     "outcome", "reason", "score", "finished_seq", "analysis", "created_at", "updated_at", "finished_at",
+    "assisted", "daily", "winnable",
 )  # fmt: skip
 
-MIGRATIONS: dict[int, str] = {}
-"""SQL that upgrades a database from schema version N to N + 1, keyed by N. None yet: version 1 is the first."""
+MIGRATIONS: dict[int, str] = {
+    1: """
+ALTER TABLE games ADD COLUMN assisted INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN daily TEXT;
+ALTER TABLE games ADD COLUMN winnable INTEGER NOT NULL DEFAULT 0;
+CREATE UNIQUE INDEX games_daily_by_player ON games (player, daily) WHERE daily IS NOT NULL;
+CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+""",
+}
+"""SQL that upgrades a database from schema version N to N + 1, keyed by N. Games stored before schema 2
+were not tracked for assistance: they count as clean (``assisted`` 0)."""
+
+DAILY_SECRET = "daily"
+"""The name, in the ``secrets`` table, of the key from which each date's daily deal number is derived."""
+
+Clock = Callable[[], datetime]
+"""What tells the store the time (an aware UTC datetime); a test may give a frozen one."""
+
+
+def system_clock() -> datetime:
+    return datetime.now(UTC)
+
 
 T = TypeVar("T")
 
@@ -91,9 +126,23 @@ class DamagedGameError(StoreError):
     """A stored game cannot be replayed (the database was edited by hand or damaged)."""
 
 
-def now() -> str:
+def now(clock: Clock = system_clock) -> str:
     """The current UTC time as ISO-8601 with milliseconds, e.g. ``2026-01-02T03:04:05.678Z``."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return clock().astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def daily_deal_number(key: str, day: date) -> int:
+    """The deal number of ``day``'s daily deal: the first 8 bytes of HMAC-SHA256(key, the ISO date).
+
+    Without the key (kept in the database, never served) the number cannot be guessed before the game
+    ends, and since the shuffle of a deal number is public (:func:`foursquare.cards.deal_stock`), the
+    number is what must stay secret.
+
+    >>> daily_deal_number("00" * 32, date(2026, 12, 1)) == daily_deal_number("00" * 32, date(2026, 12, 1))
+    True
+    """
+    digest = hmac.new(bytes.fromhex(key), day.isoformat().encode("ascii"), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 def new_game_id() -> str:
@@ -119,6 +168,9 @@ class StoredGame:
     analysis: str | None
     created_at: str
     updated_at: str
+    assisted: bool = False
+    daily: date | None = None
+    winnable: bool = False
 
     @property
     def is_over(self) -> bool:
@@ -190,7 +242,17 @@ def _decode(row: sqlite3.Row) -> StoredGame:
         analysis=row["analysis"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        assisted=bool(row["assisted"]),
+        daily=_decode_date(row["daily"], game_id),
+        winnable=bool(row["winnable"]),
     )
+
+
+def _decode_date(text: str | None, game_id: str) -> date | None:
+    try:
+        return None if text is None else date.fromisoformat(text)
+    except ValueError:
+        raise DamagedGameError(f"the stored game {game_id!r} has a malformed daily date {text!r}") from None
 
 
 class Store:
@@ -204,8 +266,9 @@ class Store:
     (1, (Move(row=0, col=0),))
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, clock: Clock = system_clock) -> None:
         self.path = Path(path)
+        self.clock = clock
         self._check_and_prepare()
         # Held open for the store's lifetime: closing the last connection to a WAL database makes
         # SQLite checkpoint and delete the WAL, which would cost every request a few fsyncs.
@@ -292,6 +355,9 @@ class Store:
                 for statement in _statements(MIGRATIONS[version]):
                     conn.execute(statement)
                 version += 1
+            conn.execute(
+                "INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)", (DAILY_SECRET, secrets.token_hex(32))
+            )
             conn.execute(f"PRAGMA user_version = {int(version)}")
             conn.execute("COMMIT")
         except BaseException:
@@ -334,29 +400,71 @@ class Store:
         stock: tuple[Card, ...] | None = None,
         variant: Variant,
         hidden: bool,
+        winnable: bool = False,
     ) -> StoredGame:
         """Store a new game at turn 0: a numbered deal, or an explicit stock order."""
         if (deal is None) == (stock is None):
             raise ValueError("give a deal number or a stock order, not both or neither")
-        stamp = now()
-        game_id = new_game_id()
         with self.transaction() as conn:
-            conn.execute(
-                "INSERT INTO games (id, player, deal, stock, deal_hidden, adjacency, count_buried, created_at,"
-                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game_id,
-                    player,
-                    None if deal is None else str(check_deal_number(deal)),
-                    None if stock is None else json.dumps([c.name for c in stock]),
-                    int(hidden),
-                    variant.adjacency,
-                    int(variant.count_buried),
-                    stamp,
-                    stamp,
-                ),
-            )
-            return self._read(conn, game_id)
+            return self._insert(conn, player, deal=deal, stock=stock, variant=variant, hidden=hidden, winnable=winnable)
+
+    def _insert(
+        self,
+        conn: sqlite3.Connection,
+        player: str,
+        *,
+        deal: int | None,
+        stock: tuple[Card, ...] | None,
+        variant: Variant,
+        hidden: bool,
+        winnable: bool = False,
+        daily: date | None = None,
+    ) -> StoredGame:
+        stamp = now(self.clock)
+        game_id = new_game_id()
+        conn.execute(
+            "INSERT INTO games (id, player, deal, stock, deal_hidden, adjacency, count_buried, created_at,"
+            " updated_at, daily, winnable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                player,
+                None if deal is None else str(check_deal_number(deal)),
+                None if stock is None else json.dumps([c.name for c in stock]),
+                int(hidden),
+                variant.adjacency,
+                int(variant.count_buried),
+                stamp,
+                stamp,
+                None if daily is None else daily.isoformat(),
+                int(winnable),
+            ),
+        )
+        return self._read(conn, game_id)
+
+    def today(self) -> date:
+        """The current UTC date, by the store's clock: the date of the daily deal."""
+        return self.clock().astimezone(UTC).date()
+
+    def daily_game(self, player: str, variant: Variant) -> tuple[StoredGame, bool]:
+        """The player's game of today's daily deal, and whether it was just created.
+
+        A player gets one daily game per UTC date: asking again gives the same game (played or not), so
+        the daily streak counts a first attempt, not a replay with the cards known. ``variant`` is used
+        only when the game is created.
+        """
+        day = self.today()
+        with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT id FROM games WHERE player = ? AND daily = ?", (player, day.isoformat())
+            ).fetchone()
+            if row is not None:
+                return self._read(conn, row["id"]), False
+            key = conn.execute("SELECT value FROM secrets WHERE name = ?", (DAILY_SECRET,)).fetchone()
+            if key is None:
+                raise StoreError(f"the database {self.path} is damaged: it has no daily secret")
+            deal = daily_deal_number(key["value"], day)
+            stored = self._insert(conn, player, deal=deal, stock=None, variant=variant, hidden=True, daily=day)
+            return stored, True
 
     def get(self, game_id: str) -> StoredGame:
         """The stored game, or :class:`UnknownGameError`."""
@@ -376,17 +484,21 @@ class Store:
         ``apply(game, stored)`` (which checks what it must — the turn, whether the game is over —
         and changes ``game`` with the engine, raising to abandon), then write the game back.
         Returns the stored game as written, the engine's game and what ``apply`` returned.
+
+        A change that takes a card back (undo, or restart after a card was placed) marks the game
+        assisted, in the same transaction: the player has seen the card that came next.
         """
         with self.transaction() as conn:
             stored = self._read(conn, game_id)
             game = stored.rebuild()
             result = apply(game, stored)
             outcome = game.outcome()
-            stamp = now()
+            stamp = now(self.clock)
             finished = outcome.is_over and not stored.is_over
+            took_back = game.turn < stored.turn
             conn.execute(
                 "UPDATE games SET moves = ?, redo = ?, turn = ?, outcome = ?, reason = ?, score = ?,"
-                " updated_at = ?,"
+                " updated_at = ?, assisted = assisted OR ?,"
                 " finished_seq = CASE WHEN ? THEN (SELECT coalesce(max(finished_seq), 0) + 1 FROM games)"
                 "   ELSE finished_seq END,"
                 " finished_at = CASE WHEN ? THEN ? ELSE finished_at END"
@@ -399,6 +511,7 @@ class Store:
                     outcome.reason,
                     outcome.score,
                     stamp,
+                    took_back,
                     finished,
                     finished,
                     stamp,
@@ -406,6 +519,11 @@ class Store:
                 ),
             )
             return self._read(conn, game_id), game, result
+
+    def mark_assisted(self, game_id: str) -> None:
+        """Mark a game assisted (its player took a hint)."""
+        with self.transaction() as conn:
+            conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,))
 
     def save_analysis(self, game_id: str, analysis: dict[str, Any]) -> None:
         """Cache the analysis of a finished game (the first one written wins)."""
@@ -429,10 +547,28 @@ class Store:
         """A player's statistics over their finished games (see ``docs/api.md``)."""
         with self.connect() as conn:
             rows = conn.execute(
-                "SELECT outcome, score FROM games WHERE player = ? AND finished_seq IS NOT NULL ORDER BY finished_seq",
+                "SELECT outcome, score, assisted FROM games WHERE player = ? AND finished_seq IS NOT NULL"
+                " ORDER BY finished_seq",
                 (player,),
             ).fetchall()
-        return summarize([(row["outcome"], row["score"] or 0) for row in rows])
+            dailies = conn.execute(
+                "SELECT daily, outcome FROM games WHERE player = ? AND daily IS NOT NULL ORDER BY daily", (player,)
+            ).fetchall()
+        results = [(row["outcome"], row["score"] or 0) for row in rows]
+        assisted = [bool(row["assisted"]) for row in rows]
+        finished = {
+            date.fromisoformat(row["daily"]): row["outcome"] == "won" for row in dailies if row["outcome"] != "playing"
+        }
+        return {
+            **summarize(results),
+            "assisted": sum(assisted),
+            "clean": summarize_clean(results, assisted),
+            "daily": {
+                "played": len(finished),
+                "won": sum(finished.values()),
+                **daily_streaks(finished, self.today()),
+            },
+        }
 
 
 def summarize(results: list[tuple[str, int]]) -> dict[str, Any]:
@@ -443,10 +579,7 @@ def summarize(results: list[tuple[str, int]]) -> dict[str, Any]:
     """
     played = len(results)
     won = sum(1 for outcome, _ in results if outcome == "won")
-    streak = best_streak = 0
-    for outcome, _ in results:
-        streak = streak + 1 if outcome == "won" else 0
-        best_streak = max(best_streak, streak)
+    current, best = streaks([outcome == "won" for outcome, _ in results])
     histogram = [0] * (MAX_SCORE + 1)
     for outcome, score in results:
         if outcome == "won":
@@ -457,12 +590,64 @@ def summarize(results: list[tuple[str, int]]) -> dict[str, Any]:
         "won": won,
         "lost": played - won,
         "win_rate": won / played if played else 0.0,
-        "current_streak": streak,
-        "best_streak": best_streak,
+        "current_streak": current,
+        "best_streak": best,
         "best_score": max(scores) if scores else None,
         "mean_score": sum(scores) / played if played else None,
         "score_histogram": [{"score": s, "count": n} for s, n in enumerate(histogram)],
     }
+
+
+def summarize_clean(results: list[tuple[str, int]], assisted: list[bool]) -> dict[str, Any]:
+    """Wins, best score and streaks counting clean games only: an assisted game is no clean win.
+
+    An assisted game ends a clean streak as a loss does (skipping it would let a hint taken in a bad
+    game protect the streak).
+
+    >>> summarize_clean([("won", 5), ("won", 9), ("won", 3)], [False, True, False])
+    {'played': 2, 'won': 2, 'current_streak': 1, 'best_streak': 1, 'best_score': 5}
+    """
+    pairs = list(zip(results, assisted, strict=True))
+    clean = [result for result, helped in pairs if not helped]
+    current, best = streaks([outcome == "won" and not helped for (outcome, _), helped in pairs])
+    scores = [score if outcome == "won" else 0 for outcome, score in clean]
+    return {
+        "played": len(clean),
+        "won": sum(1 for outcome, _ in clean if outcome == "won"),
+        "current_streak": current,
+        "best_streak": best,
+        "best_score": max(scores) if scores else None,
+    }
+
+
+def streaks(wins: list[bool]) -> tuple[int, int]:
+    """The current run of wins (ending with the last game) and the longest one."""
+    current = best = 0
+    for won in wins:
+        current = current + 1 if won else 0
+        best = max(best, current)
+    return current, best
+
+
+def daily_streaks(finished: dict[date, bool], today: date) -> dict[str, int]:
+    """Consecutive UTC dates with a won daily deal: the run still alive today, and the longest.
+
+    ``finished`` tells, for each date whose daily game is over, whether it was won. The current run
+    ends today or, while today's daily is not over, yesterday; a lost daily ends it at once.
+
+    >>> d = date(2026, 12, 1)
+    >>> daily_streaks({d - timedelta(days=n): True for n in (6, 5, 4, 2, 1)}, d)
+    {'current_streak': 2, 'best_streak': 3}
+    """
+    best = run = 0
+    previous: date | None = None
+    for day in sorted(day for day, won in finished.items() if won):
+        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
+        best = max(best, run)
+        previous = day
+    yesterday = today - timedelta(days=1)
+    alive = previous is not None and (previous == today or (previous == yesterday and today not in finished))
+    return {"current_streak": run if alive else 0, "best_streak": best}
 
 
 def _statements(script: str) -> list[str]:

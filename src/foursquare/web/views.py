@@ -31,8 +31,8 @@ def area_json() -> dict[str, Any]:
     }
 
 
-def state_json(stored: StoredGame, game: Game) -> dict[str, Any]:
-    """The state object of the API."""
+def state_json(stored: StoredGame, game: Game, *, viewer: str | None = None) -> dict[str, Any]:
+    """The state object of the API, as ``viewer`` (a player id) may see it."""
     outcome = game.outcome()
     return {
         "id": stored.id,
@@ -52,6 +52,17 @@ def state_json(stored: StoredGame, game: Game) -> dict[str, Any]:
         "can_redo": game.can_redo and not outcome.is_over,
         "created_at": stored.created_at,
         "updated_at": stored.updated_at,
+        **ownership_json(stored, viewer),
+    }
+
+
+def ownership_json(stored: StoredGame, viewer: str | None) -> dict[str, Any]:
+    """Whose game it is and how it was played: ``yours``, ``daily`` (its UTC date), ``winnable``, ``assisted``."""
+    return {
+        "yours": viewer is not None and viewer == stored.player,
+        "daily": None if stored.daily is None else stored.daily.isoformat(),
+        "winnable": stored.winnable,
+        "assisted": stored.assisted,
     }
 
 
@@ -104,4 +115,6 @@ def summary_json(stored: StoredGame) -> dict[str, Any]:
         "score": stored.score,
         "created_at": stored.created_at,
         "updated_at": stored.updated_at,
+        "daily": None if stored.daily is None else stored.daily.isoformat(),
+        "assisted": stored.assisted,
     }

@@ -15,9 +15,9 @@ from fastapi.responses import JSONResponse
 
 from foursquare import record
 from foursquare.engine import Placement
-from foursquare.web.deps import AnalysisLocks, AnalysisLocksDep, StoreDep
+from foursquare.web.deps import AnalysisLocks, AnalysisLocksDep, PlayerDep, StoreDep
 from foursquare.web.errors import ConflictError, UnavailableError, UnprocessableError
-from foursquare.web.routes.games import refuse_if_over
+from foursquare.web.routes.games import refuse_if_not_yours, refuse_if_over
 from foursquare.web.store import DamagedGameError, Store, StoredGame
 from foursquare.web.views import position_json
 
@@ -33,15 +33,18 @@ def finished(store: Store, game_id: str, what: str) -> StoredGame:
 
 
 @router.get("/{game_id}/hint", summary="Rank the legal moves, best first")
-def hint(game_id: str, store: StoreDep) -> dict[str, Any]:
+def hint(game_id: str, store: StoreDep, player: PlayerDep) -> dict[str, Any]:
     stored = store.get(game_id)
     game = stored.rebuild()
+    refuse_if_not_yours(stored, player, "ask for a hint")  # a hint is assistance: for the player only
     refuse_if_over(stored, game)
     try:
         from foursquare import players
     except ImportError as exc:
         raise UnavailableError("not_available", what="the hint", error=exc) from None
-    return {"turn": game.turn, "moves": [advice.to_json() for advice in players.hint(game.view(), seed=0)]}
+    moves = [advice.to_json() for advice in players.hint(game.view(), seed=0)]
+    store.mark_assisted(game_id)
+    return {"turn": game.turn, "moves": moves}
 
 
 @router.get("/{game_id}/analysis", summary="Analyse a finished game (slow the first time)")

@@ -1,20 +1,22 @@
 """Games: start one, list yours, show one, and change it (a move, undo, redo, restart).
 
 Every change runs in one store transaction (:meth:`~foursquare.web.store.Store.change`) that
-re-reads the game, checks the request against it and applies it with the engine.
+re-reads the game, checks the request against it and applies it with the engine. Only the game's
+player (the ``fs_player`` cookie that started it) may change it; anyone with its id may look at it.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Query, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from foursquare.cards import MAX_DEAL, random_deal_number
 from foursquare.engine import Game, Placement, Variant
 from foursquare.web.deps import PlayerDep, StoreDep
-from foursquare.web.errors import ConflictError, IllegalMove
+from foursquare.web.errors import ConflictError, ForbiddenError, IllegalMove, UnavailableError, UnprocessableError
+from foursquare.web.messages import say
 from foursquare.web.store import Store, StoredGame
 from foursquare.web.views import placement_json, state_json, summary_json
 
@@ -37,12 +39,19 @@ class VariantBody(BaseModel):
 
 
 class NewGameBody(BaseModel):
-    """``POST /api/games``: a numbered deal (its number shown) or a random one (its number hidden)."""
+    """``POST /api/games``: a numbered deal (its number shown) or a random one (its number hidden).
+
+    At most one of: ``deal``; ``daily`` (today's daily deal); ``winnable`` (a random deal the solver
+    proves winnable); ``like`` (the id of a game whose deal to play, its number as hidden as it is there).
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     deal: Annotated[StrictInt, Field(ge=0, lt=MAX_DEAL)] | None = None
     variant: VariantBody | None = None
+    daily: StrictBool = False
+    winnable: StrictBool = False
+    like: Annotated[StrictStr, Field(min_length=1, max_length=64)] | None = None
 
 
 class MoveBody(BaseModel):
@@ -65,14 +74,70 @@ def refuse_if_over(stored: StoredGame, game: Game) -> None:
         raise ConflictError("game_over", outcome=game.outcome())
 
 
-@router.post("", status_code=201, summary="Start a game")
-def new_game(store: StoreDep, player: PlayerDep, body: Annotated[NewGameBody | None, Body()] = None) -> dict[str, Any]:
+def refuse_if_not_yours(stored: StoredGame, player: str, what: str) -> None:
+    """403 unless ``player`` started the game: looking at a game is open to its link, playing it is not."""
+    if stored.player != player:
+        raise ForbiddenError("not_your_game", what=what)
+
+
+@router.post("", status_code=201, summary="Start a game (or get today's daily deal)")
+def new_game(
+    store: StoreDep, player: PlayerDep, response: Response, body: Annotated[NewGameBody | None, Body()] = None
+) -> dict[str, Any]:
+    # A plain (not async) route: FastAPI runs it in a worker thread, so a winnable deal's solving
+    # never holds up the event loop.
     body = body or NewGameBody()
+    kinds = [body.deal is not None, body.daily, body.winnable, body.like is not None]
+    if sum(kinds) > 1:
+        raise UnprocessableError("bad_request", problems=say("one_deal_kind"))
     variant = Variant(**body.variant.model_dump()) if body.variant else Variant()
-    hidden = body.deal is None
-    deal = random_deal_number() if body.deal is None else body.deal
-    stored = store.create_game(player, deal=deal, variant=variant, hidden=hidden)
-    return state_json(stored, stored.rebuild())
+    if body.like is not None:
+        if body.variant is not None:
+            raise UnprocessableError("bad_request", problems=say("like_keeps_rules"))
+        stored, created = game_like(store, player, body.like)
+    elif body.daily:
+        stored, created = store.daily_game(player, variant)
+    elif body.winnable:
+        deal = winnable_deal(variant)
+        stored, created = store.create_game(player, deal=deal, variant=variant, hidden=True, winnable=True), True
+    else:
+        hidden = body.deal is None
+        deal = random_deal_number() if body.deal is None else body.deal
+        stored, created = store.create_game(player, deal=deal, variant=variant, hidden=hidden), True
+    if not created:
+        response.status_code = 200
+    return state_json(stored, stored.rebuild(), viewer=player)
+
+
+def winnable_deal(variant: Variant) -> int:
+    """A random deal number the solver proves winnable (503 if the solver is missing or gives up)."""
+    try:
+        from foursquare.solver import SolverError, random_winnable_deal
+    except ImportError as exc:
+        raise UnavailableError("not_available", what="a winnable deal", error=exc) from None
+    try:
+        return random_winnable_deal(variant)
+    except SolverError as exc:
+        raise UnavailableError("not_available", what="a winnable deal", error=exc) from None
+
+
+def game_like(store: Store, player: str, game_id: str) -> tuple[StoredGame, bool]:
+    """A new game of the deal of ``game_id`` with its house rules, for ``player``; never telling a hidden number.
+
+    The copy of a game whose number is hidden is hidden too (and revealed when the copy ends). A copy of
+    today's daily deal is the player's daily game. The player of a live game cannot copy it: playing the
+    copy would show the cards to come.
+    """
+    source = store.get(game_id)
+    if source.player == player and not source.is_over:
+        raise ConflictError("still_playing", what="another game of this deal")
+    if source.daily is not None and source.daily == store.today():
+        return store.daily_game(player, source.variant)
+    hidden = source.deal is not None and source.visible_deal is None
+    copy = store.create_game(
+        player, deal=source.deal, stock=source.stock, variant=source.variant, hidden=hidden, winnable=source.winnable
+    )
+    return copy, True
 
 
 @router.get("", summary="List your games, newest first")
@@ -87,14 +152,15 @@ def list_games(
 
 
 @router.get("/{game_id}", summary="The state of a game")
-def get_game(game_id: str, store: StoreDep) -> dict[str, Any]:
+def get_game(game_id: str, store: StoreDep, player: PlayerDep) -> dict[str, Any]:
     stored = store.get(game_id)
-    return state_json(stored, stored.rebuild())
+    return state_json(stored, stored.rebuild(), viewer=player)
 
 
 @router.post("/{game_id}/moves", summary="Place the card to place")
-def move(game_id: str, body: MoveBody, store: StoreDep) -> dict[str, Any]:
+def move(game_id: str, body: MoveBody, store: StoreDep, player: PlayerDep) -> dict[str, Any]:
     def apply(game: Game, stored: StoredGame) -> Placement:
+        refuse_if_not_yours(stored, player, "place a card")
         refuse_if_over(stored, game)
         if body.turn != game.turn:
             raise ConflictError("stale_turn", turn=game.turn, asked=body.turn)
@@ -108,13 +174,14 @@ def move(game_id: str, body: MoveBody, store: StoreDep) -> dict[str, Any]:
         return game.place(body.row, body.col)
 
     stored, game, placement = store.change(game_id, apply)
-    return {**state_json(stored, game), **placement_json(placement)}
+    return {**state_json(stored, game, viewer=player), **placement_json(placement)}
 
 
-def step_in_history(store: Store, game_id: str, *, undo: bool) -> dict[str, Any]:
+def step_in_history(store: Store, game_id: str, player: str, *, undo: bool) -> dict[str, Any]:
     """Undo the last card, or redo the last undone one; 409 when there is none."""
 
     def apply(game: Game, stored: StoredGame) -> None:
+        refuse_if_not_yours(stored, player, "undo" if undo else "redo")
         refuse_if_over(stored, game)
         if not (game.can_undo if undo else game.can_redo):
             raise ConflictError("nothing_to_undo" if undo else "nothing_to_redo")
@@ -124,24 +191,25 @@ def step_in_history(store: Store, game_id: str, *, undo: bool) -> dict[str, Any]
             game.redo()
 
     stored, game, _ = store.change(game_id, apply)
-    return state_json(stored, game)
+    return state_json(stored, game, viewer=player)
 
 
 @router.post("/{game_id}/undo", summary="Take back the last card")
-def undo(game_id: str, store: StoreDep) -> dict[str, Any]:
-    return step_in_history(store, game_id, undo=True)
+def undo(game_id: str, store: StoreDep, player: PlayerDep) -> dict[str, Any]:
+    return step_in_history(store, game_id, player, undo=True)
 
 
 @router.post("/{game_id}/redo", summary="Play the last undone card again")
-def redo(game_id: str, store: StoreDep) -> dict[str, Any]:
-    return step_in_history(store, game_id, undo=False)
+def redo(game_id: str, store: StoreDep, player: PlayerDep) -> dict[str, Any]:
+    return step_in_history(store, game_id, player, undo=False)
 
 
 @router.post("/{game_id}/restart", summary="Back to the first card of the same deal")
-def restart(game_id: str, store: StoreDep) -> dict[str, Any]:
+def restart(game_id: str, store: StoreDep, player: PlayerDep) -> dict[str, Any]:
     def apply(game: Game, stored: StoredGame) -> None:
+        refuse_if_not_yours(stored, player, "restart it")
         refuse_if_over(stored, game)
         game.restart()
 
     stored, game, _ = store.change(game_id, apply)
-    return state_json(stored, game)
+    return state_json(stored, game, viewer=player)

@@ -1,4 +1,8 @@
-"""The web page: ``static/index.html`` at each of its routes, and the files under ``/static``."""
+"""The web page: ``static/index.html`` at each of its routes, and the files under ``/static``.
+
+``/deal/{number}?adjacency=…&count_buried=…`` is a share link: the page starts a fresh game of that
+deal with those house rules for whoever opens it (and says so plainly if the link is malformed).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from fastapi.responses import FileResponse
 from foursquare.web.errors import PageMissingError
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
-PAGE_ROUTES = ("/", "/stats", "/rules", "/game/{game_id}")
+PAGE_ROUTES = ("/", "/stats", "/rules", "/game/{game_id}", "/deal/{deal}")
 
 router = APIRouter(include_in_schema=False)
 

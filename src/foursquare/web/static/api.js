@@ -26,7 +26,7 @@ function keepBigDeal(key, value, context) {
 }
 
 /** A JSON text for a new-game body; the deal (digits) is written as-is so no precision is lost. */
-function newGameBody({ deal = null, variant = null } = {}) {
+function newGameBody({ deal = null, variant = null, daily = false, winnable = false, like = null } = {}) {
   const parts = [];
   if (deal !== null && deal !== undefined) {
     const digits = String(deal);
@@ -34,6 +34,9 @@ function newGameBody({ deal = null, variant = null } = {}) {
     parts.push(`"deal": ${digits}`);
   }
   if (variant) parts.push(`"variant": ${JSON.stringify(variant)}`);
+  if (daily) parts.push('"daily": true');
+  if (winnable) parts.push('"winnable": true');
+  if (like) parts.push(`"like": ${JSON.stringify(like)}`);
   return `{${parts.join(", ")}}`;
 }
 
@@ -119,7 +122,7 @@ async function request(method, path, body) {
 const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 
 export const api = {
-  /** options: {deal?: string of digits | number, variant?: {adjacency, count_buried}} */
+  /** options: {deal?: string of digits | number, variant?: {adjacency, count_buried}, daily?, winnable?, like?: game id} */
   newGame: (options = {}) => request("POST", "/api/games", newGameBody(options)),
   getGame: (id) => request("GET", game(id)),
   listGames: (page = 1, perPage = 20) => request("GET", `/api/games?page=${page}&per_page=${perPage}`),

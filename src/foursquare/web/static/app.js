@@ -5,6 +5,7 @@
 //   view.js       draws the game view; table.js the grid, the hand and the gauges (board.js, cards.js)
 //   describe.js   sentences about a placement (why cards turned: the server's flip reasons)
 //   hint.js, over.js, replay.js, analysis.js   the hint; game over, its replay and its analysis
+//   share.js      share links, the Share button, another player's game (read-only), "no such game"
 //   dialogs.js, drag.js, shortcuts.js, routing.js, theme.js   the rest of the page's behaviour
 //   stats.js, rules.js   the other two views; api.js the server; dom.js, i18n.js helpers
 //   settings.js, connection.js, pwa.js, reveal.js   settings; server reachability and stale tabs;
@@ -14,11 +15,13 @@
 import { $ } from "./dom.js";
 import { setupDrag } from "./drag.js";
 import { openNewGameDialog, setupNewGameDialog } from "./dialogs.js";
-import { place, redo, requestHint, restart, startNewGame, undo } from "./game.js";
+import { place, playThisDeal, redo, requestHint, restart, startNewGame, undo } from "./game.js";
 import { t, translateTree } from "./i18n.js";
+import { showAnalysis } from "./over.js";
 import { setupReplayButtons } from "./replay.js";
 import { currentView, route } from "./routing.js";
 import { renderRules } from "./rules.js";
+import { copyLink, shareLink } from "./share.js";
 import { setupShortcuts } from "./shortcuts.js";
 import { setupStats } from "./stats.js";
 import { gameState } from "./store.js";
@@ -37,6 +40,12 @@ function setupButtons() {
   $("btn-restart").addEventListener("click", restart);
   $("btn-hint").addEventListener("click", requestHint);
   $("btn-new").addEventListener("click", newGame);
+  $("btn-no-game-new").addEventListener("click", newGame);
+  $("btn-play-deal").addEventListener("click", playThisDeal);
+  const share = () => gameState() && copyLink(shareLink(gameState()));
+  $("btn-share").addEventListener("click", share);
+  $("btn-over-share").addEventListener("click", share);
+  $("btn-analyze").addEventListener("click", showAnalysis);
   $("btn-again").addEventListener("click", () => startNewGame({ variant: gameState()?.variant }));
   $("btn-same-deal").addEventListener("click", () => {
     const state = gameState();

@@ -1,4 +1,5 @@
-// The dialogs: a yes/no confirmation and the new-game form (deal and house rules).
+// The dialogs: a yes/no confirmation and the new-game form (a random, daily, winnable or numbered deal,
+// and the house rules).
 
 import { $ } from "./dom.js";
 import { t } from "./i18n.js";
@@ -31,7 +32,7 @@ function dealNumber(input, error) {
   return BigInt(text).toString();
 }
 
-/** Wire the new-game form: `onStart({deal?, variant})` is called with what the player chose. */
+/** Wire the new-game form: `onStart({deal?, daily?, winnable?, variant})` is called with what the player chose. */
 export function setupNewGameDialog(onStart) {
   const dialog = $("new-dialog");
   const form = $("new-form");
@@ -62,10 +63,13 @@ export function setupNewGameDialog(onStart) {
         count_buried: $("new-buried").checked,
       },
     };
-    if (form.elements.dealkind.value === "numbered") {
+    const kind = form.elements.dealkind.value;
+    if (kind === "numbered") {
       const deal = dealNumber(dealInput, error);
       if (deal === null) return;
       options.deal = deal;
+    } else if (kind === "daily" || kind === "winnable") {
+      options[kind] = true;
     }
     dialog.close("start");
     await onStart(options);

@@ -1,5 +1,6 @@
 // The game actions: load, start, place, undo, redo, restart, hint. Each asks the server, adopts the
 // state it answers with and redraws; a refused request is told in the catalogue's words for its code.
+// Only the player's own game is played here: another player's is shown read-only (share.js).
 
 import { api, ApiError } from "./api.js";
 import { placedSentence } from "./describe.js";
@@ -7,6 +8,7 @@ import { confirm } from "./dialogs.js";
 import { $, errorMessage, storage, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { forgetHint, hintAnnouncement, hintAnswered, hintAsked, renderHintBox } from "./hint.js";
+import { isMine, showAssisted, showNoGame } from "./share.js";
 import { adopt, gameState, isBusy, isPlaying, setBusy, stateVersion } from "./store.js";
 import { board } from "./table.js";
 import { renderGame, seenCard } from "./view.js";
@@ -18,13 +20,35 @@ let loadToken = 0; // only the latest load may show its game
 /** The id of the game this browser played last, if any. */
 export const rememberedGame = () => storage(STORAGE_GAME);
 
-/** Show `state`, a game the server sent, and remember it (in the URL and in localStorage). */
+const WATCH_MS = 4000; // how often another player's live game is fetched again while it is shown
+let watchTimer = 0;
+
+/** Show `state`, a game the server sent, and remember it (in the URL, and in localStorage if it is ours). */
 function showGame(state, change = {}) {
   adopt(state);
-  storage(STORAGE_GAME, state.id);
+  if (isMine(state)) storage(STORAGE_GAME, state.id);
   const target = `#/game/${state.id}`;
   if (location.hash !== target) history.replaceState(null, "", target);
   renderGame(change);
+  watch(state);
+}
+
+/** Follow another player's live game: fetch it again every WATCH_MS while it is the game on screen. */
+function watch(state) {
+  clearTimeout(watchTimer);
+  if (isMine(state) || state.outcome !== "playing") return;
+  watchTimer = setTimeout(async () => {
+    const shown = () => gameState()?.id === state.id && location.hash === `#/game/${state.id}` && !document.hidden;
+    if (!shown() || isBusy()) return watch(state);
+    try {
+      const now = await api.getGame(state.id);
+      if (!shown()) return watch(state);
+      if (now.updated_at !== gameState().updated_at) showGame(now, { message: "" });
+      else watch(state);
+    } catch {
+      watch(state); // a failed look is tried again; the page says nothing about it
+    }
+  }, WATCH_MS);
 }
 
 /** Run `call` as the one request under way; a refusal is told, and a 409 shows the game as it now is. */
@@ -55,7 +79,11 @@ async function refused(error) {
   }
 }
 
-export async function loadGame(id) {
+/**
+ * Show the game `id`. An unknown id shows "no such game" and creates nothing — unless `orNew` (the start
+ * page's remembered game, gone from the server): then a new game is dealt in its place.
+ */
+export async function loadGame(id, { orNew = false } = {}) {
   const token = ++loadToken;
   setBusy(true);
   try {
@@ -63,24 +91,31 @@ export async function loadGame(id) {
     if (token === loadToken) showGame(state, { message: "" });
   } catch (error) {
     if (token !== loadToken) return;
-    toast(errorMessage(error), "error");
-    if (error instanceof ApiError && error.code === "unknown_game") {
-      if (rememberedGame() === id) storage(STORAGE_GAME, null);
-      await startNewGame({}, { replace: true });
+    if (!(error instanceof ApiError && error.code === "unknown_game")) {
+      toast(errorMessage(error), "error");
+      return;
     }
+    if (rememberedGame() === id) storage(STORAGE_GAME, null);
+    if (orNew) await startNewGame({}, { replace: true });
+    else showNoGame();
   } finally {
     if (token === loadToken) setBusy(false);
   }
 }
 
-/** Deal a new game (options: {deal?, variant?}); `replace` replaces the history entry instead of adding one. */
+/**
+ * Deal a new game (options: {deal?, variant?, daily?, winnable?, like?}, see api.js); `replace` replaces the
+ * history entry instead of adding one. Today's daily deal, asked again, is the game already started.
+ */
 export async function startNewGame(options, { replace = false } = {}) {
   setBusy(true);
+  if (options.winnable) $("board-message").textContent = t("new.findingWinnable");
   try {
     const state = await api.newGame(options);
     if (replace) history.replaceState(null, "", `#/game/${state.id}`);
     else history.pushState(null, "", `#/game/${state.id}`);
     showGame(state, { message: "" });
+    if (state.daily && state.outcome !== "playing") toast(t("new.dailyDone"));
     board.focus();
   } catch (error) {
     toast(errorMessage(error), "error");
@@ -97,7 +132,7 @@ export async function startNewGame(options, { replace = false } = {}) {
  */
 export async function place(row, col, { fly = true } = {}) {
   const card = seenCard();
-  if (!isPlaying() || isBusy() || card === null) return;
+  if (!isPlaying() || !isMine(gameState()) || isBusy() || card === null) return;
   const before = gameState();
   const handCard = $("hand-card").querySelector(".card");
   const flyFrom = fly && handCard ? handCard.getBoundingClientRect() : null;
@@ -110,7 +145,7 @@ export async function place(row, col, { fly = true } = {}) {
 }
 
 async function change(call, message = "") {
-  if (!gameState() || isBusy()) return;
+  if (!isMine(gameState()) || isBusy()) return;
   await act(async () => {
     adopt(await call(gameState().id));
     renderGame({ message });
@@ -122,12 +157,12 @@ export const undo = () => isPlaying() && gameState().can_undo && change(api.undo
 export const redo = () => isPlaying() && gameState().can_redo && change(api.redo);
 
 export async function restart() {
-  if (!isPlaying() || gameState().turn === 0) return;
+  if (!isPlaying() || !isMine(gameState()) || gameState().turn === 0) return;
   if (await confirm(t("action.restartConfirm"))) await change(api.restart, t("toast.restarted"));
 }
 
 export async function requestHint() {
-  if (!isPlaying() || isBusy()) return;
+  if (!isPlaying() || !isMine(gameState()) || isBusy()) return;
   const { id, turn } = gameState();
   const version = stateVersion();
   hintAsked();
@@ -137,6 +172,7 @@ export async function requestHint() {
     if (stateVersion() !== version || answer.turn !== turn) return;
     hintAnswered(version, answer.moves ?? []);
     renderGame({});
+    showAssisted(); // the server marked the game assisted; its next state will say so too
     const announcement = hintAnnouncement();
     if (announcement) $("board-message").textContent = announcement;
   } catch (error) {
@@ -145,4 +181,10 @@ export async function requestHint() {
     renderHintBox();
     await refused(error);
   }
+}
+
+/** A fresh game of the deal shown (another player's game, a hidden number staying hidden), for this player. */
+export async function playThisDeal() {
+  const state = gameState();
+  if (state && !isBusy()) await startNewGame({ like: state.id });
 }

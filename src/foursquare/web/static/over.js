@@ -1,10 +1,12 @@
-// Game over: the outcome and score, then the replay and the analysis of the finished game.
+// Game over: the outcome and score, then the replay and the analysis of the finished game; Share and
+// "Analyze" (which brings the analysis into view).
 
 import { ensureAnalysis } from "./analysis.js";
 import { flipDuration } from "./cards.js";
 import { $ } from "./dom.js";
 import { integer, t } from "./i18n.js";
 import { currentReplay, openReplay, updateReplayButtons } from "./replay.js";
+import { isMine } from "./share.js";
 import { gameState } from "./store.js";
 import { board } from "./table.js";
 
@@ -20,7 +22,8 @@ export function showGameOver(justEnded) {
   $("over-score").textContent = integer(state.score ?? 0);
   $("over-score-note").textContent = state.outcome === "won" ? t("over.scoreValue", { count: state.score ?? 0 }) : "";
   $("over-deal").textContent = state.deal !== null ? t("over.deal", { deal: state.deal }) : "";
-  $("btn-same-deal").hidden = state.deal === null;
+  $("btn-same-deal").hidden = state.deal === null || !isMine(state);
+  $("btn-again").hidden = !isMine(state);
 
   openReplay(justEnded);
   $("replay").hidden = false;
@@ -40,4 +43,12 @@ export function showGameOver(justEnded) {
 export function hideGameOver() {
   $("over").hidden = true;
   $("replay").hidden = true;
+}
+
+/** Bring the analysis of the finished game into view and move the focus there. */
+export function showAnalysis() {
+  const title = $("analysis-title");
+  title.setAttribute("tabindex", "-1");
+  $("analysis").scrollIntoView({ block: "start", behavior: "smooth" });
+  title.focus({ preventScroll: true });
 }

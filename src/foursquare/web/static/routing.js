@@ -1,9 +1,11 @@
-// Routes: #/game/ID (a game), #/stats, #/rules and #/ (the start page: the remembered game, or a new one).
-// The server serves the page at /game/ID, /stats and /rules too; those become hash routes.
+// Routes: #/game/ID (a game), #/deal/N?rules (a share link: a fresh game of deal N), #/stats, #/rules and
+// #/ (the start page: the remembered game, or a new one). The server serves the page at /game/ID,
+// /deal/N, /stats and /rules too; those become hash routes (the query kept).
 
 import { $ } from "./dom.js";
 import { loadGame, rememberedGame, startNewGame } from "./game.js";
 import { t } from "./i18n.js";
+import { parseShareRoute, showNoGame } from "./share.js";
 import { showStats } from "./stats.js";
 import { gameState } from "./store.js";
 import { renderGame } from "./view.js";
@@ -25,13 +27,18 @@ export function showView(name) {
 /** Show what the URL names. */
 export async function route() {
   if (location.pathname !== "/" && !location.hash) {
-    history.replaceState(null, "", `/#${location.pathname}`);
+    history.replaceState(null, "", `/#${location.pathname}${location.search}`);
   }
   const hash = location.hash.replace(/^#/, "") || "/";
-  const match = hash.match(/^\/game\/([A-Za-z0-9_-]+)$/);
-  if (match) {
+  const game = hash.match(/^\/game\/([^/?#]*)$/);
+  const deal = hash.match(/^\/deal\/([^/?#]*)(?:\?(.*))?$/);
+  if (game) {
     showView("game");
-    if (gameState()?.id !== match[1]) await loadGame(match[1]);
+    if (!/^[A-Za-z0-9_-]+$/.test(game[1])) showNoGame();
+    else if (gameState()?.id !== game[1]) await loadGame(game[1]);
+  } else if (deal) {
+    showView("game");
+    await openShareLink(decodeURIComponent(deal[1]), deal[2] ?? "");
   } else if (hash === "/stats") {
     showView("stats");
     document.title = t("app.pageTitle", { page: t("stats.title") });
@@ -44,6 +51,13 @@ export async function route() {
   }
 }
 
+/** A share link: a fresh game of its deal and house rules (the link's history entry replaced by the game's). */
+async function openShareLink(number, search) {
+  const choice = parseShareRoute(number, search);
+  if (choice.error) showNoGame(choice.error);
+  else await startNewGame(choice, { replace: true });
+}
+
 /** The start page: the game shown last, else the remembered one, else a new deal. */
 async function showStartPage() {
   showView("game");
@@ -54,7 +68,7 @@ async function showStartPage() {
     renderGame({});
   } else if (remembered) {
     history.replaceState(null, "", `#/game/${remembered}`);
-    await loadGame(remembered);
+    await loadGame(remembered, { orNew: true });
   } else {
     await startNewGame({}, { replace: true });
   }

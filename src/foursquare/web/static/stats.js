@@ -1,8 +1,10 @@
-// The statistics view: totals, the score histogram (inline SVG) and the list of recent games.
+// The statistics view: totals (all games, clean games — no undo, restart or hint — and the daily streak),
+// the score histogram (inline SVG) and the list of recent games.
 
 import { api } from "./api.js";
 import { $, el, errorMessage, svgEl, toast } from "./dom.js";
 import { dateTime, decimal, integer, joinList, percent, t, variantText } from "./i18n.js";
+import { dailyDate } from "./share.js";
 
 const PER_PAGE = 20;
 
@@ -32,14 +34,39 @@ function renderStats(stats) {
     ["bestStreak", integer(stats.best_streak)],
     ["bestScore", stats.best_score === null ? none : integer(stats.best_score)],
     ["meanScore", stats.mean_score === null ? none : decimal(stats.mean_score)],
+    ...cleanAndDailyTiles(stats, none),
   ];
   $("stats-tiles").replaceChildren(
     ...tiles.map(([name, value]) =>
       el("div", { class: `tile tile-${name}` }, el("dt", { text: t(`stats.${name}`) }), el("dd", { text: value })),
     ),
   );
+  $("stats-note").textContent = t("stats.cleanNote");
   lastStats = stats;
   drawHistogram();
+}
+
+/** The tiles of clean games and of the daily deal (absent from a server that does not count them). */
+function cleanAndDailyTiles(stats, none) {
+  const clean = stats.clean;
+  const daily = stats.daily;
+  const tiles = [];
+  if (clean) {
+    tiles.push(
+      ["cleanWon", integer(clean.won)],
+      ["cleanStreak", integer(clean.current_streak)],
+      ["cleanBestStreak", integer(clean.best_streak)],
+      ["cleanBestScore", clean.best_score === null ? none : integer(clean.best_score)],
+    );
+  }
+  if (daily) tiles.push(["dailyStreak", integer(daily.current_streak)], ["dailyBestStreak", integer(daily.best_streak)]);
+  return tiles;
+}
+
+/** The deal column of the game list: the daily's date, the number, or "hidden". */
+function dealCell(summary) {
+  if (summary.daily) return t("stats.daily", { date: dailyDate(summary.daily) });
+  return summary.deal === null ? t("stats.hidden") : t("stats.dealNumber", { deal: summary.deal });
 }
 
 let lastStats = null;
@@ -133,10 +160,15 @@ function renderGames(data) {
       "tr",
       { class: `game-row outcome-${summary.outcome}` },
       el("td", { class: "col-date", text: dateTime(summary.created_at) }),
-      el("td", { class: "col-deal", text: summary.deal === null ? t("stats.hidden") : t("stats.dealNumber", { deal: summary.deal }) }),
+      el("td", { class: "col-deal", text: dealCell(summary) }),
       el("td", { class: "col-rules", text: variantText(summary.variant).join(", ") }),
       el("td", { class: "col-turn", text: integer(summary.turn) }),
-      el("td", { class: "col-result" }, el("span", { class: `badge badge-${summary.outcome}`, text: t(`stats.result.${summary.outcome}`) })),
+      el(
+        "td",
+        { class: "col-result" },
+        el("span", { class: `badge badge-${summary.outcome}`, text: t(`stats.result.${summary.outcome}`) }),
+        summary.assisted ? el("span", { class: "badge badge-assisted", text: t("stats.assisted") }) : null,
+      ),
       el("td", { class: "col-score", text: summary.score === null ? t("stats.none") : integer(summary.score) }),
       el(
         "td",

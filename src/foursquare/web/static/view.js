@@ -7,6 +7,7 @@ import { t, variantText } from "./i18n.js";
 import { hintBadges, renderHintBox } from "./hint.js";
 import { hideGameOver, showGameOver } from "./over.js";
 import { closeReplay, currentReplay } from "./replay.js";
+import { dealText, isMine, renderSharing } from "./share.js";
 import { gameState, isPlaying } from "./store.js";
 import { board, renderGauges, renderHand } from "./table.js";
 
@@ -68,16 +69,12 @@ export function renderGame(change = {}) {
   else showGameOver(change.justEnded === true);
 }
 
-function dealText(state) {
-  return state.deal !== null ? t("panel.deal", { deal: state.deal }) : t("panel.dealHidden");
-}
-
 function drawTable(state, playing, change) {
   board.render({
     cells: state.cells,
     legal: state.legal,
     card: state.card,
-    interactive: playing,
+    interactive: playing && isMine(state),
     placed: change.placed ?? null,
     flyFrom: change.flyFrom ?? null,
     hint: hintBadges(),
@@ -92,8 +89,9 @@ function renderControls(state, playing) {
   $("btn-redo").disabled = !(playing && state.can_redo);
   $("btn-hint").disabled = !playing;
   $("btn-restart").disabled = !(playing && state.turn > 0);
-  $("actions").hidden = !playing;
-  $("hand-help").hidden = !playing;
+  $("actions").hidden = !playing || !isMine(state);
+  $("hand-help").hidden = !playing || !isMine(state);
+  renderSharing(state, playing);
   $("hand-caption").textContent = t(playing ? "panel.toPlace" : "replay.nextCard");
   const dealLabel = $("deal-label");
   dealLabel.textContent = dealText(state);

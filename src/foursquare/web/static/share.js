@@ -1,0 +1,98 @@
+// Sharing and whose game it is: the share link of a deal (/deal/N?house rules) and the Share button that
+// copies it; the share route that starts a fresh game of a deal; the read-only view of another player's
+// game with "play this deal"; the "no such game" notice; the words for a daily or winnable deal.
+
+import { $, toast } from "./dom.js";
+import { getLocale, t } from "./i18n.js";
+
+const MAX_DEAL = 18446744073709551615n;
+const RULES = { adjacency: ["orthogonal", "diagonal"], count_buried: ["false", "true"] };
+
+/**
+ * The link that starts a fresh game of this game's deal: /deal/N with its house rules in the query
+ * (standard rules are left out). While the number is hidden there is none but the game's own address,
+ * which shows another player the game read-only, with "play this deal" (the number stays hidden).
+ */
+export function shareLink(state) {
+  const origin = location.origin;
+  if (state.deal === null) return `${origin}/game/${state.id}`;
+  const query = new URLSearchParams();
+  if (state.variant.adjacency !== "orthogonal") query.set("adjacency", state.variant.adjacency);
+  if (state.variant.count_buried) query.set("count_buried", "true");
+  const search = query.toString();
+  return `${origin}/deal/${state.deal}${search ? `?${search}` : ""}`;
+}
+
+/** Copy `link` to the clipboard; where the page may not, show it selected in a dialog to copy by hand. */
+export async function copyLink(link) {
+  try {
+    if (!navigator.clipboard) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(link);
+    toast(t("share.copied"));
+  } catch {
+    const dialog = $("share-dialog");
+    const field = $("share-link");
+    field.value = link;
+    dialog.showModal();
+    field.focus();
+    field.select();
+  }
+}
+
+/**
+ * The deal and house rules a share route names ("42", "adjacency=diagonal&count_buried=true"):
+ * {deal, variant}, or {error} naming the catalogue's message for what is wrong with it.
+ */
+export function parseShareRoute(number, search) {
+  if (!/^[0-9]{1,20}$/.test(number) || BigInt(number) > MAX_DEAL) return { error: "share.badNumber" };
+  const query = new URLSearchParams(search);
+  const rules = { adjacency: "orthogonal", count_buried: "false" };
+  for (const [name, value] of query) {
+    if (!(name in RULES) || !RULES[name].includes(value)) return { error: "share.badRules" };
+    rules[name] = value;
+  }
+  const variant = { adjacency: rules.adjacency, count_buried: rules.count_buried === "true" };
+  return { deal: BigInt(number).toString(), variant };
+}
+
+/** "1 December 2026": a daily deal's UTC date (YYYY-MM-DD), in the catalogue's order of day, month, year. */
+export function dailyDate(isoDate) {
+  const format = new Intl.DateTimeFormat(getLocale(), { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  const parts = Object.fromEntries(format.formatToParts(new Date(`${isoDate}T00:00:00Z`)).map((p) => [p.type, p.value]));
+  return t("date.long", { day: parts.day, month: parts.month, year: parts.year });
+}
+
+/** What the deal label says: the deal number, or the kind of deal while its number is hidden. */
+export function dealText(state) {
+  if (state.daily) return t("panel.daily", { date: dailyDate(state.daily) });
+  if (state.deal !== null) return t("panel.deal", { deal: state.deal });
+  return t(state.winnable ? "panel.winnable" : "panel.dealHidden");
+}
+
+/** Whether the page may play this game: it is the player's own (docs/api.md, "yours"). */
+export const isMine = (state) => state?.yours === true;
+
+/** Show the game view's parts that depend on whose game it is (read-only notice, Share, the assisted tag). */
+export function renderSharing(state, playing) {
+  $("no-game").hidden = true;
+  $("game-table").hidden = false;
+  const mine = isMine(state);
+  $("readonly").hidden = mine;
+  $("readonly-text").textContent = t(playing ? "share.watching" : "share.watchingOver");
+  $("btn-share").hidden = !playing; // once over, the over screen has its own
+  $("assisted-tag").hidden = !state.assisted;
+}
+
+/** Show the game as assisted (after a hint, before the server's next state says so). */
+export function showAssisted() {
+  $("assisted-tag").hidden = false;
+}
+
+/** Instead of a game: "no such game" (or a malformed share link), offering a new game; nothing is created. */
+export function showNoGame(messageKey = "missing.text") {
+  $("game-table").hidden = true;
+  $("no-game").hidden = false;
+  $("no-game-text").textContent = t(messageKey);
+  document.title = t("app.pageTitle", { page: t("missing.title") });
+  $("no-game-title").focus({ preventScroll: true });
+}
