@@ -12,11 +12,12 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from foursquare.engine import IllegalMoveError
 from foursquare.web.messages import say
+from foursquare.web.not_found import not_found_page, wants_html
 from foursquare.web.store import DamagedGameError, UnknownGameError
 
 log = logging.getLogger("foursquare.web")
@@ -25,10 +26,13 @@ HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 """The codes of the errors the framework itself answers (an unknown path, a wrong method, a body over
 :data:`~foursquare.web.app.MAX_BODY_BYTES`); others: http_error."""
 
+MIDDLEWARE_CODES = ("bad_host",)
+"""The codes of the refusals of :mod:`foursquare.web.security` (a ``Host`` header not allowed)."""
+
 ERROR_CODES = (
     "unknown_game", "game_over", "stale_turn", "wrong_card", "illegal_move", "nothing_to_undo", "nothing_to_redo",
     "still_playing", "bad_replay_turn", "bad_request", "not_available", "no_page", "damaged_game", "internal",
-    *HTTP_CODES.values(), "http_error",
+    *HTTP_CODES.values(), "http_error", *MIDDLEWARE_CODES,
 )  # fmt: skip
 """Every ``code`` an error answer may carry (``docs/api.md``, and the page's catalogue, name each one)."""
 
@@ -156,8 +160,13 @@ async def on_invalid_request(request: Request, exc: Exception) -> JSONResponse:
     return error_response(422, "bad_request", validation_sentence(list(exc.errors())))
 
 
-async def on_http_error(request: Request, exc: Exception) -> JSONResponse:
+async def on_http_error(request: Request, exc: Exception) -> Response:
+    """The framework's refusals; an unknown address is the "page not found" page for a browser."""
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 404:
+        if wants_html(request.url.path, request.headers.get("accept", "")):
+            return not_found_page()
+        return error_response(404, "not_found", say("not_found"))
     code = HTTP_CODES.get(exc.status_code, "http_error")
     body = {"detail": str(exc.detail).lower(), "code": code}
     return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
@@ -181,4 +190,3 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, on_http_error)
     app.add_exception_handler(DamagedGameError, on_damaged_game)
     app.add_exception_handler(Exception, on_unexpected)
-

@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from foursquare.cards import MAX_DEAL, random_deal_number
 from foursquare.engine import Game, Placement, Variant
 from foursquare.web.deps import PlayerDep, StoreDep
 from foursquare.web.errors import ConflictError, IllegalMove
+from foursquare.web.fields import Integer
 from foursquare.web.store import Store, StoredGame
 from foursquare.web.views import placement_json, state_json, summary_json
 
@@ -41,7 +42,7 @@ class NewGameBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    deal: Annotated[StrictInt, Field(ge=0, lt=MAX_DEAL)] | None = None
+    deal: Annotated[Integer, Field(ge=0, lt=MAX_DEAL)] | None = None
     variant: VariantBody | None = None
 
 
@@ -54,9 +55,9 @@ class MoveBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    row: StrictInt
-    col: StrictInt
-    turn: Annotated[StrictInt, Field(ge=0)]
+    row: Integer
+    col: Integer
+    turn: Annotated[Integer, Field(ge=0)]
     card: Annotated[StrictStr, Field(pattern=CARD_NAME)] | None = None
 
 
