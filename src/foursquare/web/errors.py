@@ -8,12 +8,14 @@ carries a stack trace: an unexpected error is logged and answered ``internal``.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import compile_path
 
 from foursquare.engine import IllegalMoveError
 from foursquare.web.messages import say
@@ -167,9 +169,25 @@ async def on_http_error(request: Request, exc: Exception) -> Response:
         if wants_html(request.url.path, request.headers.get("accept", "")):
             return not_found_page()
         return error_response(404, "not_found", say("not_found"))
+    if exc.status_code == 400:  # FastAPI could not read the body (not UTF-8, say): as any body that is not JSON
+        return error_response(422, "bad_request", say("bad_request", problems=say("body_not_json")))
+    headers = exc.headers
+    if exc.status_code == 405:  # Starlette's Allow names the methods of the first route of the path only
+        headers = {**(headers or {}), "Allow": ", ".join(allowed_methods(request, headers))}
     code = HTTP_CODES.get(exc.status_code, "http_error")
     body = {"detail": str(exc.detail).lower(), "code": code}
-    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+    return JSONResponse(body, status_code=exc.status_code, headers=headers)
+
+
+def allowed_methods(request: Request, headers: Mapping[str, str] | None) -> list[str]:
+    """Every method the request's path answers: Starlette's ``Allow``, and those the OpenAPI document lists."""
+    methods = {m.strip().upper() for m in (headers or {}).get("Allow", "").split(",") if m.strip()}
+    for template, operations in request.app.openapi().get("paths", {}).items():
+        if compile_path(template)[0].match(request.url.path):
+            methods |= {method.upper() for method in operations}
+    if "GET" in methods:
+        methods.add("HEAD")
+    return sorted(methods)
 
 
 async def on_damaged_game(request: Request, exc: Exception) -> JSONResponse:

@@ -60,8 +60,13 @@ STATE_OPERATIONS = (
 """The operations that answer a game's state (its ``id``, ``turn`` and ``legal`` cells): the sources of links."""
 
 GAME_ID = "$response.body#/id"
-MOVE_BODY = {"row": "$response.body#/legal/0/0", "col": "$response.body#/legal/0/1", "turn": "$response.body#/turn"}
-"""A move to the first legal cell at the state's turn: a link that plays the game on."""
+MOVE_BODY = {
+    "row": "$response.body#/legal/0/0",
+    "col": "$response.body#/legal/0/1",
+    "turn": "$response.body#/turn",
+    "card": "$response.body#/card",
+}
+"""The card to place, to the first legal cell, at the state's turn: a link that plays the game on."""
 
 
 class ErrorBody(BaseModel):
@@ -113,6 +118,24 @@ def links_to_game_operations(paths: dict[str, Any]) -> dict[str, Any]:
     return links
 
 
+BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+
+
+def exact_bounds(node: Any) -> None:
+    """Write integral bounds as integers: FastAPI's document model turns them into floats, and the float
+    ``1.8446744073709552e+19`` reads, in decimal, as a bound some 400 above the deal numbers' real 2⁶⁴
+    (every bound of the API is an integer well within a float's exact range, so ``int`` recovers it)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in BOUNDS and isinstance(value, float) and value.is_integer():
+                node[key] = int(value)
+            else:
+                exact_bounds(value)
+    elif isinstance(node, list):
+        for item in node:
+            exact_bounds(item)
+
+
 def describe(document: dict[str, Any]) -> dict[str, Any]:
     """FastAPI's OpenAPI ``document`` with every error answer and the links between game operations."""
     paths: dict[str, Any] = document.get("paths", {})
@@ -123,14 +146,15 @@ def describe(document: dict[str, Any]) -> dict[str, Any]:
             for status, codes in errors_of(method, path, operation).items():
                 responses[str(status)] = error_response(status, codes)
     links = links_to_game_operations(paths)
-    for method, path, status in STATE_OPERATIONS:
-        response = paths.get(path, {}).get(method, {}).get("responses", {}).get(status)
+    for method, path, success in STATE_OPERATIONS:
+        response = paths.get(path, {}).get(method, {}).get("responses", {}).get(success)
         if response is not None:
             response["links"] = links
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
     for unused in ("HTTPValidationError", "ValidationError"):
         schemas.pop(unused, None)
     schemas[ERROR_SCHEMA] = ErrorBody.model_json_schema(ref_template="#/components/schemas/{model}")
+    exact_bounds(document)
     return document
 
 

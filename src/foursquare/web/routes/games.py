@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from foursquare.cards import MAX_DEAL, random_deal_number
 from foursquare.engine import Game, Placement, Variant
 from foursquare.web.deps import PlayerDep, StoreDep
 from foursquare.web.errors import ConflictError, IllegalMove
-from foursquare.web.fields import Integer
+from foursquare.web.fields import WHOLE, Integer
 from foursquare.web.store import Store, StoredGame
 from foursquare.web.views import placement_json, state_json, summary_json
 
@@ -42,7 +42,7 @@ class NewGameBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    deal: Annotated[Integer, Field(ge=0, lt=MAX_DEAL)] | None = None
+    deal: Annotated[StrictInt, Field(ge=0, lt=MAX_DEAL), WHOLE] | None = None
     variant: VariantBody | None = None
 
 
@@ -57,7 +57,7 @@ class MoveBody(BaseModel):
 
     row: Integer
     col: Integer
-    turn: Annotated[Integer, Field(ge=0)]
+    turn: Annotated[StrictInt, Field(ge=0), WHOLE]
     card: Annotated[StrictStr, Field(pattern=CARD_NAME)] | None = None
 
 
