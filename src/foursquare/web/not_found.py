@@ -19,13 +19,14 @@ from foursquare.web.messages import say
 from foursquare.web.security import content_security_policy, csp_header, sha256_source
 
 STYLE = """
-:root { color-scheme: light; --bg: #f3efe6; --card: #fffdf8; --text: #1f2328; --muted: #59636e; --accent: #1f6f54; }
+:root { color-scheme: light; --bg: #f3efe6; --card: #fffdf8; --text: #1f2328; --muted: #59636e; --accent: #1f6f54;
+  --on-accent: #fff; }
 @media (prefers-color-scheme: dark) {
   :root:not([data-theme="light"]) { color-scheme: dark; --bg: #12161b; --card: #1b2129; --text: #e8eaed;
-    --muted: #a3acb7; --accent: #3fa37f; }
+    --muted: #a3acb7; --accent: #3fa37f; --on-accent: #0d1a14; }
 }
 :root[data-theme="dark"] { color-scheme: dark; --bg: #12161b; --card: #1b2129; --text: #e8eaed; --muted: #a3acb7;
-  --accent: #3fa37f; }
+  --accent: #3fa37f; --on-accent: #0d1a14; }
 body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: var(--bg); color: var(--text);
   font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 main { margin: 1rem; padding: 2rem 2.5rem; max-width: 28rem; text-align: center; background: var(--card);
@@ -33,7 +34,7 @@ main { margin: 1rem; padding: 2rem 2.5rem; max-width: 28rem; text-align: center;
 .status { margin: 0; font-size: 3.5rem; font-weight: 700; letter-spacing: 0.05em; color: var(--accent); }
 h1 { margin: 0.25rem 0 0.5rem; font-size: 1.4rem; }
 p { margin: 0 0 1.5rem; color: var(--muted); }
-a { display: inline-block; padding: 0.6rem 1.2rem; border-radius: 8px; background: var(--accent); color: #fff;
+a { display: inline-block; padding: 0.6rem 1.2rem; border-radius: 8px; background: var(--accent); color: var(--on-accent);
   font-weight: 600; text-decoration: none; }
 a:focus-visible { outline: 3px solid var(--text); outline-offset: 2px; }
 """
