@@ -130,7 +130,9 @@ def under_csp(page: Any) -> Any:
 def new_page(browser: Any, viewport: dict[str, int] = DESKTOP, **options: Any) -> Any:
     """A fresh browser context (so a fresh player cookie) and page; page errors fail the test."""
     context = browser.new_context(viewport=viewport, **options)
-    page = under_csp(context.new_page())
+    open_page = context.new_page
+    context.new_page = lambda: under_csp(open_page())  # a second tab of the test is wrapped too
+    page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.errors = errors
