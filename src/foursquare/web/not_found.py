@@ -34,8 +34,8 @@ main { margin: 1rem; padding: 2rem 2.5rem; max-width: 28rem; text-align: center;
 .status { margin: 0; font-size: 3.5rem; font-weight: 700; letter-spacing: 0.05em; color: var(--accent); }
 h1 { margin: 0.25rem 0 0.5rem; font-size: 1.4rem; }
 p { margin: 0 0 1.5rem; color: var(--muted); }
-a { display: inline-block; padding: 0.6rem 1.2rem; border-radius: 8px; background: var(--accent); color: var(--on-accent);
-  font-weight: 600; text-decoration: none; }
+a { display: inline-block; padding: 0.6rem 1.2rem; border-radius: 8px; background: var(--accent);
+  color: var(--on-accent); font-weight: 600; text-decoration: none; }
 a:focus-visible { outline: 3px solid var(--text); outline-offset: 2px; }
 """
 
