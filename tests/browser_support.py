@@ -107,9 +107,31 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
+FUNCTION = re.compile(r"^\s*(async\s+)?(function\b|\([^()]*\)\s*=>|\w+\s*=>)")
+
+
+def under_csp(page: Any) -> Any:
+    """Make ``page.wait_for_function`` work under the page's content security policy.
+
+    Playwright polls a predicate given as a bare expression with ``eval`` inside the page, which the policy
+    forbids (no ``'unsafe-eval'``); given as a function, it does not. Bare expressions become functions.
+    """
+    wait_for_function = page.wait_for_function
+
+    def wait(expression: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(expression, str) and not FUNCTION.match(expression):
+            expression = f"() => ({expression})"
+        return wait_for_function(expression, *args, **kwargs)
+
+    page.wait_for_function = wait
+    return page
+
+
 def new_page(browser: Any, viewport: dict[str, int] = DESKTOP, **options: Any) -> Any:
     """A fresh browser context (so a fresh player cookie) and page; page errors fail the test."""
     context = browser.new_context(viewport=viewport, **options)
+    open_page = context.new_page
+    context.new_page = lambda: under_csp(open_page())  # a second tab of the test is wrapped too
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,15 +34,23 @@ def free_port() -> int:
 def serving(
     db: Path | None, *extra: str, env: dict[str, str] | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """Start ``foursquare serve`` on a free port; yield its URL once it answers; SIGKILL it afterwards."""
+    """Start ``foursquare serve`` on a free port; yield its URL once it answers; SIGKILL it afterwards.
+
+    Its output goes to files (a pipe nobody reads fills up with the access log and blocks the server);
+    ``process.stdout`` and ``process.stderr`` read them from the start.
+    """
     port = free_port()
-    process = subprocess.Popen(
-        [*SERVE, "--port", str(port), *([] if db is None else ["--db", str(db)]), *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    logs = Path(tempfile.mkdtemp(prefix="foursquare-serve-"))
+    with (logs / "stdout").open("w") as out, (logs / "stderr").open("w") as err:
+        process = subprocess.Popen(
+            [*SERVE, "--port", str(port), *([] if db is None else ["--db", str(db)]), *extra],
+            stdout=out,
+            stderr=err,
+            text=True,
+            env=env,
+        )
+    process.stdout = (logs / "stdout").open()
+    process.stderr = (logs / "stderr").open()
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_TIMEOUT
@@ -62,6 +72,7 @@ def serving(
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
+        shutil.rmtree(logs, ignore_errors=True)
 
 
 def without_timestamps(state: dict[str, Any]) -> dict[str, Any]:
@@ -159,3 +170,54 @@ def test_open_the_default_database_and_ctrl_c(tmp_path: Path) -> None:
         )
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT deal FROM games").fetchall() == [("3",)]
+
+
+def test_a_request_for_another_host_name_is_refused(tmp_path: Path) -> None:
+    """By default a server on a loopback address answers its loopback names only (no DNS rebinding)."""
+    with serving(tmp_path / "games.db") as (url, process):
+        port = url.rsplit(":", 1)[1]
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", "LOCALHOST"):
+            assert httpx.get(f"{url}/api/stats", headers={"Host": host}).status_code == 200, host
+        refused = httpx.get(f"{url}/api/stats", headers={"Host": "attacker.example"})
+        assert refused.status_code == 400
+        assert refused.json() == {
+            "detail": "the host name 'attacker.example' is not served here "
+            "(foursquare serve --allowed-hosts names those that are)",
+            "code": "bad_host",
+        }
+        assert refused.headers["x-content-type-options"] == "nosniff"
+        assert "frame-ancestors 'none'" in refused.headers["content-security-policy"]
+        assert httpx.get(f"{url}/", headers={"Host": "attacker.example"}).status_code == 400
+        assert process.stderr is not None
+        assert "warning" not in process.stderr.read()
+
+
+def test_allowed_hosts_names_the_hosts_served(tmp_path: Path) -> None:
+    with serving(tmp_path / "games.db", "--allowed-hosts", "games.example.org, *.example.net") as (url, process):
+        for host, status in [
+            ("games.example.org", 200), ("games.example.org:8443", 200), ("a.example.net", 200),
+            ("example.net", 400), ("127.0.0.1", 400), ("games.example.org.evil", 400), ("", 400),
+        ]:  # fmt: skip
+            assert httpx.get(f"{url}/api/stats", headers={"Host": host}).status_code == status, host
+        assert process.stderr is not None
+        assert "warning" not in process.stderr.read()
+
+
+def test_a_public_address_without_allowed_hosts_warns(tmp_path: Path) -> None:
+    with serving(tmp_path / "games.db", "--host", "0.0.0.0") as (url, process):
+        assert httpx.get(f"{url}/api/stats", headers={"Host": "whatever.example"}).status_code == 200
+        assert process.stderr is not None
+        warning = process.stderr.readline()
+        assert warning.startswith("warning: listening on 0.0.0.0, which other machines can reach, and answering")
+        assert "pass --allowed-hosts with the names this server is reached by" in warning
+    with serving(tmp_path / "games.db", "--host", "0.0.0.0", "--allowed-hosts", "*") as (url, process):
+        assert httpx.get(f"{url}/api/stats", headers={"Host": "whatever.example"}).status_code == 200
+        assert process.stderr is not None
+        assert "warning" not in process.stderr.read()
+
+
+def test_bad_allowed_hosts_is_a_usage_error(tmp_path: Path) -> None:
+    result = subprocess.run([*SERVE, "--allowed-hosts", " , ", "--db", str(tmp_path / "g.db")], capture_output=True,
+                            text=True, timeout=120)  # fmt: skip
+    assert result.returncode == 2
+    assert "--allowed-hosts: give at least one host name" in result.stderr

@@ -15,28 +15,47 @@ real table would see — the grid and the card to place. ``docs/api.md`` documen
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
 from foursquare.web.deps import AnalysisLocks
 from foursquare.web.errors import install_error_handlers
 from foursquare.web.limits import BodyLimit
+from foursquare.web.openapi import install as install_openapi
 from foursquare.web.player import identify_player
-from foursquare.web.routes import analysis, games, page, pwa, stats
+from foursquare.web.routes import analysis, docs, games, page, pwa, stats
+from foursquare.web.security import AllowedHosts, SecurityHeaders
 from foursquare.web.store import Clock, Store, system_clock
 
 # No request of the API needs more than a few hundred bytes; a bigger body is refused (413) unread.
 MAX_BODY_BYTES = 64 * 1024
 
 
-def create_app(db_path: str | Path, *, clock: Clock = system_clock) -> FastAPI:
+class Foursquare(FastAPI):
+    """FastAPI, with the security middleware outside even its error handling (so a 500 carries the headers too)."""
+
+    allowed_hosts: tuple[str, ...] | None = None
+
+    def build_middleware_stack(self) -> ASGIApp:
+        inner = super().build_middleware_stack()
+        if self.allowed_hosts is not None:
+            inner = AllowedHosts(inner, self.allowed_hosts)
+        return SecurityHeaders(inner)
+
+
+def create_app(
+    db_path: str | Path, allowed_hosts: Iterable[str] | None = None, *, clock: Clock = system_clock
+) -> FastAPI:
     """The FastAPI application over the database at ``db_path`` (checked, created if missing).
 
+    With ``allowed_hosts`` (names, ``*.example.org``, or ``*``), a request for any other ``Host`` gets 400.
     ``clock`` tells the time (the date of the daily deal, the timestamps); a test may freeze it.
+
     Raises :class:`~foursquare.web.store.StoreError` if the database cannot be used.
     """
     store = Store(db_path, clock=clock)
@@ -46,18 +65,22 @@ def create_app(db_path: str | Path, *, clock: Clock = system_clock) -> FastAPI:
         yield
         store.close()
 
-    app = FastAPI(
+    app = Foursquare(
         title="Foursquare",
         summary="Play Wil Su's Foursquare solitaire; the server keeps the stock.",
         version="1",
         lifespan=lifespan,
+        docs_url=None,  # routes/docs.py serves it, with its own content security policy
+        redoc_url=None,
     )
+    app.allowed_hosts = None if allowed_hosts is None else tuple(allowed_hosts)
     app.state.store = store
     app.state.analysis_locks = AnalysisLocks()
     app.middleware("http")(identify_player)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     install_error_handlers(app)
-    for router in (games.router, analysis.router, stats.router, page.router, pwa.router):
+    for router in (games.router, analysis.router, stats.router, page.router, pwa.router, docs.router):
         app.include_router(router)
+    install_openapi(app)
     app.mount("/static", StaticFiles(directory=page.STATIC_DIR, check_dir=False), name="static")
     return app

@@ -8,15 +8,18 @@ carries a stack trace: an unexpected error is logged and answered ``internal``.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import compile_path
 
 from foursquare.engine import IllegalMoveError
 from foursquare.web.messages import say
+from foursquare.web.not_found import not_found_page, wants_html
 from foursquare.web.store import DamagedGameError, UnknownGameError
 
 log = logging.getLogger("foursquare.web")
@@ -25,11 +28,14 @@ HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 """The codes of the errors the framework itself answers (an unknown path, a wrong method, a body over
 :data:`~foursquare.web.app.MAX_BODY_BYTES`); others: http_error."""
 
+MIDDLEWARE_CODES = ("bad_host",)
+"""The codes of the refusals of :mod:`foursquare.web.security` (a ``Host`` header not allowed)."""
+
 ERROR_CODES = (
     "unknown_game", "game_over", "stale_turn", "wrong_card", "illegal_move", "nothing_to_undo", "nothing_to_redo",
     "still_playing", "bad_replay_turn", "bad_request", "not_available", "no_page", "damaged_game", "internal",
     "not_your_game",
-    *HTTP_CODES.values(), "http_error",
+    *HTTP_CODES.values(), "http_error", *MIDDLEWARE_CODES,
 )  # fmt: skip
 """Every ``code`` an error answer may carry (``docs/api.md``, and the page's catalogue, name each one)."""
 
@@ -163,11 +169,32 @@ async def on_invalid_request(request: Request, exc: Exception) -> JSONResponse:
     return error_response(422, "bad_request", validation_sentence(list(exc.errors())))
 
 
-async def on_http_error(request: Request, exc: Exception) -> JSONResponse:
+async def on_http_error(request: Request, exc: Exception) -> Response:
+    """The framework's refusals; an unknown address is the "page not found" page for a browser."""
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 404:
+        if wants_html(request.url.path, request.headers.get("accept", "")):
+            return not_found_page()
+        return error_response(404, "not_found", say("not_found"))
+    if exc.status_code == 400:  # FastAPI could not read the body (not UTF-8, say): as any body that is not JSON
+        return error_response(422, "bad_request", say("bad_request", problems=say("body_not_json")))
+    headers = exc.headers
+    if exc.status_code == 405:  # Starlette's Allow names the methods of the first route of the path only
+        headers = {**(headers or {}), "Allow": ", ".join(allowed_methods(request, headers))}
     code = HTTP_CODES.get(exc.status_code, "http_error")
     body = {"detail": str(exc.detail).lower(), "code": code}
-    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+    return JSONResponse(body, status_code=exc.status_code, headers=headers)
+
+
+def allowed_methods(request: Request, headers: Mapping[str, str] | None) -> list[str]:
+    """Every method the request's path answers: Starlette's ``Allow``, and those the OpenAPI document lists."""
+    methods = {m.strip().upper() for m in (headers or {}).get("Allow", "").split(",") if m.strip()}
+    for template, operations in request.app.openapi().get("paths", {}).items():
+        if compile_path(template)[0].match(request.url.path):
+            methods |= {method.upper() for method in operations}
+    if "GET" in methods:
+        methods.add("HEAD")
+    return sorted(methods)
 
 
 async def on_damaged_game(request: Request, exc: Exception) -> JSONResponse:
@@ -188,4 +215,3 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, on_http_error)
     app.add_exception_handler(DamagedGameError, on_damaged_game)
     app.add_exception_handler(Exception, on_unexpected)
-

@@ -20,6 +20,8 @@ MESSAGES = {
     "no_page": "the web page is not installed (missing {path})",
     "not_your_game": "this game is another player's: only the browser that started it may {what}",
     "internal": "internal error",
+    "not_found": "not found",
+    "bad_host": "the host name {host!r} is not served here (foursquare serve --allowed-hosts names those that are)",
     "bad_request": "bad request: {problems}",
     # The problems a bad request names.
     "body_not_json": "the request body is not valid JSON",
@@ -38,10 +40,17 @@ MESSAGES = {
     "the_body": "the request body",
     "one_deal_kind": "give at most one of deal, daily, winnable and like",
     "like_keeps_rules": "variant cannot be given with like: the new game keeps the house rules of that game",
+    # The "page not found" page (web/not_found.py).
+    "page_not_found.title": "Page not found",
+    "page_not_found.text": "There is nothing at this address.",
+    "page_not_found.link": "Play Foursquare",
     # foursquare serve
     "serving": "Foursquare is being served at {url}  (database: {db}; press Ctrl+C to stop)",
     "cannot_listen": "cannot listen on {host} port {port}: {error}",
     "bad_port": "a port is a number from 0 to 65535 (0: any free port)",
+    "open_to_any_host": "warning: listening on {host}, which other machines can reach, and answering requests "
+    "for any host name; pass --allowed-hosts with the names this server is reached by, "
+    "e.g. --allowed-hosts {example} (or --allowed-hosts '*' to accept any, and hide this warning)",
 }
 
 

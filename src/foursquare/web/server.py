@@ -5,6 +5,7 @@ The application itself is built by :func:`foursquare.web.app.create_app`.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 import socket
@@ -12,12 +13,14 @@ import sys
 import threading
 import time
 import webbrowser
+from collections.abc import Sequence
 from pathlib import Path
 
 import platformdirs
 
 from foursquare.web.app import create_app
 from foursquare.web.messages import say
+from foursquare.web.security import LOOPBACK_HOSTS
 
 
 class ServeError(ValueError):
@@ -72,13 +75,50 @@ def _warm_up_players() -> None:
         logging.getLogger("foursquare").exception("warming up the players failed")
 
 
-def serve(host: str, port: int, db: str | os.PathLike[str] | None = None, open_browser: bool = False) -> int:
-    """Check the database, listen, print the URL, serve until interrupted (``foursquare serve``)."""
+def is_loopback(host: str) -> bool:
+    """``host`` (a name or an address) is this machine only: ``localhost``, ``127.x.x.x``, ``::1``.
+
+    >>> [is_loopback(h) for h in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "", "192.168.1.2")]
+    [True, True, True, False, False, False]
+    """
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a name: it may resolve to a public address
+
+
+def hosts_to_allow(host: str, allowed_hosts: Sequence[str] | None) -> tuple[str, ...]:
+    """The ``Host`` names to answer: those given; else the loopback names on a loopback address, any on others.
+
+    Any host on a public address without ``--allowed-hosts`` is what a server reached by an unknown name needs;
+    :func:`serve` warns about it.
+    """
+    if allowed_hosts is not None:
+        return tuple(allowed_hosts)
+    return LOOPBACK_HOSTS if is_loopback(host) else ("*",)
+
+
+def serve(
+    host: str,
+    port: int,
+    db: str | os.PathLike[str] | None = None,
+    open_browser: bool = False,
+    allowed_hosts: Sequence[str] | None = None,
+) -> int:
+    """Check the database, listen, print the URL, serve until interrupted (``foursquare serve``).
+
+    ``allowed_hosts``: the ``Host`` names to answer (see :func:`hosts_to_allow`); others get 400 ``bad_host``.
+    """
     import uvicorn
 
     db = Path(db).expanduser() if db else default_db_path()
-    app = create_app(db)
+    app = create_app(db, allowed_hosts=hosts_to_allow(host, allowed_hosts))
     sock = _listen(host, port)
+    if allowed_hosts is None and not is_loopback(host):
+        example = socket.gethostname() or "games.example.org"
+        print(say("open_to_any_host", host=host or "every address", example=example), file=sys.stderr, flush=True)
     url = _url(sock, host)
     print(say("serving", url=url, db=os.fspath(db)), flush=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="info"))

@@ -16,6 +16,7 @@ from foursquare.cards import MAX_DEAL, random_deal_number
 from foursquare.engine import Game, Placement, Variant
 from foursquare.web.deps import PlayerDep, StoreDep
 from foursquare.web.errors import ConflictError, ForbiddenError, IllegalMove, UnavailableError, UnprocessableError
+from foursquare.web.fields import WHOLE, Integer
 from foursquare.web.messages import say
 from foursquare.web.store import Store, StoredGame
 from foursquare.web.views import placement_json, state_json, summary_json
@@ -47,7 +48,7 @@ class NewGameBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    deal: Annotated[StrictInt, Field(ge=0, lt=MAX_DEAL)] | None = None
+    deal: Annotated[StrictInt, Field(ge=0, lt=MAX_DEAL), WHOLE] | None = None
     variant: VariantBody | None = None
     daily: StrictBool = False
     winnable: StrictBool = False
@@ -63,9 +64,9 @@ class MoveBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    row: StrictInt
-    col: StrictInt
-    turn: Annotated[StrictInt, Field(ge=0)]
+    row: Integer
+    col: Integer
+    turn: Annotated[StrictInt, Field(ge=0), WHOLE]
     card: Annotated[StrictStr, Field(pattern=CARD_NAME)] | None = None
 
 
@@ -80,7 +81,12 @@ def refuse_if_not_yours(stored: StoredGame, player: str, what: str) -> None:
         raise ForbiddenError("not_your_game", what=what)
 
 
-@router.post("", status_code=201, summary="Start a game (or get today's daily deal)")
+@router.post(
+    "",
+    status_code=201,
+    summary="Start a game (or get today's daily deal)",
+    responses={200: {"description": "The player's daily game of today, started before (`daily` only)"}},
+)
 def new_game(
     store: StoreDep, player: PlayerDep, response: Response, body: Annotated[NewGameBody | None, Body()] = None
 ) -> dict[str, Any]:

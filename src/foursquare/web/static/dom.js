@@ -10,13 +10,16 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
  * Give `node` its attributes and children. Attributes: "class", "text" (its text), "on<event>" (a
- * listener) or any attribute (null, undefined and false leave it out; true sets it empty).
+ * listener), "style" (through the CSSOM) or any attribute (null, undefined and false leave it out;
+ * true sets it empty).
  */
 function build(node, attributes, children) {
   for (const [name, value] of Object.entries(attributes)) {
     if (value === null || value === undefined || value === false) continue;
     if (name === "text") node.textContent = value;
     else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    // Through the CSSOM: a style="" attribute is inline style, which the content security policy forbids.
+    else if (name === "style") node.style.cssText = value;
     else node.setAttribute(name, value === true ? "" : String(value));
   }
   node.append(...children.filter((child) => child !== null && child !== undefined));

@@ -288,6 +288,7 @@ export default {
   "error.code.too_large": "The request was too large for the server.",
   "error.code.http_error": "The request failed.",
   "error.code.not_your_game": "This is another player's game: only the browser that started it can play it.",
+  "error.code.bad_host": "The server does not answer to this address; open it by the name it is served under.",
   // An illegal move, by the engine's reason.
   "error.illegal.game_over": "The game is over.",
   "error.illegal.first_card": "The first card starts the grid: it goes on the one highlighted cell.",
