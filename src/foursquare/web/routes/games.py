@@ -7,6 +7,7 @@ player (the ``fs_player`` cookie that started it) may change it; anyone with its
 
 from __future__ import annotations
 
+import itertools
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Response
@@ -39,6 +40,20 @@ class VariantBody(BaseModel):
     count_buried: StrictBool = False
 
 
+GIVEN = {"deal": {"type": "integer"}, "daily": {"const": True}, "winnable": {"const": True}, "like": {"type": "string"}}
+"""What each kind of deal looks like when it is asked for (an absent, null or false field asks for nothing)."""
+EXCLUSIVE = (*itertools.combinations(GIVEN, 2), ("like", "variant"))
+"""Fields a new game's body may not give together: two kinds of deal, or ``like`` with house rules of its own."""
+
+
+def at_most_one_kind_of_deal(schema: dict[str, Any]) -> None:
+    """Say in the JSON schema what the route refuses, so that every body the OpenAPI document calls valid is taken."""
+    given = {**GIVEN, "variant": {"type": "object"}}
+    schema["allOf"] = [
+        {"not": {"required": [a, b], "properties": {a: given[a], b: given[b]}}} for a, b in EXCLUSIVE
+    ]
+
+
 class NewGameBody(BaseModel):
     """``POST /api/games``: a numbered deal (its number shown) or a random one (its number hidden).
 
@@ -46,7 +61,7 @@ class NewGameBody(BaseModel):
     proves winnable); ``like`` (the id of a game whose deal to play, its number as hidden as it is there).
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=at_most_one_kind_of_deal)
 
     deal: Annotated[StrictInt, Field(ge=0, lt=MAX_DEAL), WHOLE] | None = None
     variant: VariantBody | None = None
