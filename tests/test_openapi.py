@@ -156,6 +156,8 @@ def test_schemathesis_finds_no_failure(tmp_path: Path) -> None:
             "--checks", "all", "--phases", "examples,coverage,fuzzing,stateful", "--mode", "all",
             "--max-examples", str(FUZZ_EXAMPLES), "--seed", str(FUZZ_SEED), "--workers", "1",
             "--request-timeout", "60",
+            # One player throughout, as a browser keeps its cookie: only a game's player may move in it.
+            "--header", f"Cookie: fs_player={FUZZ_PLAYER}",
         ]  # fmt: skip
         result = subprocess.run(run, capture_output=True, text=True, cwd=tmp_path, timeout=600)
         assert process.stdout is not None
