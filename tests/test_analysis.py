@@ -10,7 +10,15 @@ from pathlib import Path
 import pytest
 
 from foursquare import record
-from foursquare.analysis import CONFIDENCE_Z, MISTAKE_EXPECTED_SCORE, AnalysisError, analyze, judge_move
+from foursquare.analysis import (
+    CONFIDENCE_Z,
+    MISTAKE_EXPECTED_SCORE,
+    RECHECK_PLAYOUTS,
+    VERSION,
+    AnalysisError,
+    analyze,
+    judge_move,
+)
 from foursquare.engine import Game, Move
 from foursquare.solver import solve
 
@@ -37,7 +45,8 @@ def perfect_game() -> Game:
 
 
 def check_shape(result: dict[str, object], game: Game) -> None:
-    assert set(result) == {"outcome", "reason", "score", "deal", "moves", "costliest", "perfect"}
+    assert set(result) == {"version", "outcome", "reason", "score", "deal", "moves", "costliest", "perfect"}
+    assert result["version"] == VERSION
     assert result["outcome"] == game.outcome().status
     assert result["deal"] == DEAL
     moves = result["moves"]
@@ -147,6 +156,9 @@ def test_the_loss_bound_is_z_standard_errors_below_the_paired_mean() -> None:
             continue
         duel = compare_moves(view, best, played, seed=0)
         low = duel.score_gap - CONFIDENCE_Z * duel.score_gap_se
+        if duel.score_gap > MISTAKE_EXPECTED_SCORE >= low:  # borderline: a second, longer look
+            duel = compare_moves(view, best, played, seed=0, playouts=RECHECK_PLAYOUTS)
+            low = duel.score_gap - CONFIDENCE_Z * duel.score_gap_se
         assert m["expected_score_loss"] == round(duel.score_gap, 3)
         assert m["expected_score_loss_low"] == round(max(0.0, low), 3)
         assert m["mistake"] == (low > MISTAKE_EXPECTED_SCORE)

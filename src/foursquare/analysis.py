@@ -22,7 +22,8 @@ The rule, for the expected score (a loss scoring 0: the number the hint ranks by
   ``se``, and the move is a **mistake** when the lower confidence bound ``d − CONFIDENCE_Z · se``
   (:data:`CONFIDENCE_Z` = 2.5, one-sided 99.4 %) exceeds :data:`MISTAKE_EXPECTED_SCORE` (1 point):
   a loss larger than the threshold *and* than the noise. Losing 5 % of win chance costs about a
-  point, since a won game scores about 20.
+  point, since a won game scores about 20. A borderline move (``d`` above the threshold, its bound
+  below) is played out again on :data:`RECHECK_PLAYOUTS` futures, which halves the noise, and judged on those.
 
 ``played_win_probability`` and ``played_expected_score`` of every move (the game's chances after it)
 come from the same fresh futures, so they draw the game's curve as it went.
@@ -33,12 +34,18 @@ from __future__ import annotations
 from typing import Any
 
 from foursquare.engine import Game, Move, View
+from foursquare.players import COMPARE_PLAYOUTS
 from foursquare.solver import Solution, solve
 
 #: A move is a mistake when its expected-score loss exceeds this, beyond the noise (module docstring).
 MISTAKE_EXPECTED_SCORE = 1.0
 #: Standard errors of the paired difference between the lower confidence bound and the estimate.
 CONFIDENCE_Z = 2.5
+#: Futures for a second look at a borderline move (loss above the threshold, bound below it): halves the noise.
+RECHECK_PLAYOUTS = 4 * COMPARE_PLAYOUTS
+#: The shape and rule of :func:`analyze`'s answer; a stored analysis of another version is stale.
+#: 2: cell names (``played_cell``, ``best_cell``, ``line_cells``), ``expected_score_loss_low``, the paired rule.
+VERSION = 2
 
 
 class AnalysisError(ValueError):
@@ -81,6 +88,7 @@ def analyze(
     outcome = game.outcome()
     solution = solve(game.stock, game.variant, timeout=solve_timeout)
     return {
+        "version": VERSION,
         "outcome": outcome.status,
         "reason": outcome.reason,
         "score": outcome.score if outcome.score is not None else 0,
@@ -104,6 +112,8 @@ def judge_move(view: View, played: Move, index: int, *, seed: int, time_budget: 
         mine = best = estimate_move(view, played, seed=seed)
     else:
         duel = compare_moves(view, best_move, played, seed=seed)
+        if duel.score_gap > MISTAKE_EXPECTED_SCORE >= duel.score_gap - CONFIDENCE_Z * duel.score_gap_se:
+            duel = compare_moves(view, best_move, played, seed=seed, playouts=RECHECK_PLAYOUTS)
         best, mine = duel.first, duel.second
         if duel.score_gap <= 0:  # the played move did as well: it is the best of this row
             best = mine

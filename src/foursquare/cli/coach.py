@@ -44,7 +44,8 @@ TEXT = {
     "perfect_unknown": "  unknown: no win found in time; no line scores more than {upper}",
     "perfect_line": "  best line: {line}",
     "mistake_rule": (
-        "Every move and the hint's best are played out on the same {playouts:,} fresh futures; a move is a mistake"
+        "Every move and the hint's best are played out on the same {playouts:,} fresh futures ({recheck:,} for a"
+        " borderline move); a move is a mistake"
         " when its loss of expected score, less {z} standard errors of the paired difference (the 'low' bound),"
         " is still more than {es:.1f}."
     ),
@@ -142,10 +143,12 @@ def _result_line(result: dict[str, Any]) -> str:
 
 
 def _mistakes_text(result: dict[str, Any]) -> str:
-    from foursquare.analysis import CONFIDENCE_Z, MISTAKE_EXPECTED_SCORE
+    from foursquare.analysis import CONFIDENCE_Z, MISTAKE_EXPECTED_SCORE, RECHECK_PLAYOUTS
     from foursquare.players import COMPARE_PLAYOUTS
 
-    rule = TEXT["mistake_rule"].format(playouts=COMPARE_PLAYOUTS, z=CONFIDENCE_Z, es=MISTAKE_EXPECTED_SCORE)
+    rule = TEXT["mistake_rule"].format(
+        playouts=COMPARE_PLAYOUTS, recheck=RECHECK_PLAYOUTS, z=CONFIDENCE_Z, es=MISTAKE_EXPECTED_SCORE
+    )
     if not result["costliest"]:
         return rule + "\n" + TEXT["no_mistakes"]
     moves = ", ".join(TEXT["mistake_move"].format(number=i + 1) for i in result["costliest"])
