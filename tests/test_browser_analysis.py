@@ -54,7 +54,7 @@ def test_hint_list_is_ranked_by_the_number_it_shows_first(browser: Any, server: 
         page.click("#btn-hint")
         items = page.locator(".hint-item")
         expect(items.first).to_be_visible(timeout=60_000)
-        expect(page.locator("#hint-ranked")).to_have_text("Ranked by expected score (a lost game scores 0)")
+        expect(page.locator("#hint-ranked")).to_have_text("Ranked by expected score (a loss scores 0)")
         answer = page.request.get(f"{server}/api/games/{game_id(page)}/hint").json()
         ranked = answer["moves"]
         assert [m["expected_score"] for m in ranked] == sorted((m["expected_score"] for m in ranked), reverse=True)
@@ -72,6 +72,12 @@ def test_hint_list_is_ranked_by_the_number_it_shows_first(browser: Any, server: 
             expect(items.nth(index).locator(".hint-win")).to_have_text(re.compile(r"^\d+\s?% win$"))
         if turn == 3:
             shot(page, "desktop-hint-ranked")
+    page.set_viewport_size(PHONE)
+    expect(page.locator("#hint-ranked")).to_be_visible()
+    no_horizontal_overflow(page)
+    shot(page, "phone-hint-ranked")
+    page.evaluate("document.documentElement.dataset.theme = 'dark'")
+    shot(page, "phone-hint-ranked-dark")
     assert page.errors == []
     page.context.close()
 

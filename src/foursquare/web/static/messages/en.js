@@ -73,7 +73,7 @@ export default {
   // Hint
   "hint.title": "Best moves",
   "hint.loading": "Thinking…",
-  "hint.rankedBy": "Ranked by expected score (a lost game scores 0)",
+  "hint.rankedBy": "Ranked by expected score (a loss scores 0)",
   "hint.move": "{cell}",
   "hint.onPile": "on {top}",
   "hint.whereOnPile": "{where} ({pile})",
