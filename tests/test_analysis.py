@@ -223,3 +223,20 @@ def test_analysis_sees_only_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(seen) == game.turn
     assert all(type(v).__name__ == "View" for v in seen)
     assert Move(0, 0) in seen[0].legal_moves  # type: ignore[attr-defined]
+
+
+def test_a_move_is_judged_the_same_whatever_the_unseen_order() -> None:
+    """The hint, the fresh futures and the verdict on a move depend on the view only: two stocks that differ
+    after the card to place give the same row (the unseen cards are shuffled, their order never read)."""
+    game = Game(deal=DEAL)
+    for _ in range(7):
+        game.place(*game.legal_moves[-1])
+    stock = list(game.stock)
+    other = Game(stock=stock[: game.turn + 1] + stock[game.turn + 1 :][::-1])
+    for move in game.moves:
+        other.place(move.row, move.col)
+    assert other.view() == game.view() and other.stock != game.stock
+    for played in game.legal_moves[:2]:
+        mine = judge_move(game.view(), played, game.turn, seed=1, time_budget=None)
+        theirs = judge_move(other.view(), played, other.turn, seed=1, time_budget=None)
+        assert mine == theirs
