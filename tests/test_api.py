@@ -541,7 +541,7 @@ def test_the_hint_ranks_every_legal_move(client: TestClient) -> None:
     assert hint["turn"] == 2
     assert sorted([m["row"], m["col"]] for m in hint["moves"]) == state["legal"]
     for advice in hint["moves"]:
-        assert set(advice) == {"row", "col", "win_probability", "expected_score"}
+        assert set(advice) == {"row", "col", "cell", "win_probability", "expected_score", "playouts"}
         assert 0 <= advice["win_probability"] <= 1 and 0 <= advice["expected_score"] <= 24
     from foursquare import players
 

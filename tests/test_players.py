@@ -24,6 +24,7 @@ from foursquare.players import (
     MoveAdvice,
     PlayerError,
     compare_moves,
+    estimate_move,
     greedy_move,
     hint,
     make_player,
@@ -247,6 +248,42 @@ def test_hint_with_a_time_budget_samples_more() -> None:
         hint(view, time_budget=0)
 
 
+def test_hint_lists_moves_by_the_expected_score_it_shows_first() -> None:
+    """Over many positions (early, middle, late; ordinary and risky; moves that left the race early),
+    a move lower in the list never shows a higher expected score, and each names its cell."""
+    positions = 0
+    for deal in range(1, 9):
+        game = Game(deal=deal)
+        while not game.is_over():
+            view = game.view()
+            advice = hint(view, seed=deal)
+            scores = [a.expected_score for a in advice]
+            assert scores == sorted(scores, reverse=True), f"deal {deal} move {view.turn + 1}"
+            shown = [round(score, 1) for score in scores]  # as the page and the terminal round them
+            assert shown == sorted(shown, reverse=True)
+            for a in advice:
+                assert a.to_json()["cell"] == a.move.name and a.to_json()["playouts"] == a.playouts > 0
+            positions += 1
+            move = advice[-1].move if view.turn % 5 == 4 else advice[0].move  # now and then a poor move
+            game.place(move.row, move.col)
+    assert positions > 80
+
+
+def test_advice_json_names_the_cell() -> None:
+    advice = MoveAdvice(Move(-1, 2), 0.5, 7.25, 64)
+    assert advice.to_json() == {
+        "row": -1, "col": 2, "cell": "F3", "win_probability": 0.5, "expected_score": 7.25, "playouts": 64,
+    }
+
+
+def test_estimate_move_uses_the_comparison_futures() -> None:
+    view = played(3, 10).view()
+    a, b = view.legal_moves[0], view.legal_moves[-1]
+    duel = compare_moves(view, a, b, seed=0, playouts=200)
+    assert estimate_move(view, a, seed=0, playouts=200) == duel.first
+    assert estimate_move(view, b, seed=0, playouts=200) == duel.second
+
+
 def test_hint_refuses_a_finished_game() -> None:
     game = played(4, 0)
     play_game(make_player("greedy"), game)
@@ -342,11 +379,15 @@ def test_cli_hint_json_and_table(tmp_path: Path) -> None:
     assert sorted((m["row"], m["col"]) for m in data["moves"]) == sorted(game.legal_moves)
     expected = hint(game.view(), seed=4)
     assert [(m["row"], m["col"]) for m in data["moves"]] == [tuple(a.move) for a in expected]
-    text = run_cli("hint", str(path))
+    assert [m["cell"] for m in data["moves"]] == [a.move.name for a in expected]
+    text = run_cli("hint", str(path), "--seed", "4")
     assert text.returncode == 0, text.stderr
-    assert f"turn 5, card {card.name}" in text.stdout
-    first = expected[0].move
-    assert f"({first.row}, {first.col})" in text.stdout
+    # numbered as the game numbers its moves (five placed: this is move 6), cells by name, ranked by the first number
+    assert f"Move 6 of 40, card {card.name}: ranked by expected score" in text.stdout
+    rows = [line.split("│")[1:4] for line in text.stdout.splitlines() if line.startswith("│")]
+    assert [cell.strip() for cell, _, _ in rows] == [a.move.name for a in expected]
+    scores = [float(score) for _, score, _ in rows]
+    assert scores == sorted(scores, reverse=True)
 
 
 def test_cli_hint_on_a_finished_game_is_an_error(tmp_path: Path) -> None:

@@ -6,14 +6,27 @@ with the Monte Carlo hint of :mod:`foursquare.players`: the win probability and 
 the move played against the best move's. Only the final verdict uses the whole stock order — that
 is the perfect-information solver (:mod:`foursquare.solver`), and it is labelled as such.
 
-A move is a **mistake** when it was not forced and it lost at least ``MISTAKE_WIN_PROBABILITY``
-(0.05) of win probability or at least ``MISTAKE_EXPECTED_SCORE`` (1.0) of expected score against the
-best move — by estimates that noise cannot explain. The hint picks the best move, but its figures are
-the winners of a race (the best-looking of several noisy estimates looks better than it is), so the
-move played and the hint's best are then played out again on 1,000 fresh futures of their own, the
-same for both (:func:`foursquare.players.compare_moves`): the losses are those unbiased differences,
-and a loss counts only when it exceeds ``SIGNIFICANCE`` (2.5) standard errors of its paired
-differences.
+Every move is played out again, after the hint has chosen the best move, on
+:data:`~foursquare.players.COMPARE_PLAYOUTS` (1,000) fresh futures drawn from the unseen cards: the hint's figures are
+those of a race, whose winner looks better than it is (the best-looking of several noisy estimates),
+and fresh futures that selected nothing are unbiased. The move played and the hint's best meet the
+same futures (:func:`foursquare.players.compare_moves`), so the noise of the futures cancels out of
+their paired difference, whose standard error is far smaller than that of either estimate.
+
+The rule, for the expected score (a loss scoring 0: the number the hint ranks by):
+
+- If the move played scores at least as much as the hint's best on those futures (or it is the hint's
+  best, or it was forced), it *is* the best of the row: ``best`` is the move played, the loss is 0.
+  So ``best_expected_score`` is never below ``played_expected_score``.
+- Otherwise the loss is the mean paired difference ``d`` (best − played), with its standard error
+  ``se``, and the move is a **mistake** when the lower confidence bound ``d − CONFIDENCE_Z · se``
+  (:data:`CONFIDENCE_Z` = 2.5, one-sided 99.4 %) exceeds :data:`MISTAKE_EXPECTED_SCORE` (1 point):
+  a loss larger than the threshold *and* than the noise. Losing 5 % of win chance costs about a
+  point, since a won game scores about 20. A borderline move (``d`` above the threshold, its bound
+  below) is played out again on :data:`RECHECK_PLAYOUTS` futures, which halves the noise, and judged on those.
+
+``played_win_probability`` and ``played_expected_score`` of every move (the game's chances after it)
+come from the same fresh futures, so they draw the game's curve as it went.
 """
 
 from __future__ import annotations
@@ -21,11 +34,19 @@ from __future__ import annotations
 from typing import Any
 
 from foursquare.engine import Game, Move, View
+from foursquare.players import COMPARE_PLAYOUTS
 from foursquare.solver import Solution, solve
 
-MISTAKE_WIN_PROBABILITY = 0.05
+#: A move is a mistake when its expected-score loss exceeds this, beyond the noise (module docstring).
 MISTAKE_EXPECTED_SCORE = 1.0
-SIGNIFICANCE = 2.5
+#: Standard errors of the paired difference between the lower confidence bound and the estimate.
+CONFIDENCE_Z = 2.5
+#: Futures for a second look at a borderline move (loss above the threshold, bound below it): halves the noise.
+RECHECK_PLAYOUTS = 4 * COMPARE_PLAYOUTS
+#: The shape and rule of :func:`analyze`'s answer; a stored analysis of another version is stale.
+#: 2: cell names (``played_cell``, ``best_cell``, ``line_cells``), ``expected_score_loss_low``, the paired rule.
+VERSION = 2
+
 
 class AnalysisError(ValueError):
     """The game cannot be analysed (it is not over)."""
@@ -38,6 +59,7 @@ def _perfect(solution: Solution) -> dict[str, Any]:
         "best_score": solution.best_score,
         "upper_bound": solution.upper_bound,
         "line": [m.to_json() for m in solution.line],
+        "line_cells": [m.name for m in solution.line],
     }
 
 
@@ -66,6 +88,7 @@ def analyze(
     outcome = game.outcome()
     solution = solve(game.stock, game.variant, timeout=solve_timeout)
     return {
+        "version": VERSION,
         "outcome": outcome.status,
         "reason": outcome.reason,
         "score": outcome.score if outcome.score is not None else 0,
@@ -78,36 +101,38 @@ def analyze(
 
 def judge_move(view: View, played: Move, index: int, *, seed: int, time_budget: float | None) -> dict[str, Any]:
     """One entry of ``moves``: the move played in ``view`` against the hint's best (see the module docstring)."""
-    from foursquare.players import compare_moves, hint
+    from foursquare.players import compare_moves, estimate_move, hint
 
     if view.card is None:
         raise AnalysisError(f"move {index}: the game was already over")
-    advice = hint(view, seed=seed, time_budget=time_budget)
-    best = advice[0]
     forced = len(view.legal_moves) == 1
-    mistake = False
-    if played == best.move or forced:
-        mine = best = next(a for a in advice if a.move == played)
-        wp_loss = es_loss = 0.0
+    best_move = hint(view, seed=seed, time_budget=time_budget)[0].move
+    loss = low = 0.0
+    if forced or played == best_move:
+        mine = best = estimate_move(view, played, seed=seed)
     else:
-        duel = compare_moves(view, best.move, played, seed=seed)
+        duel = compare_moves(view, best_move, played, seed=seed)
+        if duel.score_gap > MISTAKE_EXPECTED_SCORE >= duel.score_gap - CONFIDENCE_Z * duel.score_gap_se:
+            duel = compare_moves(view, best_move, played, seed=seed, playouts=RECHECK_PLAYOUTS)
         best, mine = duel.first, duel.second
-        wp_loss = max(0.0, duel.win_gap)
-        es_loss = max(0.0, duel.score_gap)
-        mistake = (wp_loss >= MISTAKE_WIN_PROBABILITY and duel.win_gap > SIGNIFICANCE * duel.win_gap_se) or (
-            es_loss >= MISTAKE_EXPECTED_SCORE and duel.score_gap > SIGNIFICANCE * duel.score_gap_se
-        )
+        if duel.score_gap <= 0:  # the played move did as well: it is the best of this row
+            best = mine
+        else:
+            loss, low = duel.score_gap, duel.score_gap - CONFIDENCE_Z * duel.score_gap_se
     return {
         "index": index,
         "card": view.card.name,
         "played": played.to_json(),
+        "played_cell": played.name,
         "best": best.move.to_json(),
+        "best_cell": best.move.name,
         "played_win_probability": round(mine.win_probability, 4),
         "best_win_probability": round(best.win_probability, 4),
         "played_expected_score": round(mine.expected_score, 3),
         "best_expected_score": round(best.expected_score, 3),
-        "win_probability_loss": round(wp_loss, 4),
-        "expected_score_loss": round(es_loss, 3),
+        "win_probability_loss": round(max(0.0, best.win_probability - mine.win_probability), 4),
+        "expected_score_loss": round(loss, 3),
+        "expected_score_loss_low": round(max(0.0, low), 3),
         "forced": forced,
-        "mistake": mistake,
+        "mistake": not forced and low > MISTAKE_EXPECTED_SCORE,
     }

@@ -17,7 +17,8 @@ multiset of cards still unseen, never the stock order. Three players exist:
     with the highest mean score (a loss scoring 0) is chosen. In a risky position (the leader wins
     under :data:`RISKY_BELOW` of its rollouts) a second race values a win :data:`RISK_BONUS` points more.
 
-:func:`hint` ranks every legal move the same way and reports win probabilities and expected scores.
+:func:`hint` estimates every legal move the same way and lists them by expected score (:data:`HINT_RANKED_BY`),
+the number a hint shows first, with their win probabilities.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ PLAYER_NAMES = ("random", "greedy", "best")
 
 #: Playouts per ranking of the default hint (no time budget): fast enough for 100 ms.
 HINT_PLAYOUTS = 400
+#: The estimate :func:`hint` lists its moves by, highest first (``MoveAdvice`` field and JSON key).
+HINT_RANKED_BY = "expected_score"
 #: Futures on which :func:`compare_moves` plays two moves out (the post-game analysis).
 COMPARE_PLAYOUTS = 1000
 #: Playouts per decision of the best player without a time budget.
@@ -80,16 +83,18 @@ class MoveAdvice:
     move: Move
     win_probability: float
     expected_score: float
-    #: The sampled futures behind the estimates (not part of the JSON shape).
+    #: The sampled futures behind the estimates: a move that left the race early met fewer of them.
     playouts: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        """The shape used by ``hint --json`` and the web API."""
+        """The shape used by ``hint --json`` and the web API (``cell``: the cell's name, ``"D4"``)."""
         return {
             "row": self.move.row,
             "col": self.move.col,
+            "cell": self.move.name,
             "win_probability": self.win_probability,
             "expected_score": self.expected_score,
+            "playouts": self.playouts,
         }
 
 
@@ -332,14 +337,18 @@ def _survivors(
 
 
 def hint(view: View, *, seed: int = 0, time_budget: float | None = None) -> list[MoveAdvice]:
-    """Every legal move of ``view``, best first, with its win probability and expected score.
+    """Every legal move of ``view`` with its win probability and expected score, highest expected score first.
 
-    The default answers in well under 100 ms; ``time_budget`` (seconds) buys precision. Same
-    seed and no budget give the same answer every time.
+    The moves are estimated as the best player estimates them (:func:`rank_moves`), then listed by the
+    number a hint shows first, :data:`HINT_RANKED_BY` (ties: the higher win probability, then the
+    race's order), so a move lower in the list never shows a higher expected score. In a risky position
+    the best player may prefer a safer move that is not first here. The default answers in well under
+    100 ms; ``time_budget`` (seconds) buys precision. Same seed and no budget give the same answer every time.
     """
     if time_budget is not None and not time_budget > 0:
         raise PlayerError(ERRORS["bad_budget"].format(budget=time_budget))
-    return rank_moves(view, seed=seed, playouts=HINT_PLAYOUTS, time_budget=time_budget)
+    advice = rank_moves(view, seed=seed, playouts=HINT_PLAYOUTS, time_budget=time_budget)
+    return sorted(advice, key=lambda a: (-a.expected_score, -a.win_probability))  # stable: ties keep the race's order
 
 
 @dataclass(frozen=True)
@@ -366,17 +375,7 @@ def compare_moves(
     Unlike a race, nothing is selected on these futures, so the estimates are unbiased: the way to
     tell whether a move the race ranked below another is really worse.
     """
-    if view.card is None or not view.legal_moves:
-        raise PlayerError(ERRORS["no_rank"])
-    for move in (first, second):
-        if move not in view.legal_moves:
-            raise PlayerError(ERRORS["not_legal"].format(row=move[0], col=move[1]))
-    cells = np.array([K.cell_of(*first), K.cell_of(*second)], dtype=np.int64)
-    results = np.empty((playouts, 2), dtype=np.int8)
-    rng = K.make_rng(_seed_of(seed, view) ^ 0x5DEECE66D)
-    K.monte_carlo(K.state_of_view(view), int(view.card), K.stock_array(view.unseen), cells, rng, results,
-                  K.POLICY_WEIGHTS)
-    raw = results.astype(np.float64)
+    raw = _fresh_playouts(view, (first, second), seed=seed, playouts=playouts)
     score = np.maximum(raw, 0)
     won = (raw >= 0).astype(np.float64)
     advice = [
@@ -391,6 +390,28 @@ def compare_moves(
         float(score_diff.mean()), float(score_diff.std()) / root,
         float(win_diff.mean()), float(win_diff.std()) / root,
     )
+
+
+def estimate_move(view: View, move: Move, *, seed: int, playouts: int = COMPARE_PLAYOUTS) -> MoveAdvice:
+    """``move`` played out alone on the futures :func:`compare_moves` would use (unbiased, as there)."""
+    raw = _fresh_playouts(view, (move,), seed=seed, playouts=playouts)[:, 0]
+    return MoveAdvice(move, float((raw >= 0).mean()), float(np.maximum(raw, 0).mean()), playouts)
+
+
+def _fresh_playouts(view: View, moves: Sequence[Move], *, seed: int, playouts: int) -> npt.NDArray[np.float64]:
+    """``result[k, j]``: the score of ``moves[j]`` on fresh future ``k`` (-1: lost), futures drawn from
+    the unseen cards only, the same futures whatever the moves."""
+    if view.card is None or not view.legal_moves:
+        raise PlayerError(ERRORS["no_rank"])
+    for move in moves:
+        if move not in view.legal_moves:
+            raise PlayerError(ERRORS["not_legal"].format(row=move[0], col=move[1]))
+    cells = np.array([K.cell_of(*move) for move in moves], dtype=np.int64)
+    results = np.empty((playouts, len(moves)), dtype=np.int8)
+    rng = K.make_rng(_seed_of(seed, view) ^ 0x5DEECE66D)
+    K.monte_carlo(K.state_of_view(view), int(view.card), K.stock_array(view.unseen), cells, rng, results,
+                  K.POLICY_WEIGHTS)
+    return results.astype(np.float64)
 
 
 # --- playing whole games --------------------------------------------------------------------------
@@ -498,6 +519,7 @@ def play_deals(
 
 
 __all__ = [
+    "HINT_RANKED_BY",
     "PLAYER_NAMES",
     "BestPlayer",
     "GameResult",
@@ -506,6 +528,8 @@ __all__ = [
     "Player",
     "PlayerError",
     "RandomPlayer",
+    "compare_moves",
+    "estimate_move",
     "greedy_move",
     "greedy_move_on",
     "hint",

@@ -12,18 +12,19 @@ from foursquare.cli.options import CommandError, positive_float, seed_number
 
 TEXT = {
     "game_over": "the game in {path} is over ({outcome}): there is no move to hint",
-    "hint_header": "turn {turn}, card {card}: moves ranked best first",
-    "col_move": "move",
+    "hint_header": "Move {number} of {total}, card {card}: ranked by expected score",
+    "col_move": "cell",
     "col_win": "win probability",
     "col_score": "expected score",
-    "row": "{index:>3}  {card:>4}  {played:>7}  {best:>7}  {wp:>13}  {es:>13}  {loss:>13}",
-    "col_index": "#",
+    "col_playouts": "futures",
+    "row": "{index:>4}  {card:>4}  {played:>6}  {best:>4}  {es:>11}  {wp:>9}  {loss:>16}",
+    "col_index": "move",
     "col_card": "card",
     "col_played": "played",
     "col_best": "best",
-    "col_wp": "win % pl/best",
     "col_es": "score pl/best",
-    "col_loss": "loss win/score",
+    "col_wp": "win pl/best",
+    "col_loss": "loss (low bound)",
     "forced": "forced",
     "mistake": "MISTAKE",
     "outcome_won": "Result: won, score {score} ({deal})",
@@ -34,6 +35,7 @@ TEXT = {
     "explicit_stock": "explicit stock",
     "no_mistakes": "No mistakes found.",
     "mistakes": "Mistakes, costliest first: {moves}",
+    "mistake_move": "move {number}",
     "perfect_title": "Perfect-information verdict (uses the whole stock order, which no player could see):",
     "perfect_won": "  winnable: best score {score}{proof}",
     "perfect_proven": " (proven optimal)",
@@ -42,8 +44,10 @@ TEXT = {
     "perfect_unknown": "  unknown: no win found in time; no line scores more than {upper}",
     "perfect_line": "  best line: {line}",
     "mistake_rule": (
-        "A mistake loses at least {wp:.0%} win probability or {es:.1f} expected score against the best move"
-        " (replayed on 1,000 fresh futures; beyond the noise)."
+        "Every move and the hint's best are played out on the same {playouts:,} fresh futures ({recheck:,} for a"
+        " borderline move); a move is a mistake"
+        " when its loss of expected score, less {z} standard errors of the paired difference (the 'low' bound),"
+        " is still more than {es:.1f}."
     ),
 }
 
@@ -80,12 +84,16 @@ def run_hint(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=TEXT["hint_header"].format(turn=view.turn, card=view.card.name))
+    from foursquare.cards import DECK_SIZE
+
+    title = TEXT["hint_header"].format(number=view.turn + 1, total=DECK_SIZE, card=view.card.name)
+    table = Table(title=title)
     table.add_column(TEXT["col_move"])
-    table.add_column(TEXT["col_win"], justify="right")
     table.add_column(TEXT["col_score"], justify="right")
+    table.add_column(TEXT["col_win"], justify="right")
+    table.add_column(TEXT["col_playouts"], justify="right")
     for a in advice:
-        table.add_row(f"({a.move.row}, {a.move.col})", f"{a.win_probability:.1%}", f"{a.expected_score:.2f}")
+        table.add_row(a.move.name, f"{a.expected_score:.2f}", f"{a.win_probability:.1%}", str(a.playouts))
     Console(width=100 if not sys.stdout.isatty() else None).print(table)
     return 0
 
@@ -102,16 +110,16 @@ def run_analyze(args: argparse.Namespace) -> int:
 def analysis_text(result: dict[str, Any]) -> str:
     """A readable per-move table with the mistakes marked, then the perfect-information verdict."""
     lines = [_result_line(result), "", _move_row(TEXT["col_index"], TEXT["col_card"], TEXT["col_played"],
-                                                 TEXT["col_best"], TEXT["col_wp"], TEXT["col_es"], TEXT["col_loss"])]
+                                                 TEXT["col_best"], TEXT["col_es"], TEXT["col_wp"], TEXT["col_loss"])]
     for m in result["moves"]:
         row = _move_row(
-            m["index"],
+            m["index"] + 1,
             m["card"],
-            "{},{}".format(*m["played"]),
-            "{},{}".format(*m["best"]),
-            f"{m['played_win_probability']:.0%}/{m['best_win_probability']:.0%}",
+            m["played_cell"],
+            m["best_cell"],
             f"{m['played_expected_score']:.1f}/{m['best_expected_score']:.1f}",
-            f"{m['win_probability_loss']:.0%}/{m['expected_score_loss']:.1f}",
+            f"{m['played_win_probability']:.0%}/{m['best_win_probability']:.0%}",
+            f"{m['expected_score_loss']:.1f} ({m['expected_score_loss_low']:.1f})" if m["expected_score_loss"] else "0",
         )
         if m["forced"]:
             row += "  " + TEXT["forced"]
@@ -122,8 +130,8 @@ def analysis_text(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _move_row(index: object, card: str, played: str, best: str, wp: str, es: str, loss: str) -> str:
-    return TEXT["row"].format(index=index, card=card, played=played, best=best, wp=wp, es=es, loss=loss)
+def _move_row(index: object, card: str, played: str, best: str, es: str, wp: str, loss: str) -> str:
+    return TEXT["row"].format(index=index, card=card, played=played, best=best, es=es, wp=wp, loss=loss)
 
 
 def _result_line(result: dict[str, Any]) -> str:
@@ -135,12 +143,16 @@ def _result_line(result: dict[str, Any]) -> str:
 
 
 def _mistakes_text(result: dict[str, Any]) -> str:
-    from foursquare.analysis import MISTAKE_EXPECTED_SCORE, MISTAKE_WIN_PROBABILITY
+    from foursquare.analysis import CONFIDENCE_Z, MISTAKE_EXPECTED_SCORE, RECHECK_PLAYOUTS
+    from foursquare.players import COMPARE_PLAYOUTS
 
-    rule = TEXT["mistake_rule"].format(wp=MISTAKE_WIN_PROBABILITY, es=MISTAKE_EXPECTED_SCORE)
+    rule = TEXT["mistake_rule"].format(
+        playouts=COMPARE_PLAYOUTS, recheck=RECHECK_PLAYOUTS, z=CONFIDENCE_Z, es=MISTAKE_EXPECTED_SCORE
+    )
     if not result["costliest"]:
         return rule + "\n" + TEXT["no_mistakes"]
-    return rule + "\n" + TEXT["mistakes"].format(moves=", ".join(f"#{i}" for i in result["costliest"]))
+    moves = ", ".join(TEXT["mistake_move"].format(number=i + 1) for i in result["costliest"])
+    return rule + "\n" + TEXT["mistakes"].format(moves=moves)
 
 
 def _perfect_lines(perfect: dict[str, Any]) -> list[str]:
@@ -152,7 +164,7 @@ def _perfect_lines(perfect: dict[str, Any]) -> list[str]:
             else TEXT["perfect_bounds"].format(upper=perfect["upper_bound"])
         )
         lines.append(TEXT["perfect_won"].format(score=perfect["best_score"], proof=proof))
-        lines.append(TEXT["perfect_line"].format(line="  ".join("{},{}".format(*c) for c in perfect["line"])))
+        lines.append(TEXT["perfect_line"].format(line=" ".join(perfect["line_cells"])))
     elif perfect["status"] == "unwinnable":
         lines.append(TEXT["perfect_unwinnable"])
     else:

@@ -1,10 +1,12 @@
-// The analysis of a finished game: the verdict on the deal, the costliest moves, and marks under the
-// replay slider where the mistakes were (each opens that position, the cell played and the best marked).
+// The analysis of a finished game: the verdict on the deal, the game's curve (win chance and expected
+// score after every move, the mistakes marked), the costliest moves, and marks under the replay slider
+// where the mistakes were (each opens that position, the cell played and the best marked).
 
 import { api } from "./api.js";
+import { evaluationChart, markChartMove } from "./chart.js";
 import { $, el, errorMessage } from "./dom.js";
 import { cardSymbol, decimal, percent, t } from "./i18n.js";
-import { currentReplay, finalFrame, showReplay } from "./replay.js";
+import { currentReplay, showReplay } from "./replay.js";
 import { gameState } from "./store.js";
 
 const MAX_COSTLY = 5;
@@ -16,6 +18,7 @@ const isCurrent = (id) => gameState()?.id === id;
 /** Forget the analysis asked for (another game is shown: coming back to this one asks again). */
 export function forgetAnalysis() {
   asked = null;
+  showChart(null);
 }
 
 /** Fetch and show the analysis of the current (finished) game, unless it is already there or on its way. */
@@ -29,6 +32,7 @@ async function loadAnalysis() {
   const section = $("analysis");
   const body = $("analysis-body");
   section.setAttribute("aria-busy", "true");
+  showChart(null);
   body.replaceChildren(
     el("p", { class: "analysis-loading" }, el("span", { class: "spinner", "aria-hidden": "true" }), el("span", { text: t("over.analysing") })),
   );
@@ -75,10 +79,97 @@ function drawMistakeMarks(moves) {
 
 /** Show the position before a move, with the cell played and the best cell marked. */
 function showMistake(move) {
-  showReplay(move.index, [
+  showReplay(move.index, mistakeMarkers(move));
+}
+
+function mistakeMarkers(move) {
+  return [
     { row: move.played[0], col: move.played[1], kind: "played", label: t("replay.played") },
     { row: move.best[0], col: move.best[1], kind: "best", label: t("replay.best") },
-  ]);
+  ];
+}
+
+/** The spoken (and hovered) label of a move's point on the chart. */
+function pointLabel(move) {
+  const where = { n: move.index + 1, card: cardSymbol(move.card), cell: move.played_cell };
+  const chances = { pct: percent(move.played_win_probability), score: decimal(move.played_expected_score) };
+  const label = t("chart.point", { ...where, ...chances });
+  if (!move.mistake) return label;
+  return `${label} ${t("chart.pointMistake", { best: move.best_cell, loss: decimal(move.expected_score_loss) })}`;
+}
+
+function chartDescription(moves) {
+  const last = moves[moves.length - 1];
+  const first = moves[0];
+  const course = t("chart.desc", {
+    first: percent(first.played_win_probability),
+    last: percent(last.played_win_probability),
+    n: last.index + 1,
+  });
+  const mistakes = moves.filter((m) => m.mistake).map((m) => m.index + 1);
+  const marked = mistakes.length
+    ? t("chart.descMistakes", { count: mistakes.length, moves: mistakes.join(", ") })
+    : t("chart.descNoMistakes");
+  return `${course} ${marked}`;
+}
+
+let chartWatchers = []; // what keeps the chart in step with the replay and its width, while one is shown
+
+/**
+ * Draw the game's curve under the replay, as wide as the replay (redrawn when that changes), or remove
+ * it (`moves` null). A point opens the replay after its move (a mistake with the played and best cells marked).
+ */
+function showChart(moves) {
+  for (const watcher of chartWatchers) watcher.disconnect();
+  chartWatchers = [];
+  const box = $("replay-chart");
+  if (!moves?.length) {
+    box.replaceChildren();
+    return;
+  }
+  let drawnWidth = 0;
+  const draw = () => {
+    const width = box.clientWidth || 480;
+    if (Math.abs(width - drawnWidth) < 8) return;
+    drawnWidth = width;
+    box.replaceChildren(gameChart(moves, width));
+    syncCursor();
+  };
+  const syncCursor = () => {
+    const svg = box.querySelector("svg.chart");
+    if (svg) markChartMove(svg, Number($("board").dataset.replayTurn ?? -1));
+  };
+  const cursor = new MutationObserver(syncCursor);
+  cursor.observe($("board"), { attributes: true, attributeFilter: ["data-replay-turn"] });
+  const resize = new ResizeObserver(draw);
+  resize.observe(box);
+  chartWatchers = [cursor, resize];
+  draw();
+}
+
+function gameChart(moves, width) {
+  const points = moves.map((move) => ({
+    n: move.index + 1,
+    win: move.played_win_probability,
+    score: move.played_expected_score,
+    mistake: move.mistake,
+    label: pointLabel(move),
+    move,
+  }));
+  const svg = evaluationChart(points, {
+    width,
+    title: t("chart.title"),
+    description: chartDescription(moves),
+    onPick: (point) => showReplay(point.n, point.mistake ? mistakeMarkers(point.move) : []),
+  });
+  const legend = el(
+    "p",
+    { class: "chart-legend", "aria-hidden": "true" },
+    el("span", { class: "chart-key chart-key-win", text: t("chart.win") }),
+    el("span", { class: "chart-key chart-key-score", text: t("chart.score") }),
+    el("span", { class: "chart-key chart-key-mistake", text: t("chart.mistake") }),
+  );
+  return el("figure", { class: "chart-figure" }, svg, legend);
 }
 
 function verdict(perfect) {
@@ -94,21 +185,18 @@ function verdict(perfect) {
   return parts;
 }
 
-/** One of the costliest moves; `at` turns a [row, col] into the coordinates the replay shows. */
-function costlyMove(move, at) {
-  const played = at(move.played);
-  const best = at(move.best);
+/** One of the costliest moves, its cells by name. */
+function costlyMove(move) {
   const line = t("over.moveLine", {
     n: move.index + 1,
     card: cardSymbol(move.card),
-    prow: played.row,
-    pcol: played.col,
-    brow: best.row,
-    bcol: best.col,
+    played: move.played_cell,
+    best: move.best_cell,
   });
   const loss = t("over.moveLoss", {
     pct: percent(Math.max(0, move.win_probability_loss ?? 0)),
     score: decimal(Math.max(0, move.expected_score_loss ?? 0)),
+    low: decimal(Math.max(0, move.expected_score_loss_low ?? 0)),
   });
   return el(
     "li",
@@ -134,15 +222,14 @@ function renderAnalysis(analysis) {
     .filter(Boolean)
     .slice(0, MAX_COSTLY);
   const mistakes = moves.filter((m) => m.mistake).length;
+  showChart(moves);
   parts.push(el("p", { class: "analysis-mistakes", text: t("over.mistakes", { count: mistakes }) }));
+  parts.push(el("p", { class: "analysis-rule", text: t("over.mistakeRule") }));
   parts.push(el("h4", { text: t("over.costliest") }));
   if (costly.length === 0) {
     parts.push(el("p", { class: "analysis-clean", text: t("over.noMistakes") }));
   } else {
-    // Coordinates are told relative to the final grid, the frame the replay draws every step in.
-    const frame = finalFrame() ?? { minRow: 0, minCol: 0 };
-    const at = ([row, col]) => ({ row: row - frame.minRow + 1, col: col - frame.minCol + 1 });
-    parts.push(el("ol", { class: "costly-list" }, ...costly.map((move) => costlyMove(move, at))));
+    parts.push(el("ol", { class: "costly-list" }, ...costly.map((move) => costlyMove(move))));
   }
   $("analysis-body").replaceChildren(...parts);
 }

@@ -1,4 +1,5 @@
-// The hint: the server's ranking of the legal moves, shown only for the state it was asked about.
+// The hint: the server's ranking of the legal moves, shown only for the state it was asked about. The
+// server lists them by expected score, the number each item shows first (and the box says so).
 
 import { $, el } from "./dom.js";
 import { cardSymbol, decimal, percent, t } from "./i18n.js";
@@ -38,17 +39,11 @@ export function hintBadges() {
   }));
 }
 
-/** "Best: row 2, column 3, 85 % to win, expected score 13.2." */
+/** "Best: D3, expected score 13.2, 85 % to win." */
 export function hintAnnouncement() {
   const best = currentHint()?.moves?.[0];
   if (!best) return null;
-  const shown = board.displayCoords(best.row, best.col);
-  return t("hint.announce", {
-    row: shown.row,
-    col: shown.col,
-    pct: percent(best.win_probability),
-    score: decimal(best.expected_score),
-  });
+  return t("hint.announce", { cell: best.cell, pct: percent(best.win_probability), score: decimal(best.expected_score) });
 }
 
 export function renderHintBox() {
@@ -58,12 +53,12 @@ export function renderHintBox() {
   if (current === null) return;
   const moves = current.moves ?? [];
   $("hint-loading").hidden = current.moves !== null;
+  $("hint-ranked").hidden = current.moves === null;
   const cellsByKey = new Map(gameState().cells.map((c) => [`${c.row},${c.col}`, c]));
   $("hint-list").replaceChildren(
     ...moves.slice(0, SHOWN).map((move, index) => {
-      const shown = board.displayCoords(move.row, move.col);
       const pile = cellsByKey.get(`${move.row},${move.col}`);
-      const where = t("hint.move", { row: shown.row, col: shown.col });
+      const where = t("hint.move", { cell: move.cell });
       const button = el(
         "button",
         {
@@ -75,8 +70,8 @@ export function renderHintBox() {
           class: "hint-where",
           text: pile ? t("hint.whereOnPile", { where, pile: t("hint.onPile", { top: cardSymbol(pile.card) }) }) : where,
         }),
-        el("span", { class: "hint-win", text: t("hint.win", { pct: percent(move.win_probability) }) }),
         el("span", { class: "hint-score", text: t("hint.score", { score: decimal(move.expected_score) }) }),
+        el("span", { class: "hint-win", text: t("hint.win", { pct: percent(move.win_probability) }) }),
       );
       return el("li", {}, button);
     }),
