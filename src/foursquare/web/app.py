@@ -22,10 +22,11 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from foursquare.web.deps import AnalysisLocks
+from foursquare.web.deps import AnalysisJobs
 from foursquare.web.errors import install_error_handlers
 from foursquare.web.limits import BodyLimit
 from foursquare.web.player import identify_player
+from foursquare.web.pool import ComputePool, PoolSettings
 from foursquare.web.routes import analysis, games, page, stats
 from foursquare.web.store import Store
 
@@ -33,15 +34,20 @@ from foursquare.web.store import Store
 MAX_BODY_BYTES = 64 * 1024
 
 
-def create_app(db_path: str | Path) -> FastAPI:
+def create_app(db_path: str | Path, pool: PoolSettings | None = None) -> FastAPI:
     """The FastAPI application over the database at ``db_path`` (checked, created if missing).
 
-    Raises :class:`~foursquare.web.store.StoreError` if the database cannot be used.
+    Hints and analyses run on a bounded pool (:mod:`foursquare.web.pool`): ``pool``, or else the settings of
+    the environment (:meth:`PoolSettings.from_environment`). Raises
+    :class:`~foursquare.web.store.StoreError` if the database cannot be used, and
+    :class:`~foursquare.web.pool.PoolSettingsError` if the pool's settings cannot work.
     """
     store = Store(db_path)
+    compute = ComputePool(pool or PoolSettings.from_environment())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        compute.start()
         yield
         store.close()
 
@@ -52,7 +58,8 @@ def create_app(db_path: str | Path) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.store = store
-    app.state.analysis_locks = AnalysisLocks()
+    app.state.pool = compute
+    app.state.analysis_jobs = AnalysisJobs()
     app.middleware("http")(identify_player)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     install_error_handlers(app)

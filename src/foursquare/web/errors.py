@@ -28,6 +28,7 @@ HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 ERROR_CODES = (
     "unknown_game", "game_over", "stale_turn", "wrong_card", "illegal_move", "nothing_to_undo", "nothing_to_redo",
     "still_playing", "bad_replay_turn", "bad_request", "not_available", "no_page", "damaged_game", "internal",
+    "busy",
     *HTTP_CODES.values(), "http_error",
 )  # fmt: skip
 """Every ``code`` an error answer may carry (``docs/api.md``, and the page's catalogue, name each one)."""
@@ -44,6 +45,9 @@ class ApiError(ValueError):
 
     def body(self) -> dict[str, Any]:
         return {"detail": str(self), "code": self.code}
+
+    def headers(self) -> dict[str, str]:
+        return {}
 
 
 class ConflictError(ApiError):
@@ -79,6 +83,19 @@ class UnavailableError(ApiError):
     """An optional capability (hint, analysis) is not installed."""
 
     status = 503
+
+
+class BusyError(ApiError):
+    """Too many hints and analyses are already running or waiting (:mod:`foursquare.web.pool`): try again later."""
+
+    status = 503
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__("busy", retry_after=retry_after)
+        self.retry_after = retry_after
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after)}
 
 
 # --- validation messages ------------------------------------------------------------------------------
@@ -144,7 +161,7 @@ def error_response(status: int, code: str, detail: str, **extra: Any) -> JSONRes
 
 async def on_api_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
-    return JSONResponse(exc.body(), status_code=exc.status)
+    return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers())
 
 
 async def on_unknown_game(request: Request, exc: Exception) -> JSONResponse:

@@ -19,6 +19,7 @@ MESSAGES = {
     "not_available": "{what} is not available in this installation ({error})",
     "no_page": "the web page is not installed (missing {path})",
     "internal": "internal error",
+    "busy": "the server is busy with other hints and analyses: try again in {retry_after} s",
     "bad_request": "bad request: {problems}",
     # The problems a bad request names.
     "body_not_json": "the request body is not valid JSON",
