@@ -28,9 +28,9 @@ from foursquare import record
 from foursquare.cards import Card, deal_stock
 from foursquare.engine import Game, Variant
 from foursquare.web import create_app
-from foursquare.web.pool import PoolSettings
 from foursquare.web.deps import get_store
 from foursquare.web.errors import ERROR_CODES
+from foursquare.web.pool import PoolSettings
 from foursquare.web.routes import page
 from foursquare.web.store import SCHEMA_VERSION, Store, StoreError, summarize
 
