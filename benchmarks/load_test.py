@@ -115,6 +115,8 @@ class Run:
     def __init__(self, think: float) -> None:
         self.phase = PHASES[0]
         self.think = think
+        self.stopping = False
+        self.cpu: dict[str, dict[str, float]] = {}
         self.stats = {phase: PhaseStats() for phase in PHASES}
         self.games: list[GameLog] = []
 
@@ -155,7 +157,10 @@ async def place(
         response = await client.post(f"/api/games/{log.id}/moves", json=body)
     except httpx.HTTPError as exc:
         stats.move_errors[type(exc).__name__] += 1
-        return await reload(client, log)
+        state = await reload(client, log)
+        if state["turn"] == len(log.moves) + 1:  # the server placed the card before the connection failed
+            log.moves.append(move)
+        return state
     if timed:
         stats.move_latencies.append(time.perf_counter() - start)
     if response.status_code != 200:
@@ -179,20 +184,24 @@ async def player(url: str, run: Run, seed: int) -> None:
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=url, timeout=60) as client:
         await asyncio.sleep(rng.uniform(0, max(run.think, 0.1)))  # players do not all start at once
-        while True:
+        while not run.stopping:
             log, state = await new_game(client, run)
             while state["outcome"] == "playing":
                 await run.pause(rng)
+                if run.stopping:
+                    return
                 state = await place(client, run, log, state, rng.choice(state["legal"]), timed=True)
 
 
 async def hint_client(url: str, run: Run) -> None:
     """Asks for a hint and plays its best move, back to back; asks for the analysis of each finished game."""
     async with httpx.AsyncClient(base_url=url, timeout=300) as client:
-        while True:
+        while not run.stopping:
             log, state = await new_game(client, run)
             while state["outcome"] == "playing":
                 answer = await ask(client, run, f"/api/games/{log.id}/hint", analysis=False)
+                if run.stopping:
+                    return
                 if answer is not None:
                     state = await place(client, run, log, state, answer["moves"][0]["move"], timed=False)
             await ask(client, run, f"/api/games/{log.id}/analysis", analysis=True)
@@ -230,11 +239,35 @@ async def ask(client: httpx.AsyncClient, run: Run, path: str, *, analysis: bool)
     return data
 
 
-async def phase(run: Run, name: str, seconds: float, think: float) -> None:
+async def phase(run: Run, name: str, seconds: float, think: float, server_pid: int | None) -> None:
     run.phase, run.think = name, think
-    start = time.perf_counter()
+    start, before = time.perf_counter(), cpu_seconds(server_pid)
     await asyncio.sleep(seconds)
     run.stats[name].seconds = time.perf_counter() - start
+    after = cpu_seconds(server_pid)
+    run.cpu[name] = {k: round(after[k] - before.get(k, 0.0), 1) for k in after}
+
+
+def cpu_seconds(server_pid: int | None) -> dict[str, float]:
+    """CPU seconds used so far by this load generator, the server's process and its worker processes (Linux)."""
+    used = {"load generator": time.process_time()}
+    if server_pid is None:
+        return used
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def of(pid: int) -> float:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+
+    children: list[int] = []
+    for task in Path(f"/proc/{server_pid}/task").glob("*/children"):
+        children += [int(pid) for pid in task.read_text().split()]
+    used["server"] = of(server_pid)
+    used["workers"] = sum(of(pid) for pid in children)
+    return used
 
 
 async def warm_up(url: str, seconds: float = 120) -> None:
@@ -249,17 +282,21 @@ async def warm_up(url: str, seconds: float = 120) -> None:
     raise SystemExit(f"the server at {url} answered no hint within {seconds:.0f} s")
 
 
-async def load(args: argparse.Namespace, url: str) -> Run:
+async def load(args: argparse.Namespace, url: str, server_pid: int | None) -> Run:
     await warm_up(url)
     run = Run(args.think)
     players = [asyncio.create_task(player(url, run, args.seed + i)) for i in range(args.players)]
-    await phase(run, "alone", args.alone, args.think)
-    await phase(run, "saturation", args.saturation, 0.0)
+    await phase(run, "alone", args.alone, args.think, server_pid)
+    await phase(run, "saturation", args.saturation, 0.0, server_pid)
     run.think = args.think
     await asyncio.sleep(min(2.0, args.think * 2))  # let the players fall back to a human pace
     hints = [asyncio.create_task(hint_client(url, run)) for _ in range(args.hint_clients)]
-    await phase(run, "with hints", args.loaded, args.think)
-    for task in (*players, *hints):
+    await phase(run, "with hints", args.loaded, args.think, server_pid)
+    # Stop: each client finishes the request it is making (so every move's fate is known) and then leaves;
+    # a client still waiting after a while waits for an analysis, which changes no game: it is cancelled.
+    run.stopping = True
+    _, waiting = await asyncio.wait([*players, *hints], timeout=30)
+    for task in waiting:
         task.cancel()
     results = await asyncio.gather(*players, *hints, return_exceptions=True)
     failures = [r for r in results if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
@@ -321,8 +358,8 @@ def check_database(db: Path) -> tuple[int, list[str]]:
 
 
 @contextmanager
-def server(args: argparse.Namespace, folder: Path) -> Iterator[str]:
-    """``foursquare serve`` on a free port with a fresh database in ``folder``; yields its URL."""
+def server(args: argparse.Namespace, folder: Path) -> Iterator[tuple[str, int]]:
+    """``foursquare serve`` on a free port with a fresh database in ``folder``; yields its URL and process id."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     for option, name in (("pool", "FOURSQUARE_POOL"), ("workers", "FOURSQUARE_POOL_WORKERS"),
                          ("queue", "FOURSQUARE_POOL_QUEUE")):  # fmt: skip
@@ -338,7 +375,7 @@ def server(args: argparse.Namespace, folder: Path) -> Iterator[str]:
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit(f"foursquare serve did not start:\n{log_path.read_text(errors='replace')}")
             time.sleep(0.1)
-        yield found.group(1)
+        yield found.group(1), proc.pid
     finally:
         proc.terminate()
         try:
@@ -356,7 +393,7 @@ def report(args: argparse.Namespace, run: Run, checks: dict[str, Any], machine: 
         "command": "benchmarks/load_test.py " + shlex.join(sys.argv[1:]),
         "settings": {k: getattr(args, k) for k in ("players", "hint_clients", "think", "pool", "workers", "queue")},
         "machine": machine,
-        "phases": {name: stats.summary() for name, stats in run.stats.items()},
+        "phases": {name: {**stats.summary(), "cpu_seconds": run.cpu.get(name)} for name, stats in run.stats.items()},
         "checks": checks,
     }
 
@@ -383,6 +420,9 @@ def table(result: dict[str, Any]) -> str:
                  p["move_p99_ms"], p["move_max_ms"], p["move_errors"], p["hints"], p["hints_busy"], p["hint_p50_ms"],
                  p["hint_p95_ms"], p["analyses"]]  # fmt: skip
         lines.append("| " + " | ".join("–" if c is None else str(c) for c in cells) + " |")
+    lines += ["", "CPU seconds used in each phase: "
+              + "; ".join(f"{name}: " + ", ".join(f"{k} {v}" for k, v in (p["cpu_seconds"] or {}).items())
+                          for name, p in result["phases"].items()) + "."]  # fmt: skip
     c = result["checks"]
     lines += ["", f"Checks: {c['games']} games played checked against their records"
               + (f", {c['stored_games']} stored games replayed" if c["stored_games"] is not None else "")
@@ -423,12 +463,12 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp)
         if args.url:
             url = args.url.rstrip("/")
-            run = asyncio.run(load(args, url))
+            run = asyncio.run(load(args, url, None))
             problems = asyncio.run(check_games(url, run.games))
             stored: int | None = None
         else:
-            with server(args, folder) as url:
-                run = asyncio.run(load(args, url))
+            with server(args, folder) as (url, pid):
+                run = asyncio.run(load(args, url, pid))
                 machine["load_after"] = load_average()
                 problems = asyncio.run(check_games(url, run.games))
             stored, db_problems = check_database(folder / "games.db")
