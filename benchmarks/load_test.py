@@ -116,9 +116,17 @@ class Run:
         self.phase = PHASES[0]
         self.think = think
         self.stopping = False
+        self.ready = 0
+        # One connection pool for every client (each keeps its own cookie, so is its own player): a client of
+        # its own each would cost the generator a TLS context apiece, a lot of CPU for nothing on plain HTTP.
+        self.transport = httpx.AsyncHTTPTransport(limits=httpx.Limits(max_connections=None))
         self.cpu: dict[str, dict[str, float]] = {}
         self.stats = {phase: PhaseStats() for phase in PHASES}
         self.games: list[GameLog] = []
+
+    def client(self, url: str, timeout: float) -> httpx.AsyncClient:
+        """A client of its own (its own player cookie) on the shared connections; not to be closed."""
+        return httpx.AsyncClient(base_url=url, timeout=timeout, transport=self.transport, trust_env=False)
 
     @property
     def now(self) -> PhaseStats:
@@ -180,31 +188,33 @@ async def reload(client: httpx.AsyncClient, log: GameLog) -> dict[str, Any]:
 
 
 async def player(url: str, run: Run, seed: int) -> None:
-    """Plays whole games, a random legal move after a pause, for ever (until cancelled)."""
+    """Plays whole games, a random legal move after a pause, until the run stops."""
     rng = random.Random(seed)
-    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
-        await asyncio.sleep(rng.uniform(0, max(run.think, 0.1)))  # players do not all start at once
-        while not run.stopping:
+    client = run.client(url, timeout=60)
+    log, state = await new_game(client, run)
+    run.ready += 1
+    while not run.stopping:
+        if state["outcome"] != "playing":
             log, state = await new_game(client, run)
-            while state["outcome"] == "playing":
-                await run.pause(rng)
-                if run.stopping:
-                    return
-                state = await place(client, run, log, state, rng.choice(state["legal"]), timed=True)
+        while state["outcome"] == "playing":
+            await run.pause(rng)
+            if run.stopping:
+                return
+            state = await place(client, run, log, state, rng.choice(state["legal"]), timed=True)
 
 
 async def hint_client(url: str, run: Run) -> None:
     """Asks for a hint and plays its best move, back to back; asks for the analysis of each finished game."""
-    async with httpx.AsyncClient(base_url=url, timeout=300) as client:
-        while not run.stopping:
-            log, state = await new_game(client, run)
-            while state["outcome"] == "playing":
-                answer = await ask(client, run, f"/api/games/{log.id}/hint", analysis=False)
-                if run.stopping:
-                    return
-                if answer is not None:
-                    state = await place(client, run, log, state, answer["moves"][0]["move"], timed=False)
-            await ask(client, run, f"/api/games/{log.id}/analysis", analysis=True)
+    client = run.client(url, timeout=300)
+    while not run.stopping:
+        log, state = await new_game(client, run)
+        while state["outcome"] == "playing":
+            answer = await ask(client, run, f"/api/games/{log.id}/hint", analysis=False)
+            if run.stopping:
+                return
+            if answer is not None:
+                state = await place(client, run, log, state, answer["moves"][0]["move"], timed=False)
+        await ask(client, run, f"/api/games/{log.id}/analysis", analysis=True)
 
 
 async def ask(client: httpx.AsyncClient, run: Run, path: str, *, analysis: bool) -> dict[str, Any] | None:
@@ -286,6 +296,9 @@ async def load(args: argparse.Namespace, url: str, server_pid: int | None) -> Ru
     await warm_up(url)
     run = Run(args.think)
     players = [asyncio.create_task(player(url, run, args.seed + i)) for i in range(args.players)]
+    deadline = time.monotonic() + 120
+    while run.ready < args.players and time.monotonic() < deadline:  # every player has its first game
+        await asyncio.sleep(0.1)
     await phase(run, "alone", args.alone, args.think, server_pid)
     await phase(run, "saturation", args.saturation, 0.0, server_pid)
     run.think = args.think
@@ -299,6 +312,7 @@ async def load(args: argparse.Namespace, url: str, server_pid: int | None) -> Ru
     for task in waiting:
         task.cancel()
     results = await asyncio.gather(*players, *hints, return_exceptions=True)
+    await run.transport.aclose()
     failures = [r for r in results if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
     if failures:
         raise SystemExit(f"{len(failures)} clients failed, the first with {failures[0]!r}")

@@ -49,6 +49,7 @@ def create_app(db_path: str | Path, pool: PoolSettings | None = None) -> FastAPI
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         compute.start()
         yield
+        compute.close()
         store.close()
 
     app = FastAPI(

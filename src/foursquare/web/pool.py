@@ -19,7 +19,6 @@ The settings come from :func:`create_app <foursquare.web.app.create_app>` or fro
 from __future__ import annotations
 
 import asyncio
-import atexit
 import contextlib
 import logging
 import multiprocessing
@@ -172,17 +171,16 @@ def _replace_broken(settings: PoolSettings, broken: Executor) -> None:
     broken.shutdown(wait=False, cancel_futures=True)
 
 
-@atexit.register
-def _stop_workers() -> None:
-    """Stop the worker processes at exit rather than wait for a long analysis to finish."""
+def _stop(settings: PoolSettings) -> None:
+    """Stop the executor of these settings now: cancel its waiting jobs and end its workers, busy or not."""
     with _executors_guard:
-        executors = list(_executors.values())
-        _executors.clear()
-    for executor in executors:
-        processes = list((getattr(executor, "_processes", None) or {}).values())
-        executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
+        executor = _executors.pop((settings.kind, settings.workers), None)
+    if executor is None:
+        return
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
 
 
 class ComputePool:
@@ -207,6 +205,15 @@ class ComputePool:
         executor = _shared_executor(self.settings)
         for _ in range(self.settings.workers):
             executor.submit(ready)
+
+    def close(self) -> None:
+        """When the server stops: if jobs are still unfinished, end the workers rather than wait for them.
+
+        (Otherwise the interpreter's exit waits for a running analysis. Idle workers are left to other apps of
+        this process, e.g. a test suite's, and end with it.)
+        """
+        if self._unfinished:
+            _stop(self.settings)
 
     def submit(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Future[T]:
         """Run ``fn(*args)`` on a worker; :class:`BusyError` at once if the pool is full.
