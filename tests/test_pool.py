@@ -256,3 +256,14 @@ def test_pool_settings_come_from_the_environment_and_are_checked() -> None:
     ):
         with pytest.raises(PoolSettingsError, match=message):
             PoolSettings.from_environment(environ)
+
+
+def test_a_server_stopping_with_a_job_running_ends_its_workers_rather_than_wait(
+    db_path: Path, tmp_path: Path
+) -> None:
+    app = create_app(db_path, PoolSettings(kind="process", workers=1, queue=1))
+    with serving(app):
+        job = app.state.pool.submit(hold_until, str(tmp_path / "never"))
+        wait_for(job.running, "the job to start")
+    with pytest.raises(Exception, match="terminated abruptly"):
+        job.result(timeout=HOLD_SECONDS / 2)
