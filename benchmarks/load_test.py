@@ -42,7 +42,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,6 +64,7 @@ class PhaseStats:
     seconds: float = 0.0
     move_latencies: list[float] = field(default_factory=list)
     move_errors: Counter[str] = field(default_factory=Counter)
+    connection_errors: Counter[str] = field(default_factory=Counter)
     hint_latencies: list[float] = field(default_factory=list)
     hints_busy: int = 0
     hint_errors: Counter[str] = field(default_factory=Counter)
@@ -88,6 +89,8 @@ class PhaseStats:
             "move_max_ms": round(float(moves.max()), 1) if len(moves) else None,
             "move_errors": sum(self.move_errors.values()),
             "move_errors_by_kind": dict(self.move_errors),
+            "connection_errors": sum(self.connection_errors.values()),
+            "connection_errors_by_kind": dict(self.connection_errors),
             "hints": len(hints),
             "hints_busy": self.hints_busy,
             "hint_errors": sum(self.hint_errors.values()),
@@ -145,9 +148,23 @@ def error_kind(response: httpx.Response) -> str:
     return f"{response.status_code} {code}".strip()
 
 
+async def answered(run: Run, send: Callable[[], Awaitable[httpx.Response]]) -> httpx.Response:
+    """The answer to a request that may safely be sent again (starting a game, reading one) once it got none."""
+    for attempt in range(3):
+        try:
+            response = await send()
+        except httpx.TransportError as exc:
+            run.now.connection_errors[type(exc).__name__] += 1
+            if attempt == 2:
+                raise
+            continue
+        response.raise_for_status()
+        return response
+    raise AssertionError("unreachable")
+
+
 async def new_game(client: httpx.AsyncClient, run: Run) -> tuple[GameLog, dict[str, Any]]:
-    response = await client.post("/api/games", json={})
-    response.raise_for_status()
+    response = await answered(run, lambda: client.post("/api/games", json={}))
     state: dict[str, Any] = response.json()
     log = GameLog(state["id"])
     run.games.append(log)
@@ -163,9 +180,9 @@ async def place(
     start = time.perf_counter()
     try:
         response = await client.post(f"/api/games/{log.id}/moves", json=body)
-    except httpx.HTTPError as exc:
-        stats.move_errors[type(exc).__name__] += 1
-        state = await reload(client, log)
+    except httpx.TransportError as exc:  # no answer: the card may or may not have been placed
+        stats.connection_errors[type(exc).__name__] += 1
+        state = await reload(client, run, log)
         if state["turn"] == len(log.moves) + 1:  # the server placed the card before the connection failed
             log.moves.append(move)
         return state
@@ -173,16 +190,15 @@ async def place(
         stats.move_latencies.append(time.perf_counter() - start)
     if response.status_code != 200:
         stats.move_errors[error_kind(response)] += 1
-        return await reload(client, log)
+        return await reload(client, run, log)
     log.moves.append(move)
     new_state: dict[str, Any] = response.json()
     log.over = new_state["outcome"] != "playing"
     return new_state
 
 
-async def reload(client: httpx.AsyncClient, log: GameLog) -> dict[str, Any]:
-    response = await client.get(f"/api/games/{log.id}")
-    response.raise_for_status()
+async def reload(client: httpx.AsyncClient, run: Run, log: GameLog) -> dict[str, Any]:
+    response = await answered(run, lambda: client.get(f"/api/games/{log.id}"))
     state: dict[str, Any] = response.json()
     return state
 
@@ -223,8 +239,8 @@ async def ask(client: httpx.AsyncClient, run: Run, path: str, *, analysis: bool)
     start = time.perf_counter()
     try:
         response = await client.get(path)
-    except httpx.HTTPError as exc:
-        stats.hint_errors[type(exc).__name__] += 1
+    except httpx.TransportError as exc:
+        stats.connection_errors[type(exc).__name__] += 1
         return None
     seconds = time.perf_counter() - start
     if response.status_code == 503 and response.json().get("code") == "busy":
@@ -425,14 +441,14 @@ def table(result: dict[str, Any]) -> str:
         f"Machine: {m['cpus']} CPUs, load average {m['load_before']} before, {m['load_after']} after; "
         f"Python {m['python']}.",
         "",
-        "| phase | s | moves | moves/s | p50 ms | p95 ms | p99 ms | max ms | move errors "
+        "| phase | s | moves | moves/s | p50 ms | p95 ms | p99 ms | max ms | move errors | no answer "
         "| hints | hints busy | hint p50 ms | hint p95 ms | analyses |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, p in result["phases"].items():
         cells = [name, p["seconds"], p["moves"], p["moves_per_second"], p["move_p50_ms"], p["move_p95_ms"],
-                 p["move_p99_ms"], p["move_max_ms"], p["move_errors"], p["hints"], p["hints_busy"], p["hint_p50_ms"],
-                 p["hint_p95_ms"], p["analyses"]]  # fmt: skip
+                 p["move_p99_ms"], p["move_max_ms"], p["move_errors"], p["connection_errors"], p["hints"],
+                 p["hints_busy"], p["hint_p50_ms"], p["hint_p95_ms"], p["analyses"]]  # fmt: skip
         lines.append("| " + " | ".join("–" if c is None else str(c) for c in cells) + " |")
     lines += ["", "CPU seconds used in each phase: "
               + "; ".join(f"{name}: " + ", ".join(f"{k} {v}" for k, v in (p["cpu_seconds"] or {}).items())
@@ -441,9 +457,10 @@ def table(result: dict[str, Any]) -> str:
     lines += ["", f"Checks: {c['games']} games played checked against their records"
               + (f", {c['stored_games']} stored games replayed" if c["stored_games"] is not None else "")
               + f": {len(c['problems'])} problems."]  # fmt: skip
-    errors = {name: p["move_errors_by_kind"] for name, p in result["phases"].items() if p["move_errors"]}
-    if errors:
-        lines.append(f"Move errors: {errors}")
+    for kind in ("move_errors", "connection_errors", "hint_errors"):
+        errors = {name: p[f"{kind}_by_kind"] for name, p in result["phases"].items() if p[kind]}
+        if errors:
+            lines.append(f"{kind.replace('_', ' ').capitalize()}: {errors}")
     lines += [f"- {problem}" for problem in c["problems"][:20]]
     return "\n".join(lines)
 
@@ -491,7 +508,7 @@ def main(argv: list[str] | None = None) -> int:
     checks = {"games": len(run.games), "stored_games": stored, "problems": problems}
     result = report(args, run, checks, machine)
     print(json.dumps(result, indent=2) if args.json else table(result))
-    failed = problems or any(p["move_errors"] for p in result["phases"].values())
+    failed = problems or any(p["move_errors"] or p["connection_errors"] for p in result["phases"].values())
     return 1 if failed else 0
 
 
