@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -296,14 +297,15 @@ def cpu_seconds(server_pid: int | None) -> dict[str, float]:
     return used
 
 
-async def warm_up(url: str, seconds: float = 120) -> None:
-    """Wait until the server answers a hint (its workers have loaded the kernel)."""
+async def warm_up(url: str, seconds: float = 300) -> None:
+    """Wait until the server answers a hint (its workers have loaded the kernel, or compiled it on a cold cache)."""
     deadline = time.monotonic() + seconds
-    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+    async with httpx.AsyncClient(base_url=url, timeout=seconds) as client:
         state = (await client.post("/api/games", json={})).json()
         while time.monotonic() < deadline:
-            if (await client.get(f"/api/games/{state['id']}/hint")).status_code == 200:
-                return
+            with contextlib.suppress(httpx.TransportError):
+                if (await client.get(f"/api/games/{state['id']}/hint")).status_code == 200:
+                    return
             await asyncio.sleep(0.5)
     raise SystemExit(f"the server at {url} answered no hint within {seconds:.0f} s")
 
