@@ -11,8 +11,9 @@ until a hint is answered (the workers are warm), then runs three phases with the
    ``--think`` seconds between moves (uniform from half to one and a half times it), like a person;
 2. **saturation**: the same players moving flat out (no pause), the moves per second the server can take;
 3. **with hints**: the players at a human pace again while ``--hint-clients`` clients ask for hints back to back
-   (each plays its own game by the hint's best move, and asks for its analysis when it is over); a 503
-   ``busy`` is honoured by waiting its ``Retry-After``.
+   (each plays its own game by the hint's best move; after every ``--analysis-every`` hints, and when its game
+   is over, it asks for the analysis of a finished game); a 503 ``busy`` is honoured by waiting its
+   ``Retry-After``.
 
 For each phase it reports the moves answered per second, the move latency (p50/p95/p99/max, from sending the
 request to reading the answer) and the move errors (any answer but 200, or no answer); for the last, the hints
@@ -56,6 +57,7 @@ from foursquare import record
 from foursquare.web.store import Store, StoreError
 
 PHASES = ("alone", "saturation", "with hints")
+SETTINGS = ("players", "hint_clients", "analysis_every", "think", "pool", "workers", "queue")
 
 
 @dataclass
@@ -220,17 +222,25 @@ async def player(url: str, run: Run, seed: int) -> None:
             state = await place(client, run, log, state, rng.choice(state["legal"]), timed=True)
 
 
-async def hint_client(url: str, run: Run) -> None:
-    """Asks for a hint and plays its best move, back to back; asks for the analysis of each finished game."""
+async def hint_client(url: str, run: Run, analysis_every: int, seed: int) -> None:
+    """Asks for a hint and plays its best move, back to back; after every ``analysis_every`` hints (and at the
+    end of its own game) asks for the analysis of a finished game (its own, or a player's)."""
+    rng = random.Random(seed)
     client = run.client(url, timeout=300)
+    asked = 0
     while not run.stopping:
         log, state = await new_game(client, run)
         while state["outcome"] == "playing":
             answer = await ask(client, run, f"/api/games/{log.id}/hint", analysis=False)
+            asked += 1
             if run.stopping:
                 return
             if answer is not None:
                 state = await place(client, run, log, state, answer["moves"][0]["move"], timed=False)
+            if analysis_every and asked % analysis_every == 0:
+                finished = [game.id for game in run.games if game.over]
+                if finished:
+                    await ask(client, run, f"/api/games/{rng.choice(finished)}/analysis", analysis=True)
         await ask(client, run, f"/api/games/{log.id}/analysis", analysis=True)
 
 
@@ -321,7 +331,8 @@ async def load(args: argparse.Namespace, url: str, server_pid: int | None) -> Ru
     await phase(run, "saturation", args.saturation, 0.0, server_pid)
     run.think = args.think
     await asyncio.sleep(min(2.0, args.think * 2))  # let the players fall back to a human pace
-    hints = [asyncio.create_task(hint_client(url, run)) for _ in range(args.hint_clients)]
+    hints = [asyncio.create_task(hint_client(url, run, args.analysis_every, args.seed + 10_000 + i))
+             for i in range(args.hint_clients)]  # fmt: skip
     await phase(run, "with hints", args.loaded, args.think, server_pid)
     # Stop: each client finishes the request it is making (so every move's fate is known) and then leaves;
     # a client still waiting after a while waits for an analysis, which changes no game: it is cancelled.
@@ -423,7 +434,7 @@ def server(args: argparse.Namespace, folder: Path) -> Iterator[tuple[str, int]]:
 def report(args: argparse.Namespace, run: Run, checks: dict[str, Any], machine: dict[str, Any]) -> dict[str, Any]:
     return {
         "command": "benchmarks/load_test.py " + shlex.join(sys.argv[1:]),
-        "settings": {k: getattr(args, k) for k in ("players", "hint_clients", "think", "pool", "workers", "queue")},
+        "settings": {k: getattr(args, k) for k in SETTINGS},
         "machine": machine,
         "phases": {name: {**stats.summary(), "cpu_seconds": run.cpu.get(name)} for name, stats in run.stats.items()},
         "checks": checks,
@@ -438,19 +449,21 @@ def table(result: dict[str, Any]) -> str:
     lines = [
         f"Command: `{result['command']}`",
         "",
-        f"{s['players']} players (a move every {s['think']} s on average), {s['hint_clients']} hint clients; "
+        f"{s['players']} players (a move every {s['think']} s on average), {s['hint_clients']} hint clients "
+        f"(an analysis every {s['analysis_every']} hints); "
         f"pool: {pool}, workers: {s['workers'] or 'default'}, queue: {queue}. "
         f"Machine: {m['cpus']} CPUs, load average {m['load_before']} before, {m['load_after']} after; "
         f"Python {m['python']}.",
         "",
         "| phase | s | moves | moves/s | p50 ms | p95 ms | p99 ms | max ms | move errors | no answer "
-        "| hints | hints busy | hint p50 ms | hint p95 ms | analyses |",
+        "| hints | hints busy | hint p50 ms | hint p95 ms | analyses / busy |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, p in result["phases"].items():
         cells = [name, p["seconds"], p["moves"], p["moves_per_second"], p["move_p50_ms"], p["move_p95_ms"],
                  p["move_p99_ms"], p["move_max_ms"], p["move_errors"], p["connection_errors"], p["hints"],
-                 p["hints_busy"], p["hint_p50_ms"], p["hint_p95_ms"], p["analyses"]]  # fmt: skip
+                 p["hints_busy"], p["hint_p50_ms"], p["hint_p95_ms"],
+                 f"{p['analyses']} / {p['analyses_busy']}"]  # fmt: skip
         lines.append("| " + " | ".join("–" if c is None else str(c) for c in cells) + " |")
     lines += ["", "CPU seconds used in each phase: "
               + "; ".join(f"{name}: " + ", ".join(f"{k} {v}" for k, v in (p["cpu_seconds"] or {}).items())
@@ -471,6 +484,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--players", type=int, default=100, help="players moving at a human pace (default 100)")
     p.add_argument("--hint-clients", type=int, default=20, help="clients asking for hints back to back (default 20)")
+    p.add_argument("--analysis-every", type=int, default=10,
+                   help="a hint client asks for an analysis after this many hints (default 10; 0: never)")
     p.add_argument("--think", type=float, default=1.0, help="mean seconds between a player's moves (default 1)")
     p.add_argument("--alone", type=float, default=15, help="seconds of players alone (default 15)")
     p.add_argument("--saturation", type=float, default=10, help="seconds of players flat out (default 10)")
