@@ -484,8 +484,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--players", type=int, default=100, help="players moving at a human pace (default 100)")
     p.add_argument("--hint-clients", type=int, default=20, help="clients asking for hints back to back (default 20)")
-    p.add_argument("--analysis-every", type=int, default=10,
-                   help="a hint client asks for an analysis after this many hints (default 10; 0: never)")
+    p.add_argument("--analysis-every", type=int, default=3,
+                   help="a hint client asks for an analysis after this many hints (default 3; 0: never)")
     p.add_argument("--think", type=float, default=1.0, help="mean seconds between a player's moves (default 1)")
     p.add_argument("--alone", type=float, default=15, help="seconds of players alone (default 15)")
     p.add_argument("--saturation", type=float, default=10, help="seconds of players flat out (default 10)")

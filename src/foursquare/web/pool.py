@@ -177,6 +177,7 @@ def _stop(settings: PoolSettings) -> None:
         executor = _executors.pop((settings.kind, settings.workers), None)
     if executor is None:
         return
+    # No public way to end a process pool's busy workers before Python 3.14 (terminate_workers): its _processes.
     processes = list((getattr(executor, "_processes", None) or {}).values())
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes:
