@@ -30,6 +30,7 @@ from foursquare.engine import Game, Variant
 from foursquare.web import create_app
 from foursquare.web.deps import get_store
 from foursquare.web.errors import ERROR_CODES
+from foursquare.web.pool import PoolSettings
 from foursquare.web.routes import page
 from foursquare.web.store import SCHEMA_VERSION, Store, StoreError, summarize
 
@@ -581,7 +582,9 @@ def live_server(db_path: Path) -> Iterator[str]:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
-    uv = uvicorn.Server(uvicorn.Config(create_app(db_path), log_level="warning"))
+    # Threads, not worker processes: a test below replaces the analysis module in this process.
+    app = create_app(db_path, pool=PoolSettings(kind="thread"))
+    uv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{sock.getsockname()[1]}"

@@ -23,11 +23,12 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
-from foursquare.web.deps import AnalysisLocks
+from foursquare.web.deps import AnalysisJobs
 from foursquare.web.errors import install_error_handlers
 from foursquare.web.limits import BodyLimit
 from foursquare.web.openapi import install as install_openapi
 from foursquare.web.player import identify_player
+from foursquare.web.pool import ComputePool, PoolSettings
 from foursquare.web.routes import analysis, docs, games, page, pwa, stats
 from foursquare.web.security import AllowedHosts, SecurityHeaders
 from foursquare.web.store import Clock, Store, system_clock
@@ -49,20 +50,30 @@ class Foursquare(FastAPI):
 
 
 def create_app(
-    db_path: str | Path, allowed_hosts: Iterable[str] | None = None, *, clock: Clock = system_clock
+    db_path: str | Path,
+    allowed_hosts: Iterable[str] | None = None,
+    *,
+    clock: Clock = system_clock,
+    pool: PoolSettings | None = None,
 ) -> FastAPI:
     """The FastAPI application over the database at ``db_path`` (checked, created if missing).
 
     With ``allowed_hosts`` (names, ``*.example.org``, or ``*``), a request for any other ``Host`` gets 400.
-    ``clock`` tells the time (the date of the daily deal, the timestamps); a test may freeze it.
+    ``clock`` tells the time (the date of the daily deal, the timestamps); a test may freeze it. Hints and
+    analyses run on a bounded pool (:mod:`foursquare.web.pool`): ``pool``, or else the settings of the
+    environment (:meth:`PoolSettings.from_environment`).
 
-    Raises :class:`~foursquare.web.store.StoreError` if the database cannot be used.
+    Raises :class:`~foursquare.web.store.StoreError` if the database cannot be used, and
+    :class:`~foursquare.web.pool.PoolSettingsError` if the pool's settings cannot work.
     """
     store = Store(db_path, clock=clock)
+    compute = ComputePool(pool or PoolSettings.from_environment())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        compute.start()
         yield
+        compute.close()
         store.close()
 
     app = Foursquare(
@@ -75,7 +86,8 @@ def create_app(
     )
     app.allowed_hosts = None if allowed_hosts is None else tuple(allowed_hosts)
     app.state.store = store
-    app.state.analysis_locks = AnalysisLocks()
+    app.state.pool = compute
+    app.state.analysis_jobs = AnalysisJobs()
     app.middleware("http")(identify_player)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     install_error_handlers(app)

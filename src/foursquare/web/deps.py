@@ -1,4 +1,4 @@
-"""What the routes are given (FastAPI dependencies): the store, the player, the analysis locks.
+"""What the routes are given (FastAPI dependencies): the store, the player, the compute pool, the analyses.
 
 :func:`foursquare.web.app.create_app` puts them in ``app.state``; a test may replace any of them
 with ``app.dependency_overrides``.
@@ -6,24 +6,69 @@ with ``app.dependency_overrides``.
 
 from __future__ import annotations
 
+import json
 import threading
-from typing import Annotated
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
-from foursquare.web.store import Store
+from foursquare.web.pool import ComputePool
+from foursquare.web.store import DamagedGameError, Store, StoredGame
+
+Analysis = dict[str, Any]
+Check = Callable[[StoredGame], None]
+Start = Callable[[StoredGame], Future[Analysis]]
 
 
-class AnalysisLocks:
-    """One lock per game, so that simultaneous requests for an analysis wait for one computation."""
+class AnalysisJobs:
+    """The analyses being computed, by game id, so that simultaneous requests for one game share one computation.
+
+    Whether a game's analysis is stored, and whether it is being computed, is decided under one lock, and a
+    finished computation is stored and forgotten under it too: so a request sees the stored analysis, or joins
+    the computation under way, or starts the only one. (A thread lock, not an asyncio one: requests may come
+    from different event loops, e.g. a test client's; it is held only for a database read or write, in a
+    worker thread.)
+    """
 
     def __init__(self) -> None:
-        self._locks: dict[str, threading.Lock] = {}
+        self._jobs: dict[str, Future[Analysis]] = {}
         self._guard = threading.Lock()
 
-    def __call__(self, game_id: str) -> threading.Lock:
+    def stored_or_job(self, store: Store, game_id: str, check: Check, start: Start) -> str | Future[Analysis]:
+        """The stored analysis text, or the computation of it, joined or started (``start``; ``check`` first)."""
         with self._guard:
-            return self._locks.setdefault(game_id, threading.Lock())
+            stored = store.get(game_id)
+            check(stored)
+            if stored.analysis is not None and is_current(stored.analysis):
+                return stored.analysis
+            job = self._jobs.get(game_id)
+            if job is None:
+                job = self._jobs[game_id] = start(stored)
+            return job
+
+    def finish(self, store: Store, game_id: str, job: Future[Analysis]) -> str:
+        """Store the result of a finished ``job`` (the first to finish it does), and answer the stored text."""
+        with self._guard:
+            if self._jobs.get(game_id) is job:
+                del self._jobs[game_id]  # a failed computation is forgotten too: the next request tries again
+            analysis = job.result()
+            store.save_analysis(game_id, analysis)  # does nothing if it is stored already
+            stored = store.get(game_id)
+        if stored.analysis is None:
+            raise DamagedGameError(f"the analysis of game {game_id!r} was not stored")
+        return stored.analysis
+
+
+def is_current(analysis_text: str) -> bool:
+    """Whether a stored analysis has today's shape (one of an older version is computed again)."""
+    try:
+        from foursquare.analysis import VERSION
+    except ImportError:
+        return True  # nothing newer can be computed here
+    version = json.loads(analysis_text).get("version", 1)
+    return isinstance(version, int) and version >= VERSION
 
 
 def get_store(request: Request) -> Store:
@@ -37,11 +82,17 @@ def get_player(request: Request) -> str:
     return player
 
 
-def get_analysis_locks(request: Request) -> AnalysisLocks:
-    locks: AnalysisLocks = request.app.state.analysis_locks
-    return locks
+def get_analysis_jobs(request: Request) -> AnalysisJobs:
+    jobs: AnalysisJobs = request.app.state.analysis_jobs
+    return jobs
+
+
+def get_pool(request: Request) -> ComputePool:
+    pool: ComputePool = request.app.state.pool
+    return pool
 
 
 StoreDep = Annotated[Store, Depends(get_store)]
 PlayerDep = Annotated[str, Depends(get_player)]
-AnalysisLocksDep = Annotated[AnalysisLocks, Depends(get_analysis_locks)]
+AnalysisJobsDep = Annotated[AnalysisJobs, Depends(get_analysis_jobs)]
+PoolDep = Annotated[ComputePool, Depends(get_pool)]

@@ -35,6 +35,7 @@ ERROR_CODES = (
     "unknown_game", "game_over", "stale_turn", "wrong_card", "illegal_move", "nothing_to_undo", "nothing_to_redo",
     "still_playing", "bad_replay_turn", "bad_request", "not_available", "no_page", "damaged_game", "internal",
     "not_your_game",
+    "busy",
     *HTTP_CODES.values(), "http_error", *MIDDLEWARE_CODES,
 )  # fmt: skip
 """Every ``code`` an error answer may carry (``docs/api.md``, and the page's catalogue, name each one)."""
@@ -51,6 +52,9 @@ class ApiError(ValueError):
 
     def body(self) -> dict[str, Any]:
         return {"detail": str(self), "code": self.code}
+
+    def headers(self) -> dict[str, str]:
+        return {}
 
 
 class ForbiddenError(ApiError):
@@ -92,6 +96,19 @@ class UnavailableError(ApiError):
     """An optional capability (hint, analysis) is not installed."""
 
     status = 503
+
+
+class BusyError(ApiError):
+    """Too many hints and analyses are already running or waiting (:mod:`foursquare.web.pool`): try again later."""
+
+    status = 503
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__("busy", retry_after=retry_after)
+        self.retry_after = retry_after
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after)}
 
 
 # --- validation messages ------------------------------------------------------------------------------
@@ -157,7 +174,7 @@ def error_response(status: int, code: str, detail: str, **extra: Any) -> JSONRes
 
 async def on_api_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
-    return JSONResponse(exc.body(), status_code=exc.status)
+    return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers())
 
 
 async def on_unknown_game(request: Request, exc: Exception) -> JSONResponse:

@@ -22,6 +22,7 @@ MESSAGES = {
     "internal": "internal error",
     "not_found": "not found",
     "bad_host": "the host name {host!r} is not served here (foursquare serve --allowed-hosts names those that are)",
+    "busy": "the server is busy with other hints and analyses: try again in {retry_after} s",
     "bad_request": "bad request: {problems}",
     # The problems a bad request names.
     "body_not_json": "the request body is not valid JSON",

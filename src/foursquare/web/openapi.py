@@ -36,8 +36,10 @@ ROUTE_ERRORS: dict[tuple[str, str], dict[int, tuple[str, ...]]] = {
     ("post", "/api/games/{game_id}/undo"): {403: ("not_your_game",), 409: ("game_over", "nothing_to_undo")},
     ("post", "/api/games/{game_id}/redo"): {403: ("not_your_game",), 409: ("game_over", "nothing_to_redo")},
     ("post", "/api/games/{game_id}/restart"): {403: ("not_your_game",), 409: ("game_over",)},
-    ("get", "/api/games/{game_id}/hint"): {403: ("not_your_game",), 409: ("game_over",), 503: ("not_available",)},
-    ("get", "/api/games/{game_id}/analysis"): {409: ("still_playing",), 503: ("not_available",)},
+    ("get", "/api/games/{game_id}/hint"): {
+        403: ("not_your_game",), 409: ("game_over",), 503: ("not_available", "busy"),
+    },
+    ("get", "/api/games/{game_id}/analysis"): {409: ("still_playing",), 503: ("not_available", "busy")},
     ("get", "/api/games/{game_id}/record"): {409: ("still_playing",)},
     ("get", "/api/games/{game_id}/replay"): {409: ("still_playing",), 422: ("bad_replay_turn",)},
 }

@@ -526,11 +526,12 @@ class Store:
             conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,))
 
     def save_analysis(self, game_id: str, analysis: dict[str, Any]) -> None:
-        """Cache the analysis of a finished game (the first one written wins)."""
+        """Cache the analysis of a finished game: the first one written wins, unless it is of an older ``version``."""
         with self.transaction() as conn:
             conn.execute(
-                "UPDATE games SET analysis = ? WHERE id = ? AND analysis IS NULL",
-                (json.dumps(analysis, separators=(",", ":")), game_id),
+                "UPDATE games SET analysis = ? WHERE id = ?"
+                " AND (analysis IS NULL OR coalesce(json_extract(analysis, '$.version'), 1) < ?)",
+                (json.dumps(analysis, separators=(",", ":")), game_id, analysis.get("version", 1)),
             )
 
     def list_games(self, player: str, *, page: int, per_page: int) -> tuple[list[StoredGame], int]:

@@ -1,12 +1,18 @@
 """Advice and hindsight: the hint while a game is played; its analysis, record and replay once it is over.
 
 Nothing here changes a game. What would reveal the stock (the record's deal number, the analysis's
-perfect-information verdict) is served only once the game is over.
+perfect-information verdict) is served only once the game is over. Hints and analyses are computed on the
+bounded pool of :mod:`foursquare.web.pool`, not in the server's process.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import importlib
 import json
+from concurrent.futures import BrokenExecutor, Future
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -14,11 +20,12 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from foursquare import record
-from foursquare.engine import Placement
-from foursquare.web.deps import AnalysisLocks, AnalysisLocksDep, PlayerDep, StoreDep
-from foursquare.web.errors import ConflictError, UnavailableError, UnprocessableError
+from foursquare.engine import Placement, View
+from foursquare.web.deps import AnalysisJobsDep, PlayerDep, PoolDep, StoreDep
+from foursquare.web.errors import BusyError, ConflictError, UnavailableError, UnprocessableError
+from foursquare.web.pool import ComputePool, analysis_json, hint_json
 from foursquare.web.routes.games import refuse_if_not_yours, refuse_if_over
-from foursquare.web.store import DamagedGameError, Store, StoredGame
+from foursquare.web.store import Store, StoredGame
 from foursquare.web.views import position_json
 
 router = APIRouter(prefix="/api/games")
@@ -33,42 +40,55 @@ def finished(store: Store, game_id: str, what: str) -> StoredGame:
 
 
 @router.get("/{game_id}/hint", summary="Rank the legal moves, best first")
-def hint(game_id: str, store: StoreDep, player: PlayerDep) -> dict[str, Any]:
+async def hint(game_id: str, store: StoreDep, player: PlayerDep, pool: PoolDep) -> dict[str, Any]:
+    view = await run_in_threadpool(hint_view, store, game_id, player)
+    answer = await pool.run(hint_json, view)
+    await run_in_threadpool(store.mark_assisted, game_id)  # only a hint answered is assistance
+    return answer
+
+
+def hint_view(store: Store, game_id: str, player: str) -> View:
+    """What the hint is computed from: the player's view of the game (403 for another's, 409 once it is over)."""
     stored = store.get(game_id)
     game = stored.rebuild()
     refuse_if_not_yours(stored, player, "ask for a hint")  # a hint is assistance: for the player only
     refuse_if_over(stored, game)
     try:
-        from foursquare import players
+        importlib.import_module("foursquare.players")  # the workers need it: answer 503 at once without it
     except ImportError as exc:
         raise UnavailableError("not_available", what="the hint", error=exc) from None
-    moves = [advice.to_json() for advice in players.hint(game.view(), seed=0)]
-    store.mark_assisted(game_id)
-    return {"turn": game.turn, "moves": moves}
+    return game.view()
 
 
 @router.get("/{game_id}/analysis", summary="Analyse a finished game (slow the first time)")
-async def analysis(game_id: str, store: StoreDep, locks: AnalysisLocksDep) -> Any:
-    return JSONResponse(json.loads(await run_in_threadpool(analysis_text, store, locks, game_id)))
-
-
-def analysis_text(store: Store, locks: AnalysisLocks, game_id: str) -> str:
-    """The cached analysis, computed first if need be — once, however many requests ask at the same time."""
-    stored = finished(store, game_id, "the analysis")
-    if stored.analysis is not None:
-        return stored.analysis
+async def analysis(game_id: str, store: StoreDep, jobs: AnalysisJobsDep, pool: PoolDep) -> Any:
+    found = await run_in_threadpool(jobs.stored_or_job, store, game_id, analysable, partial(start_analysis, pool))
+    if isinstance(found, str):
+        return JSONResponse(json.loads(found))
+    # Shielded: a client who leaves does not cancel the computation the others wait for. Its outcome, a failure
+    # included, is for jobs.finish (which forgets a failed job, so that a later request starts it again).
+    with contextlib.suppress(Exception):
+        await asyncio.shield(asyncio.wrap_future(found))
     try:
-        from foursquare.analysis import analyze
-    except ImportError as exc:
-        raise UnavailableError("not_available", what="the analysis", error=exc) from None
-    with locks(game_id):
-        stored = store.get(game_id)
-        if stored.analysis is None:
-            store.save_analysis(game_id, analyze(stored.rebuild()))
-            stored = store.get(game_id)
+        text = await run_in_threadpool(jobs.finish, store, game_id, found)
+    except BrokenExecutor:
+        raise BusyError(retry_after=pool.settings.retry_after) from None
+    return JSONResponse(json.loads(text))
+
+
+def analysable(stored: StoredGame) -> None:
+    """409 while the game is being played; 503 without the analysis module."""
+    if not stored.is_over:
+        raise ConflictError("still_playing", what="the analysis")
     if stored.analysis is None:
-        raise DamagedGameError(f"the analysis of game {game_id!r} was not stored")
-    return stored.analysis
+        try:
+            importlib.import_module("foursquare.analysis")  # the workers need it: answer 503 at once without it
+        except ImportError as exc:
+            raise UnavailableError("not_available", what="the analysis", error=exc) from None
+
+
+def start_analysis(pool: ComputePool, stored: StoredGame) -> Future[dict[str, Any]]:
+    return pool.submit(analysis_json, stored.rebuild())
 
 
 @router.get("/{game_id}/record", summary="The game record of a finished game")

@@ -294,6 +294,7 @@ export default {
   "error.code.no_page": "The page is not installed.",
   "error.code.damaged_game": "This game is damaged in the database and cannot be shown.",
   "error.code.internal": "Something went wrong on the server.",
+  "error.code.busy": "The server is busy with other players' hints and analyses. Try again in a moment.",
   "error.code.not_found": "Not found.",
   "error.code.method_not_allowed": "The server does not allow that request.",
   "error.code.too_large": "The request was too large for the server.",
