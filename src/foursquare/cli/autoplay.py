@@ -64,9 +64,11 @@ def run_autoplay(args: argparse.Namespace) -> int:
 
 def _watch(args: argparse.Namespace, player: Any) -> int:
     """One game, move by move: a rich grid with a pause on a terminal, plain text otherwise."""
+    import sys
+
     from rich.console import Console
 
-    from foursquare.cli.render import grid_table, grid_text
+    from foursquare.cli.render import grid_table, grid_text, unicode_ok
     from foursquare.players import play_game
 
     console = Console()
@@ -87,7 +89,7 @@ def _watch(args: argparse.Namespace, player: Any) -> int:
                 time.sleep(args.delay)
         else:
             print(line)
-            print(grid_text(g))
+            print(grid_text(g, ascii_only=not unicode_ok(sys.stdout)))
             print()
 
     result = play_game(player, game, show)

@@ -64,8 +64,10 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(record.replay_json(game)))
         return 0
-    from foursquare.cli.render import grid_text, outcome_text
+    import sys
 
-    print(grid_text(game))
+    from foursquare.cli.render import grid_text, outcome_text, unicode_ok
+
+    print(grid_text(game, ascii_only=not unicode_ok(sys.stdout)))
     print(outcome_text(game))
     return 0
