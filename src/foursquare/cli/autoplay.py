@@ -12,6 +12,7 @@ from foursquare.cli.options import (
     add_variant_options,
     deal_number,
     deal_range,
+    non_negative_float,
     positive_float,
     seed_number,
     variant_of,
@@ -41,7 +42,9 @@ def register(sub: Any) -> None:
     where.add_argument("--deals", type=deal_range, metavar="A-B", help="play deals A to B and report")
     p.add_argument("--seed", type=seed_number, default=0, help="the player's random seed (default 0)")
     p.add_argument("--time", type=positive_float, metavar="S", help="thinking time per move (best player)")
-    p.add_argument("--delay", type=float, default=0.4, metavar="S", help="pause between moves in the demo")
+    p.add_argument(
+        "--delay", type=non_negative_float, default=0.4, metavar="S", help="pause between moves in the demo (0.4)"
+    )
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="processes for --deals (default 1)")
     p.add_argument("--json", action="store_true", help="print a JSON summary")
     add_variant_options(p)
