@@ -201,11 +201,5 @@ def goodbye(session: Session) -> list[str]:
 
 
 def cell_labels(game: Game) -> dict[Move, str]:
-    """The keys of ``game``'s legal cells for a game played from its start without undo (tests use it)."""
-    keys = CellKeys()
-    replay = Game(stock=[c.name for c in game.stock], variant=game.variant)
-    keys.update(replay)
-    for move in game.moves:
-        replay.place(*move)
-        keys.update(replay)
-    return dict(keys.keys)
+    """The keys of ``game``'s legal cells, as they stand after its moves were played from the start."""
+    return dict(CellKeys.replayed(game).update(game))

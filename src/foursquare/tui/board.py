@@ -209,8 +209,15 @@ def compact_cell(game: Game, move: Move, marks: Marks, g: Glyphs) -> Text:
         if key is None and (game.is_over() or not game.is_legal(*move)):
             mark = g.empty if _inside(game, *move) else " "
             return Text(mark.center(COMPACT_CELL), style=STYLE_DIM + cursor)
-        return Text(f"[{key or ' '}]".center(COMPACT_CELL), style=STYLE_LABEL_EMPTY + cursor)
-    text = Text(key or " ", style=STYLE_LABEL_PILE if key else "")
+        rank = marks.hints.get(move)
+        text = Text(f"[{key or ' '}]", style=STYLE_LABEL_EMPTY + cursor)
+        if rank is not None:
+            text.append(f"#{rank}", style=STYLE_HINT + cursor)
+        cell = Text("  ") + text
+        cell.pad_right(COMPACT_CELL - cell.cell_len)
+        return cell
+    hinted = move in marks.hints
+    text = Text(key or " ", style=("bold black on green" if hinted else STYLE_LABEL_PILE) if key else "")
     name = g.card(pile.top)
     placement = marks.placed()
     style = card_style(pile.top)

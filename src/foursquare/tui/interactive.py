@@ -7,7 +7,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from rich.console import Group, RenderableType
+from rich.console import Group
 from rich.text import Text
 
 from foursquare.engine import Game, Move, MoveError
@@ -69,7 +69,7 @@ class Interactive:
         self.keyboard = keyboard
         self.screen = screen
         self.glyphs = glyphs
-        self.keys = CellKeys()
+        self.keys = CellKeys.replayed(session.game)
         self.cursor: Move | None = None
         self.last: LastAction | None = None
         self.message: str | None = None
@@ -299,27 +299,30 @@ class Interactive:
         session.winnable = kept.kind == "winnable"
         session.keep = kept.path
         self.fresh()
+        self.keys = CellKeys.replayed(kept.game)
         self.last = LastAction("resumed")
 
     def show_help(self) -> None:
+        """The rules, the symbols and the keys; on a short terminal a page at a time, the way out always shown."""
         skip = 0
 
         def draw() -> int:
-            items: list[RenderableType] = help_lines(self.glyphs)
-            more = len(self.screen.lines(Group(*items))) > self.screen.size[1] - 1
-            footer = Text(TEXT["help_more"] if more else TEXT["help_close"], style="dim")
-            return self.screen.draw(Group(*items, footer), skip)
+            lines = self.screen.lines(Group(*help_lines(self.glyphs)))
+            more = len(lines) > self.screen.size[1] - 1
+            footer = self.screen.lines(Text(TEXT["help_more"] if more else TEXT["help_close"], style="dim"))
+            room = self.screen.size[1] - len(footer)
+            self.screen.draw_lines(lines[skip : skip + room] + footer)
+            return len(lines) - room
 
-        total = draw()
+        last_skip = draw()
         with contextlib.suppress(EOFError):
             while True:
                 key = self.key(draw)
                 page = max(1, self.screen.size[1] - 2)
-                if key in (" ", "down") and skip + self.screen.size[1] < total:
-                    skip += page if key == " " else 1
-                elif key == "up" and skip > 0:
+                if key in (" ", "down"):
+                    skip = max(0, min(last_skip, skip + (page if key == " " else 1)))
+                elif key == "up":
                     skip = max(0, skip - 1)
                 else:
                     return
-                total = draw()
-
+                last_skip = draw()

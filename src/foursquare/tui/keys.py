@@ -35,6 +35,17 @@ class CellKeys:
     def __init__(self) -> None:
         self.keys: dict[Move, str] = {}
 
+    @classmethod
+    def replayed(cls, game: Game) -> CellKeys:
+        """The keys as they stand after ``game``'s moves were played from its start (for a game continued)."""
+        keys = cls()
+        replay = Game(stock=[card.name for card in game.stock], variant=game.variant)
+        keys.update(replay)
+        for move in game.moves:
+            replay.place(*move)
+            keys.update(replay)
+        return keys
+
     def update(self, game: Game) -> dict[Move, str]:
         legal = [] if game.is_over() else game.legal_moves
         kept = {move: key for move, key in self.keys.items() if move in legal}

@@ -197,9 +197,13 @@ def end_lines(session: Session) -> list[Text]:
         body = TEXT["lost_face_down_long"] if outcome.reason == "too_many_face_down" else TEXT["lost_stock_long"]
     lines = [Text(f" {banner} ", style=f"bold reverse {style}"), Text(body, style="bold")]
     lines.append(Text(TEXT["end_deal"].format(deal=session.game.deal)))
-    if session.record_path is not None:
-        lines.append(Text(TEXT["end_analyze"].format(path=session.record_path)))
     return lines
+
+
+def analyze_line(session: Session) -> list[Text]:
+    """After the end: the command that studies the game (a line of its own: the path may be long)."""
+    path = session.record_path
+    return [] if path is None else [Text(TEXT["end_analyze"].format(path=path))]
 
 
 def prompt_line(view: View, short: bool) -> Text:
@@ -253,7 +257,8 @@ def full_frame(view: View, width: int) -> Frame:
     layout.add_column(width=BOARD_WIDTH, no_wrap=True)
     layout.add_column(width=min(width - BOARD_WIDTH - 2, 60))
     layout.add_row(Text("\n").join(board.lines), full_side(view))
-    frame = Group(header, layout, prompt_line(view, short=False), keys_line(view, short=False))
+    after = analyze_line(session) if session.game.is_over() else []
+    frame = Group(header, layout, *after, prompt_line(view, short=False), keys_line(view, short=False))
     cells = {move: (top + 1, left, h, w) for move, (top, left, h, w) in board.cells.items()}
     return Frame(frame, cells)
 
@@ -282,7 +287,7 @@ def compact_frame(view: View, width: int, height: int) -> Frame:
     room = height - 2 - len(board.lines) - 2
     extra: list[Text] = []
     if card is None:
-        extra.extend(end_lines(session)[1:])
+        extra.extend(end_lines(session)[1:] + analyze_line(session))
     hints = hint_lines(view, short=short)
     extra.extend(hints or explain(view.marks.last, glyphs).split("\n"))
     lines = [header, status, *board.lines, *extra[: max(room, 0)], prompt_line(view, short), keys_line(view, short)]

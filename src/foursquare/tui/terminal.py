@@ -34,15 +34,17 @@ class Screen:
             lines.pop()
         return lines
 
-    def draw(self, renderable: RenderableType, skip: int = 0) -> int:
-        """Draw from line ``skip`` of the frame on; returns how many lines the whole frame has."""
+    def draw(self, renderable: RenderableType) -> None:
+        """Draw a whole frame; a terminal too small for it loses the bottom (it never scrolls)."""
+        self.draw_lines(self.lines(renderable))
+
+    def draw_lines(self, lines: list[str]) -> None:
+        """Draw lines as :meth:`lines` gives them."""
         self.last_size = self.size
-        lines = self.lines(renderable)
-        shown = lines[skip : skip + self.size[1]]  # never scroll: a too-small terminal loses the bottom
+        shown = lines[: self.size[1]]
         frame = "\x1b[H" + "\n".join(line + "\x1b[K" for line in shown) + "\x1b[J"
         self.console.file.write(frame)
         self.console.file.flush()
-        return len(lines)
 
     def resized(self) -> bool:
         """Whether the terminal's size changed (or the frame was lost) since the last frame."""

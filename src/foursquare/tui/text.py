@@ -112,7 +112,7 @@ TEXT: dict[str, str] = {
     "too_small_card": "Card to place: ",
     "help_title": "How to play Foursquare",
     "help_close": "Any other key goes back to the game.",
-    "help_more": "Space or the arrows scroll; any other key goes back to the game.",
+    "help_more": "Space/arrows: scroll; other key: back",
     "goodbye_finished": "Foursquare: deal {deal}, {outcome}.",
     "goodbye_unfinished": "Foursquare: game not finished after {placed}. It is kept in {path}",
     "goodbye_continue": "Continue it with: foursquare play",
