@@ -93,6 +93,7 @@ def test_a_killed_game_resumes_at_the_last_card_placed(terminals: Terminals) -> 
     again.press("q")
     assert again.finish() == 0
     assert record.read(kept).moves == deal5("D4", "D3", "E4").moves
+    assert terminals.kept() == [kept]  # continued in its own file, no empty one beside it
     assert f"It is kept in {kept}" in again.plain and "Continue it with: foursquare play" in again.plain
 
 

@@ -126,14 +126,18 @@ def play(
             print(TEXT["finding_deal"], flush=True)
         game, deal_shown = new_game(variant, deal, winnable), deal is not None
     session = Session(game, game.variant, deal_shown=deal_shown, winnable=winnable, save=save)
+    warning = None
     if interactive:
         offer = saved.last_unfinished() if resume is None and deal is None and not winnable else None
-        session.keep = saved.new_path(session.kind)
+        try:
+            session.keep = saved.new_path(session.kind)
+        except OSError as exc:  # play on, saying so: the player may still --save elsewhere
+            warning = TEXT["cannot_keep"].format(path=saved.games_dir(), error=exc.strerror or exc)
     error = session.write()
     if error is not None:
         raise PlayError(error.removeprefix("warning: "))
     if interactive:
-        return play_interactive(session, offer)
+        return play_interactive(session, offer, warning=warning)
     return play_lines(session, sys.stdin, sys.stdout, sys.stderr)
 
 
@@ -158,15 +162,21 @@ def _may_replace(path: str, interactive: bool) -> None:
     raise PlayError(TEXT["not_replaced"].format(holds=holds, path=path))
 
 
-def play_interactive(session: Session, offer: saved.Kept | None = None, console: Console | None = None) -> int:
-    """The full-screen game; returns the exit status (130 after Ctrl-C, like the rest of the CLI)."""
+def play_interactive(
+    session: Session, offer: saved.Kept | None = None, console: Console | None = None, warning: str | None = None
+) -> int:
+    """The full-screen game; returns the exit status (130 after Ctrl-C, like the rest of the CLI).
+
+    ``warning`` is shown on the first frame (the game cannot be kept in the data directory)."""
     console = console or Console(highlight=False)
     glyphs = UNICODE if unicode_ok(sys.stdout) else ASCII
     status = 0
     screen = Screen(console)
     try:
         with terminal(console, sys.stdin.fileno(), screen) as keyboard:
-            Interactive(session, keyboard, screen, glyphs).run(offer)
+            game = Interactive(session, keyboard, screen, glyphs)
+            game.message = warning
+            game.run(offer)
     except KeyboardInterrupt:  # the terminal is already restored by now
         status = 130
     _drop_if_empty(session)

@@ -293,6 +293,8 @@ class Interactive:
 
     def resume(self, kept: saved.Kept) -> None:
         session = self.session
+        if session.keep is not None and not session.game.turn:  # the fresh game it replaces: nothing to keep
+            session.keep.unlink(missing_ok=True)
         session.game = kept.game
         session.variant = kept.game.variant
         session.deal_shown = kept.kind == "deal"

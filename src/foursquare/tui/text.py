@@ -40,6 +40,7 @@ TEXT: dict[str, str] = {
     "cannot_undo": "cannot undo: no card has been placed",
     "cannot_redo": "cannot redo: there is no undone move to play again",
     "save_failed": "warning: cannot save the game to {path}: {error}",
+    "cannot_keep": "Warning: this game cannot be kept in {path} ({error}): set FOURSQUARE_DATA_DIR, or --save FILE.",
     # interactive mode
     "title": "Foursquare",
     "deal_number": "Deal {deal}",
