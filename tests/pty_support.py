@@ -80,9 +80,10 @@ class Terminal:
             self.read(0.2)
         raise AssertionError(f"{text!r} never appeared; screen so far:\n{self.plain[-3000:]}")
 
-    def wait_screen(self, text: str) -> str:
-        """Wait until the screen shows ``text``; return the screen."""
-        deadline = time.monotonic() + 60
+    def wait_screen(self, text: str, timeout: float = 60) -> str:
+        """Wait until the screen shows ``text``; return the screen. ``timeout`` guards against hanging: it is no
+        speed requirement."""
+        deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             self.read(0.1)
             shown = self.display()

@@ -173,6 +173,11 @@ def test_play_file_continues_a_saved_record(tmp_path: Path, terminals: Terminals
     assert term.finish() == 0
     assert record.read(path).moves == deal5("D4", "D3").moves
     assert cli("play", str(tmp_path / "none.json")).returncode == 2
+    from test_play import WON_ORTHOGONAL, greedy_game
+
+    record.write(greedy_game(WON_ORTHOGONAL), path)
+    finished = cli("play", str(path), stdin="D4\n")
+    assert finished.returncode == 0 and finished.stdout.splitlines()[-1].startswith("won: score ")
 
 
 def test_a_finished_game_points_to_the_analysis(terminals: Terminals, tmp_path: Path) -> None:
@@ -279,7 +284,7 @@ def test_the_hint_key_shows_and_marks_the_ranked_moves(terminals: Terminals) -> 
     term.press("ij")
     term.wait_screen("Move 3 of 40")
     term.press("h")
-    screen = term.wait_screen("Best moves (chance to win, expected score):")
+    screen = term.wait_screen("Best moves (chance to win, expected score):", timeout=300)  # may compile the kernel
     first = best[0]
     line = f"1. {first.move.name} [{cell_labels(deal5('D4', 'D3'))[first.move]}] win {first.win_probability:.0%}"
     assert line in screen

@@ -30,6 +30,10 @@ def play_lines(session: Session, lines: Iterable[str], out: TextIO, err: TextIO)
     say(TEXT["deal"].format(deal=game.deal) if session.deal_shown else TEXT["deal_hidden"])
     buried = TEXT["variant_buried"] if session.variant.count_buried else ""
     say(TEXT["variant"].format(adjacency=session.variant.adjacency, buried=buried))
+    if game.is_over():  # a finished record given to continue: nothing left to play
+        say(grid_text(game, ascii_only=not unicode_ok(out)))
+        say(outcome_line(game.outcome()))
+        return 0
     say(_state_lines(game))
 
     for raw in lines:
