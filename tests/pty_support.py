@@ -99,6 +99,11 @@ class Terminal:
                 return row, column
         raise AssertionError(f"{text!r} is not on the screen:\n{self.display()}")
 
+    def resize(self, columns: int, lines: int) -> None:
+        """Resize the terminal, as a window manager does (the kernel sends SIGWINCH)."""
+        fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+        self.screen.resize(lines, columns)
+
     def press(self, keys: str) -> None:
         os.write(self.master, keys.encode())
 

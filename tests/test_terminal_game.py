@@ -371,6 +371,18 @@ def test_every_size_shows_the_card_to_place_the_stock_and_the_face_down_count(
     assert len(lines) <= size[1] and all(len(line) <= size[0] for line in lines)
 
 
+def test_the_layout_follows_the_terminal_when_it_is_resized(terminals: Terminals) -> None:
+    term = terminals.start("--deal", "5", size=(100, 32))
+    term.wait_screen("Card to place")
+    term.resize(40, 12)
+    screen = term.wait_screen("Place 2♦")
+    assert all(len(line) <= 40 for line in screen.splitlines())
+    term.resize(30, 8)
+    term.wait_screen("Card to place: 2♦")
+    term.resize(120, 40)
+    term.wait_screen("Press a cell's key")
+
+
 def test_a_terminal_too_small_says_how_large_it_must_be(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5", size=(30, 8))
     screen = term.wait_screen("Card to place: 2♦")
