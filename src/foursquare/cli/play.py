@@ -22,13 +22,21 @@ def _epilog() -> str:
     )
 
 
+KEYS_EPILOG = "(the in-game keys)"  # replaced when help is printed: the game's modules load only then
+
+
+class _PlayHelp(argparse.RawDescriptionHelpFormatter):
+    def add_text(self, text: str | None) -> None:
+        super().add_text(_epilog() if text == KEYS_EPILOG else text)
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "play",
         help="play in the terminal",
         description="Play Foursquare in the terminal.",
-        epilog=_epilog(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=KEYS_EPILOG,
+        formatter_class=_PlayHelp,
     )
     p.add_argument(
         "file",
