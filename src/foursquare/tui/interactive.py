@@ -50,8 +50,8 @@ class HintJob:
 
             advice = hint(game.view())
             self.result = [Hint(a.move, a.win_probability, a.expected_score) for a in advice]
-        except ValueError as exc:
-            self.error = str(exc)
+        except Exception as exc:  # a thread's error would be printed over the screen: shown in the frame instead
+            self.error = str(exc) or type(exc).__name__
 
     @property
     def done(self) -> bool:

@@ -211,7 +211,7 @@ def prompt_line(view: View, short: bool) -> Text:
     if view.message:
         return Text(view.message, style="bold yellow")
     if card is None:
-        return Text(TEXT["play_another"], style="bold")
+        return Text(TEXT["play_another_short" if short else "play_another"], style="bold")
     return Text(TEXT["key_hint_short" if short else "key_hint"].format(card=view.glyphs.card(card)))
 
 

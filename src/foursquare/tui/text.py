@@ -98,6 +98,7 @@ TEXT: dict[str, str] = {
     "[b]q[/b] quit",
     "footer_end_short": "[b]n[/b]ew [b]s[/b]ame [b]u[/b]ndo [b]q[/b]uit",
     "play_another": "Play another? (n)ew random deal / (s)ame deal again / (q)uit",
+    "play_another_short": "Again? (n)ew deal / (s)ame deal / (q)uit",
     "won_banner": "YOU WON!  SCORE {score}",
     "won_score": "All 16 cells face up with {score} cards left in the stock.",
     "lost_banner": "LOST",
