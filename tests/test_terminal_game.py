@@ -395,9 +395,23 @@ def test_ascii_terminals_get_ascii_cards_and_boxes(terminals: Terminals) -> None
     term.press("ij")
     screen = term.wait_screen("You placed 2C at D3.")
     assert "10D" in screen and "+-------+" in screen and "*=======*" in screen
+    term.press("?")
+    term.wait_screen("How to play Foursquare")
+    term.press("x")
+    term.wait_screen("You placed 2C at D3.")
     assert all(ord(ch) < 128 for ch in term.output)
     term.press("q")
     assert term.finish() == 0
+
+
+def test_the_compact_board_in_ascii_shortens_lines_without_unicode(terminals: Terminals) -> None:
+    term = terminals.start("--deal", "5", size=(40, 12), env={"PYTHONIOENCODING": "ascii"})
+    term.wait_screen("Move 1")
+    term.press("ijh")
+    term.wait_screen("1.E4", timeout=300)
+    term.press("q")
+    assert term.finish() == 0
+    assert all(ord(ch) < 128 for ch in term.output)
 
 
 @pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"}, {"LANG": "C", "LC_ALL": "C"}])

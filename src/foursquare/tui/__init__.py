@@ -69,6 +69,7 @@ existing file.
 
 from __future__ import annotations
 
+import io
 import sys
 
 from rich.console import Console
@@ -170,6 +171,8 @@ def play_interactive(
     ``warning`` is shown on the first frame (the game cannot be kept in the data directory)."""
     console = console or Console(highlight=False)
     glyphs = UNICODE if unicode_ok(sys.stdout) else ASCII
+    if glyphs is ASCII and isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="replace")  # a character we missed shows as "?" rather than end the game
     status = 0
     screen = Screen(console)
     try:

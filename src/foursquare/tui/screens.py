@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -291,10 +292,11 @@ def compact_frame(view: View, width: int, height: int) -> Frame:
     hints = hint_lines(view, short=short)
     extra.extend(hints or explain(view.marks.last, glyphs).split("\n"))
     lines = [header, status, *board.lines, *extra[: max(room, 0)], prompt_line(view, short), keys_line(view, short)]
+    overflow: Literal["ellipsis", "crop"] = "ellipsis" if glyphs.suits else "crop"  # "…" is not ASCII
     for line in lines:
         line.no_wrap = True
-        line.overflow = "ellipsis"
-        line.truncate(width, overflow="ellipsis")
+        line.overflow = overflow
+        line.truncate(width, overflow=overflow)
     cells = {move: (top + 2, left, h, w) for move, (top, left, h, w) in board.cells.items()}
     return Frame(Group(*lines), cells)
 
