@@ -117,6 +117,20 @@ def test_a_random_deal_resumes_without_showing_its_number(terminals: Terminals) 
     assert f"--deal {deal}" not in again.plain  # the goodbye keeps the secret too
 
 
+def test_play_with_a_kept_games_file_goes_on_in_that_file(terminals: Terminals) -> None:
+    term = terminals.start()
+    term.wait_screen("Move 1 of 40")
+    term.press("iq")
+    assert term.finish() == 0
+    [kept] = terminals.kept()
+    again = terminals.start(str(kept))
+    screen = again.wait_screen("Move 2 of 40")
+    assert "Random deal" in screen  # still secret
+    again.press("uq")
+    assert again.finish() == 0
+    assert terminals.kept() == [kept] and record.read(kept).turn == 0
+
+
 def test_declining_to_continue_starts_a_new_game_and_keeps_the_old_one(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5")
     term.wait_screen("Move 1 of 40")

@@ -70,7 +70,9 @@ existing file.
 from __future__ import annotations
 
 import io
+import os
 import sys
+from pathlib import Path
 
 from rich.console import Console
 
@@ -112,28 +114,15 @@ def play(
     unless ``save`` names another file.
     """
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    resumed = record.read(resume) if resume is not None else None
-    if save is not None:
-        check_save_path(save)
-        if resume is None or not _same_file(save, resume):
-            _may_replace(save, interactive)
-    elif resume is not None:
-        check_save_path(resume)
-        save = resume
-    if resumed is not None:
-        game, deal_shown = resumed, True
-    else:
-        if winnable and interactive:
-            print(TEXT["finding_deal"], flush=True)
-        game, deal_shown = new_game(variant, deal, winnable), deal is not None
-    session = Session(game, game.variant, deal_shown=deal_shown, winnable=winnable, save=save)
-    warning = None
+    session = _session(variant, deal, winnable, save, resume, interactive)
+    warning = offer = None
     if interactive:
         offer = saved.last_unfinished() if resume is None and deal is None and not winnable else None
-        try:
-            session.keep = saved.new_path(session.kind)
-        except OSError as exc:  # play on, saying so: the player may still --save elsewhere
-            warning = TEXT["cannot_keep"].format(path=saved.games_dir(), error=exc.strerror or exc)
+        if session.keep is None:
+            try:
+                session.keep, session.keep_is_new = saved.new_path(session.kind), True
+            except OSError as exc:  # play on, saying so: the player may still --save elsewhere
+                warning = TEXT["cannot_keep"].format(path=saved.games_dir(), error=exc.strerror or exc)
     error = session.write()
     if error is not None:
         raise PlayError(error.removeprefix("warning: "))
@@ -142,9 +131,30 @@ def play(
     return play_lines(session, sys.stdin, sys.stdout, sys.stderr)
 
 
-def _same_file(first: str, second: str) -> bool:
-    import os
+def _session(
+    variant: Variant, deal: int | None, winnable: bool, save: str | None, resume: str | None, interactive: bool
+) -> Session:
+    """The first game of the run and where it is written, every --save question asked and answered."""
+    if save is not None:
+        check_save_path(save)
+        if resume is None or not _same_file(save, resume):
+            _may_replace(save, interactive)
+    if resume is None:
+        if winnable and interactive:
+            print(TEXT["finding_deal"], flush=True)
+        game = new_game(variant, deal, winnable)
+        return Session(game, game.variant, deal_shown=deal is not None, winnable=winnable, save=save)
+    game = record.read(resume)
+    check_save_path(resume)
+    kept = Path(resume)
+    if kept.resolve().parent == saved.games_dir().resolve():  # a game of the data directory goes on in its file
+        kind = saved.kind_of(kept)
+        session = Session(game, game.variant, kind == "deal", kind == "winnable", save=save, keep=kept)
+        return session
+    return Session(game, game.variant, deal_shown=True, winnable=False, save=save or resume)
 
+
+def _same_file(first: str, second: str) -> bool:
     return os.path.abspath(first) == os.path.abspath(second)
 
 
@@ -190,7 +200,7 @@ def play_interactive(
 
 def _drop_if_empty(session: Session) -> None:
     """A game quit before its first card is not worth keeping in the data directory."""
-    if session.keep is not None and not session.game.turn:
+    if session.keep is not None and session.keep_is_new and not session.game.turn:
         session.keep.unlink(missing_ok=True)
 
 

@@ -293,13 +293,13 @@ class Interactive:
 
     def resume(self, kept: saved.Kept) -> None:
         session = self.session
-        if session.keep is not None and not session.game.turn:  # the fresh game it replaces: nothing to keep
+        if session.keep is not None and session.keep_is_new and not session.game.turn:  # nothing to keep there
             session.keep.unlink(missing_ok=True)
         session.game = kept.game
         session.variant = kept.game.variant
         session.deal_shown = kept.kind == "deal"
         session.winnable = kept.kind == "winnable"
-        session.keep = kept.path
+        session.keep, session.keep_is_new = kept.path, False
         self.fresh()
         self.keys = CellKeys.replayed(kept.game)
         self.last = LastAction("resumed")

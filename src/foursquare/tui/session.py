@@ -35,6 +35,8 @@ class Session:
     number: int = 1
     saved: list[str] = field(default_factory=list)
     save_path: str | None = None
+    #: Whether ``keep`` was made for this run's game (so an empty one may be removed again at the end).
+    keep_is_new: bool = False
 
     def __post_init__(self) -> None:
         if self.save_path is None:
@@ -51,7 +53,7 @@ class Session:
         self.number += 1
         self.save_path = self._free_save_path()
         if self.keep is not None:
-            self.keep = new_path(self.kind)
+            self.keep, self.keep_is_new = new_path(self.kind), True
         return self.write()
 
     def _free_save_path(self) -> str | None:
