@@ -115,13 +115,6 @@ class Keyboard:
         self._pending = rest
         return key
 
-    def drain(self) -> None:
-        """Forget keys typed ahead (after a long pause the player did not see)."""
-        self._pending = b""
-        while select.select([self.fd], [], [], 0)[0]:
-            if not os.read(self.fd, 1024):
-                return
-
 
 def decode_key(data: bytes) -> tuple[str | None, bytes]:
     """The first key of ``data`` and the bytes after it; ``None`` for a sequence we do not use."""
