@@ -403,8 +403,9 @@ def test_a_terminal_too_small_says_how_large_it_must_be(terminals: Terminals) ->
     assert "This terminal is 30 x 8; Foursquare needs at least 37 x 11." in flat(screen)
 
 
-def test_ascii_terminals_get_ascii_cards_and_boxes(terminals: Terminals) -> None:
-    term = terminals.start("--deal", "5", size=(80, 24), env={"PYTHONIOENCODING": "ascii"})
+@pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"}, {"LANG": "C", "LC_ALL": "C"}])
+def test_ascii_terminals_get_ascii_cards_and_boxes(terminals: Terminals, env: dict[str, str]) -> None:
+    term = terminals.start("--deal", "5", size=(80, 24), env=env)
     term.wait_screen("Move 1 of 40")
     term.press("ij")
     screen = term.wait_screen("You placed 2C at D3.")

@@ -77,10 +77,9 @@ from pathlib import Path
 from rich.console import Console
 
 from foursquare import record
-from foursquare.cli.render import unicode_ok
 from foursquare.engine import Game, Move, Variant
 from foursquare.tui import saved
-from foursquare.tui.glyphs import ASCII, UNICODE
+from foursquare.tui.glyphs import ASCII, for_terminal
 from foursquare.tui.interactive import Interactive
 from foursquare.tui.keys import CELL_KEYS, CellKeys
 from foursquare.tui.lines import play_lines
@@ -180,7 +179,7 @@ def play_interactive(
 
     ``warning`` is shown on the first frame (the game cannot be kept in the data directory)."""
     console = console or Console(highlight=False)
-    glyphs = UNICODE if unicode_ok(sys.stdout) else ASCII
+    glyphs = for_terminal(sys.stdout)
     if glyphs is ASCII and isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(errors="replace")  # a character we missed shows as "?" rather than end the game
     status = 0

@@ -3,9 +3,12 @@ encoding cannot show those (``LANG=C``, ``PYTHONIOENCODING=ascii``)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from typing import TextIO
 
 from foursquare.cards import Card
+from foursquare.cli.render import unicode_ok
 
 
 @dataclass(frozen=True)
@@ -64,3 +67,12 @@ ASCII = Glyphs(
     buried="v",
     suits=False,
 )
+
+
+def for_terminal(stream: TextIO) -> Glyphs:
+    """ASCII when ``stream`` cannot encode the symbols, or when the locale says the terminal is plain ASCII
+    (``LANG=C``: Python itself then writes UTF-8, which such a terminal shows as garbage)."""
+    locale = os.environ.get("LC_ALL") or os.environ.get("LC_CTYPE") or os.environ.get("LANG") or ""
+    if not unicode_ok(stream) or locale in ("C", "POSIX"):
+        return ASCII
+    return UNICODE
