@@ -325,7 +325,7 @@ def test_help_explains_every_symbol_and_key(terminals: Terminals) -> None:
     term.wait_screen("Move 1 of 40")
     term.press("?")
     screen = term.wait_screen("How to play Foursquare")
-    for words in ("face-down card", "×2", "dashed", "the card just placed", "the cursor", "#1 #2",
+    for words in ("face-down card", "×2", "([k] on the small board)", "the card just placed", "the cursor", "#1 #2",
                   "one more loses", "arrows", "a cell's name", "click a cell", "hint"):
         assert words in screen, words
 

@@ -319,18 +319,18 @@ def help_lines(glyphs: Glyphs) -> list[RenderableType]:
     items: list[RenderableType] = [Text(TEXT["help_title"], style="bold underline"), gap]
     for paragraph in HELP_PARAGRAPHS:
         items.append(Text.from_markup(paragraph))
-    items.append(gap)
+    items.extend([gap, Text(TEXT["help_symbols"], style="bold")])
     symbols = Table.grid(padding=(0, 2))
     symbols.add_column(no_wrap=True)
     symbols.add_column()
     for sign, meaning in symbols_legend(glyphs):
-        symbols.add_row(Text(sign, style="bold"), meaning)
+        symbols.add_row(Text(sign, style="bold"), Text(meaning))  # Text: "[k]" is not markup
     items.append(symbols)
-    items.append(gap)
+    items.extend([gap, Text(TEXT["help_keys"], style="bold")])
     keys = Table.grid(padding=(0, 2))
     keys.add_column(no_wrap=True)
     keys.add_column()
     for key, meaning in KEYS_LEGEND:
-        keys.add_row(Text(key, style="bold"), meaning)
+        keys.add_row(Text(key, style="bold"), Text(meaning))
     items.append(keys)
     return items

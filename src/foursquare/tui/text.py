@@ -113,6 +113,8 @@ TEXT: dict[str, str] = {
     "too_small": "This terminal is {width} x {height}; Foursquare needs at least {min_width} x {min_height}.",
     "too_small_card": "Card to place: ",
     "help_title": "How to play Foursquare",
+    "help_symbols": "What the board shows",
+    "help_keys": "Keys",
     "help_close": "Any other key goes back to the game.",
     "help_more": "Space/arrows: scroll; other key: back",
     "goodbye_finished": "Foursquare: deal {deal}, {outcome}.",
