@@ -106,7 +106,7 @@ TEXT: dict[str, str] = {
     "lost_stock_long": "The stock ran out before all 16 cells were face up.",
     "end_deal": "This was deal {deal}.",
     "end_analyze": "See your mistakes: foursquare analyze {path}",
-    "confirm_new": "Abandon this game and deal a new random one? (y/n)",
+    "confirm_new": "Leave this game for a new random deal? It stays kept: foursquare play continues it. (y/n)",
     "offer_resume": "Continue your unfinished game ({what}, saved {when})? y continue / n new game",
     "what_resume": "{deal}, {placed} placed",
     "finding_deal": "Looking for a winnable deal...",
