@@ -6,17 +6,12 @@ Move lists come from a greedy loop over the engine, so the expected outcomes are
 
 from __future__ import annotations
 
-import fcntl
 import io
 import json
-import os
 import re
-import select
-import struct
 import subprocess
 import sys
 import termios
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -26,9 +21,9 @@ from foursquare import record, tui
 from foursquare.cards import Card
 from foursquare.cli.render import grid_text
 from foursquare.engine import Game, Move, Variant
+from pty_support import ANSI, Terminal
 
 PLAY = [sys.executable, "-m", "foursquare.cli", "play"]
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 # Deals on which the greedy loop below wins (checked again by each test through the engine).
 WON_ORTHOGONAL = 16
@@ -303,74 +298,15 @@ def test_winnable_takes_the_solvers_deal_and_hides_its_number(monkeypatch: pytes
 # --- interactive mode on a pseudo-terminal ---------------------------------------------------------
 
 
-class Terminal:
-    """``foursquare play`` on a pseudo-terminal: type keys, wait for text on the screen."""
-
-    def __init__(self, *args: str) -> None:
-        self.master, self.slave = os.openpty()
-        fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
-        self.mode = termios.tcgetattr(self.slave)
-        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "32"}
-        env.pop("NO_COLOR", None)
-        self.process = subprocess.Popen(
-            [*PLAY, *args],
-            stdin=self.slave,
-            stdout=self.slave,
-            stderr=self.slave,
-            env=env,
-            close_fds=True,
-            start_new_session=True,  # a session of its own, whose controlling terminal is the pty:
-            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),  # so Ctrl-C sends it SIGINT
-        )
-        self.output = ""
-
-    def read(self, timeout: float = 0.0) -> None:
-        while select.select([self.master], [], [], timeout)[0]:
-            try:
-                data = os.read(self.master, 65536)
-            except OSError:  # the other side closed
-                return
-            if not data:
-                return
-            self.output += data.decode("utf-8", errors="replace")
-            timeout = 0.05
-
-    def wait_for(self, text: str, since: int = 0) -> int:
-        """Wait until ``text`` appears after offset ``since``; return the offset after it."""
-        deadline = time.monotonic() + 60  # a guard against hanging, not a speed requirement
-        while time.monotonic() < deadline:
-            plain = ANSI.sub("", self.output)
-            index = plain.find(text, since)
-            if index >= 0:
-                return index + len(text)
-            self.read(0.2)
-        raise AssertionError(f"{text!r} never appeared; screen so far:\n{ANSI.sub('', self.output)[-3000:]}")
-
-    def press(self, keys: str) -> None:
-        os.write(self.master, keys.encode())
-
-    def finish(self) -> int:
-        status = self.process.wait(timeout=60)
-        self.read(0.2)
-        return status
-
-    def close(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-        os.close(self.master)
-        os.close(self.slave)
-
-
 StartTerminal = Callable[..., Terminal]
 
 
 @pytest.fixture
-def terminal_factory() -> Iterator[StartTerminal]:
+def terminal_factory(tmp_path: Path) -> Iterator[StartTerminal]:
     opened: list[Terminal] = []
 
-    def start(*args: str) -> Terminal:
-        term = Terminal(*args)
+    def start(*args: str, **options: object) -> Terminal:
+        term = Terminal(*args, data_dir=tmp_path / "data", **options)  # type: ignore[arg-type]
         opened.append(term)
         return term
 
@@ -383,23 +319,24 @@ def test_interactive_one_key_places_a_card_and_q_quits(terminal_factory: StartTe
     path = tmp_path / "tty.json"
     deal = next(n for n in range(1000) if Game(deal=n).stock[0] == Card.parse("AC"))  # card 0: a falsy int
     term = terminal_factory("--deal", str(deal), "--save", str(path))
-    at = term.wait_for("Press a highlighted key to place the A♣.")
+    at = term.wait_for("Press a cell's key, or move with the arrows and press Enter, to place the A♣.")
     assert f"Deal {deal}" in ANSI.sub("", term.output)
     assert "\x1b[?1049h" in term.output  # the alternate screen
-    term.press("a")  # the only legal cell of the first move
+    term.press("i")  # the only legal cell of the first move
     at = term.wait_for("Move 2 of 40", at)
     screen = ANSI.sub("", term.output)[at:]
     assert re.search(r"│\s+3\s", screen) and re.search(r"│\s+4\s", screen)  # row numbers on the left edge,
     assert re.search(r"│\s+C\s+D\s+E\s+│", screen)  # the column letters below (the 3 × 3 window around D4)
-    assert "You placed A♣ at D4 (cyan)." in screen
+    assert "You placed A♣ at D4." in screen
     term.press("?")
     at = term.wait_for("How to play Foursquare", at)
-    term.press(" ")
+    term.press("\x1b")
     at = term.wait_for("Move 2 of 40", at)
     term.press("q")
     assert term.finish() == 0
     plain = ANSI.sub("", term.output)
-    assert f"deal {deal} not finished after 1 card" in plain[at:]
+    assert "game not finished after 1 card. It is kept in " in plain[at:]
+    assert "Continue it with: foursquare play" in plain[at:]
     assert "\x1b[?1049l" in term.output  # back from the alternate screen
     assert termios.tcgetattr(term.slave) == term.mode  # the terminal's mode is restored
     assert record.read(path).moves == [Move(0, 0)]
@@ -407,12 +344,12 @@ def test_interactive_one_key_places_a_card_and_q_quits(terminal_factory: StartTe
 
 def test_ctrl_c_restores_the_terminal(terminal_factory: StartTerminal) -> None:
     term = terminal_factory("--deal", "5")
-    at = term.wait_for("Press a highlighted key")
-    term.press("a")
+    at = term.wait_for("Press a cell's key")
+    term.press("i")
     at = term.wait_for("Move 2 of 40", at)
     term.press("\x03")
     assert term.finish() == 130
-    assert "deal 5 not finished after 1 card" in ANSI.sub("", term.output)[at:]
+    assert "game not finished after 1 card" in ANSI.sub("", term.output)[at:]
     assert term.output.rfind("\x1b[?1049l") > term.output.rfind("\x1b[?1049h")
     assert termios.tcgetattr(term.slave) == term.mode
 
@@ -426,13 +363,13 @@ def test_interactive_game_to_a_win_then_the_same_deal_again(terminal_factory: St
         replay.place(*move)
     path = tmp_path / "game.json"
     term = terminal_factory("--deal", str(WON_ORTHOGONAL), "--save", str(path))
-    at = term.wait_for("Press a highlighted key")
+    at = term.wait_for("Press a cell's key")
     term.press(keys)
     at = term.wait_for(f"YOU WON!  SCORE {game.outcome().score}", at)
     at = term.wait_for("Play another? (n)ew random deal / (s)ame deal again / (q)uit", at)
     term.press("s")
     at = term.wait_for("Move 1 of 40", at)
-    term.press("a")
+    term.press("i")
     at = term.wait_for("Move 2 of 40", at)
     term.press("q")
     assert term.finish() == 0
@@ -448,11 +385,11 @@ def test_interactive_explains_why_a_line_turned(terminal_factory: StartTerminal)
     game.place(0, 0)
     key = tui.cell_labels(game)[Move(0, 1)]
     term = terminal_factory("--deal", "1")
-    at = term.wait_for("Press a highlighted key to place the 3♠.")
-    term.press("a")
+    at = term.wait_for("Press a cell's key, or move with the arrows and press Enter, to place the 3♠.")
+    term.press("i")
     at = term.wait_for("Move 2 of 40", at)
     term.press(key)
-    at = term.wait_for("You placed A♥ at E4 (cyan).", at)  # the move and what turned, by the cells' names
+    at = term.wait_for("You placed A♥ at E4.", at)  # the move and what turned, by the cells' names
     at = term.wait_for("Row: A♥ is the lowest face-up card, so", at)
     term.wait_for("now face down: 3♠ D4", at)
     term.press("q")

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from foursquare.cards import CardError
 from foursquare.cli import autoplay, bench, coach, play, records, serve, solve
-from foursquare.cli.options import EXIT_BAD_INPUT, CommandError
+from foursquare.cli.options import EXIT_BAD_INPUT, CommandError, values_may_start_with_a_dash
 
 EXIT_INTERNAL_ERROR = 1
 EXIT_INTERRUPTED = 130
@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(values_may_start_with_a_dash(list(sys.argv[1:] if argv is None else argv)))
     if args.command is None:
         parser.print_help()
         return 0

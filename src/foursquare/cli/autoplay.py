@@ -12,6 +12,7 @@ from foursquare.cli.options import (
     add_variant_options,
     deal_number,
     deal_range,
+    non_negative_float,
     positive_float,
     seed_number,
     variant_of,
@@ -41,7 +42,9 @@ def register(sub: Any) -> None:
     where.add_argument("--deals", type=deal_range, metavar="A-B", help="play deals A to B and report")
     p.add_argument("--seed", type=seed_number, default=0, help="the player's random seed (default 0)")
     p.add_argument("--time", type=positive_float, metavar="S", help="thinking time per move (best player)")
-    p.add_argument("--delay", type=float, default=0.4, metavar="S", help="pause between moves in the demo")
+    p.add_argument(
+        "--delay", type=non_negative_float, default=0.4, metavar="S", help="pause between moves in the demo (0.4)"
+    )
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="processes for --deals (default 1)")
     p.add_argument("--json", action="store_true", help="print a JSON summary")
     add_variant_options(p)
@@ -64,9 +67,11 @@ def run_autoplay(args: argparse.Namespace) -> int:
 
 def _watch(args: argparse.Namespace, player: Any) -> int:
     """One game, move by move: a rich grid with a pause on a terminal, plain text otherwise."""
+    import sys
+
     from rich.console import Console
 
-    from foursquare.cli.render import grid_table, grid_text
+    from foursquare.cli.render import grid_table, grid_text, unicode_ok
     from foursquare.players import play_game
 
     console = Console()
@@ -87,7 +92,7 @@ def _watch(args: argparse.Namespace, player: Any) -> int:
                 time.sleep(args.delay)
         else:
             print(line)
-            print(grid_text(g))
+            print(grid_text(g, ascii_only=not unicode_ok(sys.stdout)))
             print()
 
     result = play_game(player, game, show)

@@ -30,6 +30,8 @@ def deal_number(text: str) -> int:
 
 def deal_range(text: str) -> tuple[int, int]:
     """``A-B`` (inclusive) or a single ``N``."""
+    if text.startswith("-"):
+        raise argparse.ArgumentTypeError(f"deal range {text!r} starts below 0: deal numbers run from 0 to 2**64 - 1")
     first, sep, last = text.partition("-")
     try:
         lo = deal_number(first)
@@ -48,6 +50,16 @@ def positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more seconds, not {text!r}")
     return value
 
 
@@ -88,9 +100,26 @@ def variant_of(args: argparse.Namespace) -> Variant:
     return Variant(adjacency=args.adjacency, count_buried=args.count_buried)
 
 
-def add_json_option(parser: argparse.ArgumentParser, help: str | None = None) -> None:
+def add_json_option(parser: argparse.ArgumentParser, help: str = "print JSON instead of text") -> None:
     parser.add_argument("--json", action="store_true", help=help)
 
 
-def add_seed_option(parser: argparse.ArgumentParser, default: int | None = 0, help: str | None = None) -> None:
-    parser.add_argument("--seed", type=seed_number, default=default, help=help)
+def add_seed_option(
+    parser: argparse.ArgumentParser, default: int | None = 0, help: str = "random seed: the same seed, the same answer"
+) -> None:
+    parser.add_argument("--seed", type=seed_number, default=default, help=f"{help} (default {default})")
+
+
+def values_may_start_with_a_dash(argv: list[str]) -> list[str]:
+    """``--deals -5-3`` as ``--deals=-5-3``: argparse would read ``-5-3`` as an option and say only "expected one
+    argument"; joined, the option's own type explains what is wrong with the value."""
+    joined: list[str] = []
+    for arg in argv:
+        if joined and joined[-1] in DASHED_VALUE_OPTIONS and arg[:1] == "-" and arg[1:2].isdigit():
+            joined[-1] = f"{joined[-1]}={arg}"
+        else:
+            joined.append(arg)
+    return joined
+
+
+DASHED_VALUE_OPTIONS = frozenset({"--deals", "--deal", "--delay", "--time", "--timeout", "--seed", "--jobs"})

@@ -26,7 +26,7 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run_deal)
 
     p = sub.add_parser("replay", help="replay a game record", description="Replay a record, show the final grid.")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help="a game record (docs/records.md), e.g. one written by play --save")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(run=run_replay)
 
@@ -64,8 +64,10 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(record.replay_json(game)))
         return 0
-    from foursquare.cli.render import grid_text, outcome_text
+    import sys
 
-    print(grid_text(game))
+    from foursquare.cli.render import grid_text, outcome_text, unicode_ok
+
+    print(grid_text(game, ascii_only=not unicode_ok(sys.stdout)))
     print(outcome_text(game))
     return 0

@@ -3,14 +3,29 @@ rich table (``autoplay`` on a terminal)."""
 
 from __future__ import annotations
 
+import codecs
+from typing import TextIO
+
 from rich.table import Table
 from rich.text import Text
 
 from foursquare.engine import Game, column_name, row_name
 
 
-def grid_text(game: Game) -> str:
-    """The occupied box of the grid: ``7H`` face up, ``(7H)`` face down, ``·`` empty; ``x3`` = pile height.
+def unicode_ok(stream: TextIO) -> bool:
+    """Whether ``stream`` can print the symbols of the pictures (``·``, ``♥``, box lines); not under ``LANG=C`` or
+    ``PYTHONIOENCODING=ascii``, where they fall back to ASCII."""
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        "·♥♠╭─░×↓…".encode(codecs.lookup(encoding).name)
+    except (LookupError, UnicodeEncodeError):
+        return False
+    return True
+
+
+def grid_text(game: Game, ascii_only: bool = False) -> str:
+    """The occupied box of the grid: ``7H`` face up, ``(7H)`` face down, ``·`` (``.`` in ASCII) empty; ``x3`` =
+    pile height.
 
     The column letters above it and the row numbers beside it are those of the cells' names (D4 for the first
     card), the same in every front end.
@@ -27,7 +42,7 @@ def grid_text(game: Game) -> str:
         for c in range(min_c, max_c + 1):
             pile = game.pile(r, c)
             if pile is None:
-                text = "·"
+                text = "." if ascii_only else "·"
             else:
                 name = pile.top.name if pile.top_face_up else f"({pile.top.name})"
                 text = name + (f"x{pile.height}" if pile.height > 1 else "")

@@ -31,13 +31,13 @@ TEXT = {
 def register(sub: Any) -> None:
     p = sub.add_parser("solve", help="solve a deal with the stock known", description="Perfect-information solver.")
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--deal", type=deal_number)
+    src.add_argument("--deal", type=deal_number, help="solve this numbered deal from its start")
     src.add_argument("--record", metavar="FILE", help="solve from the position the record reaches")
     p.add_argument("--timeout", type=positive_float, default=10.0, metavar="S", help="default 10 s")
     p.add_argument(
         "--threads", type=positive_int, metavar="N", help="search threads (default: the processors, at most 4)"
     )
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_variant_options(p)
     p.set_defaults(run=run_solve)
 

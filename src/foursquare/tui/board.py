@@ -1,0 +1,287 @@
+"""The board pictures of the interactive game: the full board (3 lines per cell, framed) and the compact one
+(1 line per cell) for small terminals. Each picture says where every cell lies, for mouse clicks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from rich.text import Text
+
+from foursquare.cards import Card
+from foursquare.engine import Game, Move, Placement, column_name, row_name
+from foursquare.tui.glyphs import Box, Glyphs
+
+CELL_WIDTH = 9  # columns per cell of the full board, borders included
+CELL_HEIGHT = 3  # lines per cell of the full board
+BOARD_CELLS = 5  # the largest window ever needed: a 3-wide grid plus a legal cell on each side
+RANK_WIDTH = 3  # the row numbers left of the board, like a chessboard's ranks (the letters go below)
+BOARD_WIDTH = RANK_WIDTH + CELL_WIDTH * BOARD_CELLS + 4  # the frame and its inner margin included
+BOARD_HEIGHT = CELL_HEIGHT * BOARD_CELLS + 1 + 2  # the cells, the column letters, the frame
+COMPACT_CELL = 7  # columns per cell of the compact board (1 line each)
+COMPACT_RANK = 2
+COMPACT_WIDTH = COMPACT_RANK + COMPACT_CELL * BOARD_CELLS
+
+RED_SUITS = frozenset({"H", "D"})
+STYLE_LABEL_EMPTY = "bold yellow"
+STYLE_LABEL_PILE = "bold black on yellow"
+STYLE_EMPTY_BORDER = "yellow"
+STYLE_LAST_PLACED = "bold cyan"
+STYLE_FLIPPED = "bold magenta"
+STYLE_CURSOR = "bold reverse"
+STYLE_HINT = "bold green"
+STYLE_BACK = "bright_blue on blue"
+STYLE_BACK_NAME = "grey70 on blue"
+STYLE_DIM = "dim"
+
+
+@dataclass
+class LastAction:
+    """What the last command did, for the side panel and the highlights."""
+
+    kind: Literal["placed", "redone", "undone", "restart", "resumed"]
+    placement: Placement | None = None
+
+
+@dataclass
+class Marks:
+    """What the board shows besides the cards: keys, the cursor, the last move, the hint's ranks."""
+
+    keys: dict[Move, str] = field(default_factory=dict)
+    cursor: Move | None = None
+    last: LastAction | None = None
+    hints: dict[Move, int] = field(default_factory=dict)
+
+    def placed(self) -> Placement | None:
+        last = self.last
+        return last.placement if last is not None and last.kind in ("placed", "redone") else None
+
+
+@dataclass
+class Picture:
+    """Lines of text, and the rectangle ``(top, left, height, width)`` of every cell within them."""
+
+    lines: list[Text]
+    cells: dict[Move, tuple[int, int, int, int]]
+
+    @property
+    def width(self) -> int:
+        return max((line.cell_len for line in self.lines), default=0)
+
+
+def card_style(card: Card) -> str:
+    """Hearts and diamonds red, clubs and spades the terminal's own colour; the suit always shows in the name."""
+    return "bold red" if card.suit in RED_SUITS else "bold"
+
+
+def window(game: Game, cursor: Move | None = None) -> tuple[int, int, int, int]:
+    """The rows and columns shown: every card, every legal cell (and the cursor)."""
+    cells = [(c.row, c.col) for c in game.cells()] + [(m.row, m.col) for m in game.legal_moves]
+    if cursor is not None:
+        cells.append((cursor.row, cursor.col))
+    if not cells:
+        return 0, 0, 0, 0
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    return min(rows), max(rows), min(cols), max(cols)
+
+
+def _inside(game: Game, row: int, col: int) -> bool:
+    bounds = game.bounds()
+    return bounds is not None and bounds[0] <= row <= bounds[1] and bounds[2] <= col <= bounds[3]
+
+
+def _border(game: Game, move: Move, marks: Marks, g: Glyphs) -> tuple[Box, str]:
+    """The border of a pile: the cursor's, the placed card's (heavy: no colour needed), a turned card's, plain."""
+    placement = marks.placed()
+    if move == marks.cursor:
+        return g.cursor, "bold"
+    if placement is not None and placement.move == move:
+        return g.placed, STYLE_LAST_PLACED
+    if placement is not None and any((f.row, f.col) == move for f in placement.flips):
+        return g.plain, STYLE_FLIPPED
+    return g.plain, ""
+
+
+def full_cell(game: Game, move: Move, marks: Marks, g: Glyphs) -> list[Text]:
+    """Three lines of ``CELL_WIDTH`` columns picturing one cell (each part styled on its own)."""
+    inner = CELL_WIDTH - 2
+    pile = game.pile(*move)
+    key = marks.keys.get(move)
+    rank = marks.hints.get(move)
+    tag = f"#{rank}" if rank is not None else ""
+    legal = not game.is_over() and game.is_legal(*move)
+    if pile is None:
+        if not legal and move != marks.cursor:
+            middle = g.empty if _inside(game, *move) else " "
+            return [Text(" " * CELL_WIDTH), Text(middle.center(CELL_WIDTH), style=STYLE_DIM), Text(" " * CELL_WIDTH)]
+        box, style = (g.cursor, "bold") if move == marks.cursor else (g.dashed, STYLE_EMPTY_BORDER)
+        label = (key or "").center(inner)
+        fill = inner - len(tag)
+        return [
+            Text(box.top_left + box.across * inner + box.top_right, style=style),
+            Text.assemble((box.down, style), (label, STYLE_LABEL_EMPTY), (box.down, style)),
+            Text.assemble(
+                (box.bottom_left + box.across * (fill // 2), style),
+                (tag, STYLE_HINT),
+                (box.across * (fill - fill // 2) + box.bottom_right, style),
+            ),
+        ]
+
+    box, border = _border(game, move, marks, g)
+    if key is not None:
+        label = f" {key} "
+        rest = box.across * (inner - len(label)) + box.top_right
+        top = Text.assemble((box.top_left, border), (label, STYLE_LABEL_PILE), (rest, border))
+    else:
+        top = Text(box.top_left + box.across * inner + box.top_right, style=border)
+
+    card = pile.top
+    name = g.card(card)
+    if pile.top_face_up:
+        mid = Text.assemble(
+            (box.down + " ", border), (name, card_style(card)), (" " * (inner - 1 - len(name)) + box.down, border)
+        )
+    else:  # a card back, with the name the player saw faded on it
+        mid = Text.assemble(
+            (box.down, border),
+            (g.back, STYLE_BACK),
+            (name, STYLE_BACK_NAME),
+            (g.back * (inner - 1 - len(name)), STYLE_BACK),
+            (box.down, border),
+        )
+
+    height = ""
+    if pile.height > 1:
+        height = f"{g.times}{pile.height}"
+        if game.variant.count_buried and pile.buried_face_down:
+            height += f"{g.buried}{pile.buried_face_down}"
+    fill = inner - len(height) - len(tag) - 1
+    bottom = Text.assemble(
+        (box.bottom_left, border),
+        (tag, STYLE_HINT),
+        (box.across * fill, border),
+        (height, "bold"),
+        (box.across + box.bottom_right, border),
+    )
+    return [top, mid, bottom]
+
+
+def full_board(game: Game, marks: Marks, g: Glyphs) -> Picture:
+    """The framed board, ``BOARD_WIDTH`` × ``BOARD_HEIGHT``: the row numbers on its left edge and the column
+    letters below, those of the cells' names (D4 for the first card)."""
+    min_r, max_r, min_c, max_c = window(game, marks.cursor)
+    inner_width, inner_height = BOARD_WIDTH - 4, BOARD_HEIGHT - 2
+    picture_width = RANK_WIDTH + CELL_WIDTH * (max_c - min_c + 1)
+    picture_height = CELL_HEIGHT * (max_r - min_r + 1) + 1
+    left = max(0, (inner_width - picture_width) // 2)
+    top = max(0, (inner_height - picture_height) // 2)
+    body: list[Text] = []
+    cells: dict[Move, tuple[int, int, int, int]] = {}
+    for r in range(min_r, max_r + 1):
+        rank = Text(row_name(r).rjust(RANK_WIDTH - 1) + " ", style=STYLE_DIM)
+        row_lines = [Text(" " * RANK_WIDTH), rank, Text(" " * RANK_WIDTH)]
+        for c in range(min_c, max_c + 1):
+            move = Move(r, c)
+            cells[move] = (1 + top + len(body), 2 + left + len(row_lines[0]), CELL_HEIGHT, CELL_WIDTH)
+            for i, line in enumerate(full_cell(game, move, marks, g)):
+                row_lines[i].append_text(line)
+        body.extend(row_lines)
+    letters = "".join(column_name(c).center(CELL_WIDTH) for c in range(min_c, max_c + 1))
+    body.append(Text(" " * RANK_WIDTH + letters, style=STYLE_DIM))
+    frame = g.frame
+    lines = [Text(frame.top_left + frame.across * (BOARD_WIDTH - 2) + frame.top_right, style=STYLE_DIM)]
+    content = [Text("")] * top + body + [Text("")] * (inner_height - top - len(body))
+    for line in content[:inner_height]:
+        padded = Text(" " * left) + line
+        padded.pad_right(inner_width - padded.cell_len)
+        lines.append(Text.assemble((frame.down + " ", STYLE_DIM), padded, (" " + frame.down, STYLE_DIM)))
+    lines.append(Text(frame.bottom_left + frame.across * (BOARD_WIDTH - 2) + frame.bottom_right, style=STYLE_DIM))
+    return Picture(lines, cells)
+
+
+def compact_cell(game: Game, move: Move, marks: Marks, g: Glyphs) -> Text:
+    """One cell in ``COMPACT_CELL`` columns: its key, then the card (``░7♥×2`` face down in a pile of 2)."""
+    pile = game.pile(*move)
+    key = marks.keys.get(move)
+    cursor = " " + STYLE_CURSOR if move == marks.cursor else ""
+    if pile is None:
+        if key is None and (game.is_over() or not game.is_legal(*move)):
+            mark = g.empty if _inside(game, *move) else " "
+            return Text(mark.center(COMPACT_CELL), style=STYLE_DIM + cursor)
+        rank = marks.hints.get(move)
+        text = Text(f"[{key or ' '}]", style=STYLE_LABEL_EMPTY + cursor)
+        if rank is not None:
+            text.append(f"#{rank}", style=STYLE_HINT + cursor)
+        cell = Text("  ") + text
+        cell.pad_right(COMPACT_CELL - cell.cell_len)
+        return cell
+    hinted = move in marks.hints
+    text = Text(key or " ", style=("bold black on green" if hinted else STYLE_LABEL_PILE) if key else "")
+    name = g.card(pile.top)
+    placement = marks.placed()
+    style = card_style(pile.top)
+    if placement is not None and placement.move == move:
+        style = STYLE_LAST_PLACED + " underline"
+    elif placement is not None and any((f.row, f.col) == move for f in placement.flips):
+        style = STYLE_FLIPPED
+    if pile.top_face_up:
+        text.append(name, style=style)
+    else:
+        text.append(g.back + name, style=STYLE_BACK_NAME + (" underline" if "underline" in style else ""))
+    if pile.height > 1:
+        text.append(f"{g.times}{pile.height}", style="bold")
+    text.pad_right(COMPACT_CELL - text.cell_len)
+    text.truncate(COMPACT_CELL)
+    if cursor:
+        text.stylize(STYLE_CURSOR)
+    return text
+
+
+def compact_board(game: Game, marks: Marks, g: Glyphs) -> Picture:
+    """The board in one line per row: the row numbers on the left, the column letters below."""
+    min_r, max_r, min_c, max_c = window(game, marks.cursor)
+    lines: list[Text] = []
+    cells: dict[Move, tuple[int, int, int, int]] = {}
+    for r in range(min_r, max_r + 1):
+        line = Text(row_name(r).rjust(COMPACT_RANK - 1) + " ", style=STYLE_DIM)
+        for c in range(min_c, max_c + 1):
+            cells[Move(r, c)] = (len(lines), line.cell_len, 1, COMPACT_CELL)
+            line.append_text(compact_cell(game, Move(r, c), marks, g))
+        lines.append(line)
+    letters = "".join(column_name(c).center(COMPACT_CELL) for c in range(min_c, max_c + 1))
+    lines.append(Text(" " * COMPACT_RANK + letters, style=STYLE_DIM))
+    return Picture(lines, cells)
+
+
+def big_card(card: Card, g: Glyphs) -> Text:
+    """The card to place, drawn large."""
+    name = g.card(card)
+    width = 9
+    box = g.plain
+    rows = [
+        box.top_left + box.across * width + box.top_right,
+        box.down + name.ljust(width) + box.down,
+        box.down + name[-1].center(width) + box.down,
+        box.down + name.rjust(width) + box.down,
+        box.bottom_left + box.across * width + box.bottom_right,
+    ]
+    return Text("\n".join(rows), style=card_style(card))
+
+
+def symbols_legend(g: Glyphs) -> list[tuple[str, str]]:
+    """What every mark of the board means, drawn with the glyphs in use (for the ``?`` screen)."""
+    p, d, placed, cursor = g.plain, g.dashed, g.placed, g.cursor
+    return [
+        (f"{p.top_left} k {p.across}{p.top_right}", "a pile you may place on; k is its key (a pile holds up to 4)"),
+        (f"{d.top_left}{d.across * 3}{d.top_right}", "dashed: an empty cell you may place on ([k] on the small board)"),
+        (f"{g.back}{'7♥' if g.suits else '7H'}{g.back}", "a face-down card, its name faded on the back"),
+        (f"{g.times}2", f"a pile of 2 cards;  {g.buried}1: one face-down card covered in it (covered cards count)"),
+        (f"{placed.top_left}{placed.across * 3}{placed.top_right}", "heavy border, cyan (underlined on the small "
+         "board): the card just placed; magenta border: a card it turned over"),
+        (f"{cursor.top_left}{cursor.across * 3}{cursor.top_right}", "double border (reversed on the small board): "
+         "the cursor"),
+        ("#1 #2", "the hint's best moves, best first (h)"),
+        (g.empty, "an empty cell inside the grid, where no card may go now"),
+        ("Face down", "green, yellow at 3 (careful), red at 4 (one more loses)"),
+    ]

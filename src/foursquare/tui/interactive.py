@@ -1,0 +1,330 @@
+"""The key loop of the full-screen game: one key (or click) in, one command, one fresh frame out."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+
+from rich.console import Group
+from rich.text import Text
+
+from foursquare.engine import Game, Move, MoveError
+from foursquare.tui import saved
+from foursquare.tui.board import LastAction, Marks, window
+from foursquare.tui.glyphs import Glyphs
+from foursquare.tui.keys import (
+    KEY_HELP,
+    KEY_HINT,
+    KEY_NEW,
+    KEY_QUIT,
+    KEY_REDO,
+    KEY_START_OVER,
+    KEY_UNDO,
+    NAME_LETTERS,
+    CellKeys,
+    Keyboard,
+)
+from foursquare.tui.screens import Frame, Hint, View, draw_frame, help_lines
+from foursquare.tui.session import Session, cards, new_game
+from foursquare.tui.terminal import Screen
+from foursquare.tui.text import TEXT
+
+STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+
+
+class HintJob:
+    """The hint for one position, worked out on a thread so that keys keep working meanwhile (it takes ~1 s)."""
+
+    def __init__(self, game: Game) -> None:
+        self.moves = list(game.moves)
+        self.result: list[Hint] | None = None
+        self.error: str | None = None
+        self._thread = threading.Thread(target=self._work, args=(game.copy(),), daemon=True)
+        self._thread.start()
+
+    def _work(self, game: Game) -> None:
+        try:
+            from foursquare.players import hint  # numba: slow to import, so only when asked
+
+            advice = hint(game.view())
+            self.result = [Hint(a.move, a.win_probability, a.expected_score) for a in advice]
+        except Exception as exc:  # a thread's error would be printed over the screen: shown in the frame instead
+            self.error = str(exc) or type(exc).__name__
+
+    @property
+    def done(self) -> bool:
+        return not self._thread.is_alive()
+
+    def is_for(self, game: Game) -> bool:
+        return self.moves == game.moves
+
+
+class Interactive:
+    """The state of the screen between keys: the game, the cell keys, the cursor, the hint, the last message."""
+
+    def __init__(self, session: Session, keyboard: Keyboard, screen: Screen, glyphs: Glyphs) -> None:
+        self.session = session
+        self.keyboard = keyboard
+        self.screen = screen
+        self.glyphs = glyphs
+        self.keys = CellKeys.replayed(session.game)
+        self.cursor: Move | None = None
+        self.last: LastAction | None = None
+        self.message: str | None = None
+        self.typing: str | None = None  # the column letter of a cell name being typed
+        self.hint_job: HintJob | None = None
+        self.frame = Frame(renderable="")
+
+    # --- drawing ---
+
+    def view(self, message: str | None = None) -> View:
+        game = self.session.game
+        job = self.hint_job
+        hints = job.result if job is not None and job.is_for(game) and job.result else []
+        marks = Marks(
+            keys=self.keys.update(game),
+            cursor=self.cursor,
+            last=self.last,
+            hints={hint.move: rank for rank, hint in enumerate(hints[:5], start=1)},
+        )
+        thinking = job is not None and job.is_for(game) and not job.done
+        return View(self.session, marks, self.glyphs, message or self.message, hints, thinking)
+
+    def draw(self, message: str | None = None) -> None:
+        width, height = self.screen.size
+        self.frame = draw_frame(self.view(message), width, height)
+        self.screen.draw(self.frame.renderable)
+
+    def key(self, draw: Callable[[], object]) -> str:
+        """The next key; the frame is redrawn with ``draw`` when the terminal is resized or a hint arrives."""
+        while True:
+            job = self.hint_job
+            waiting = job is not None and not job.done
+            key = self.keyboard.read_key(timeout=0.1)
+            if key is not None:
+                return key
+            if self.screen.resized() or (waiting and job is not None and job.done):
+                if job is not None and job.error is not None:
+                    self.message = TEXT["hint_failed"].format(error=job.error)
+                draw()
+
+    # --- the loop ---
+
+    def run(self, offer: saved.Kept | None = None) -> None:
+        """Play until the player quits (q, or Ctrl-D / the terminal closing)."""
+        if offer is not None and self.offer_resume(offer):
+            self.resume(offer)
+        while True:
+            self.draw()
+            try:
+                key = self.key(self.draw)
+            except EOFError:
+                return
+            key = key.lower() if len(key) == 1 else key  # Caps Lock does not matter
+            self.message = None
+            if self.typing is not None:
+                self.finish_name(key)
+            elif key == KEY_QUIT:
+                return
+            else:
+                self.command(key)
+
+    def command(self, key: str) -> None:
+        game = self.session.game
+        if key == KEY_HELP:
+            self.show_help()
+        elif key in (KEY_UNDO, "backspace"):
+            self.undo()
+        elif game.is_over():
+            self.after_the_end(key)
+        elif key == KEY_REDO:
+            self.redo()
+        elif key == KEY_START_OVER:
+            self.start_over()
+        elif key == KEY_NEW:
+            if self.confirm(TEXT["confirm_new"]):
+                self.new_deal()
+        elif key == KEY_HINT:
+            self.hint_job = HintJob(game)
+        elif key in STEPS:
+            self.move_cursor(*STEPS[key])
+        elif key in ("enter", " "):
+            self.place_at_cursor()
+        elif key.startswith("click "):
+            self.click(key)
+        elif key in NAME_LETTERS:
+            self.typing = key
+            self.message = TEXT["typing_name"].format(letter=key.upper())
+        elif key != "escape":
+            self.place_key(key)
+
+    # --- choosing a cell ---
+
+    def finish_name(self, key: str) -> None:
+        letter, self.typing = self.typing, None
+        if key in ("escape", "backspace"):
+            return
+        try:
+            self.cursor = Move.from_name(f"{letter}{key}")
+        except MoveError:
+            self.message = TEXT["bad_name"].format(name=f"{letter}{key}".upper())
+            return
+        self.say_cursor()
+
+    def say_cursor(self) -> None:
+        card = self.session.game.card_to_place
+        if self.cursor is not None and card is not None:
+            self.message = TEXT["cursor_at"].format(cell=self.cursor.name, card=self.glyphs.card(card))
+
+    def move_cursor(self, drow: int, dcol: int) -> None:
+        game = self.session.game
+        if self.cursor is None:
+            placed = game.placements[-1].move if game.placements else None
+            self.cursor = placed if placed is not None else game.legal_moves[0]
+        else:
+            min_r, max_r, min_c, max_c = window(game)
+            row = min(max(self.cursor.row + drow, min_r), max_r)
+            col = min(max(self.cursor.col + dcol, min_c), max_c)
+            self.cursor = Move(row, col)
+        self.say_cursor()
+
+    def place_at_cursor(self) -> None:
+        if self.cursor is None:
+            self.move_cursor(0, 0)
+            return
+        self.place(self.cursor)
+
+    def click(self, key: str) -> None:
+        _, row, col = key.split()
+        move = self.frame.cell_at(int(row), int(col))
+        if move is not None:
+            self.cursor = move
+            self.place(move)
+
+    def place_key(self, key: str) -> None:
+        move = self.keys.move_of(key)
+        if move is None:
+            self.message = TEXT["no_such_cell"].format(key=key)
+            return
+        self.place(move)
+
+    # --- commands ---
+
+    def place(self, move: Move) -> None:
+        game = self.session.game
+        card = game.card_to_place
+        error = game.illegality(move.row, move.col)
+        if error is not None or card is None:
+            why = str(error).split(": ", 1)[-1]
+            name = self.glyphs.card(card) if card is not None else ""
+            self.message = TEXT["not_legal"].format(card=name, cell=move.name, why=why)
+            return
+        self.last = LastAction("placed", game.place(move.row, move.col))
+        self.message = self.session.write()
+
+    def undo(self) -> None:
+        game = self.session.game
+        if not game.can_undo:
+            self.message = TEXT["nothing_to_undo"]
+            return
+        self.last = LastAction("undone", game.undo())
+        self.message = self.session.write()
+
+    def redo(self) -> None:
+        game = self.session.game
+        if not game.can_redo:
+            self.message = TEXT["nothing_to_redo"]
+            return
+        self.last = LastAction("redone", game.redo())
+        self.message = self.session.write()
+
+    def start_over(self) -> None:
+        """Undo every move, keeping them for redo (unlike ``Game.restart``)."""
+        game = self.session.game
+        if not game.can_undo:
+            return
+        while game.can_undo:
+            game.undo()
+        self.last = LastAction("restart")
+        self.message = self.session.write()
+
+    def new_deal(self) -> None:
+        if self.session.winnable:
+            self.draw(TEXT["finding_deal"])
+        try:
+            game = new_game(self.session.variant, None, self.session.winnable)
+        except ValueError as exc:  # the solver found no winnable deal in its tries
+            self.message = str(exc)
+            return
+        self.fresh()
+        self.message = self.session.start(game, deal_shown=False)
+
+    def same_deal(self) -> None:
+        session = self.session
+        self.fresh()
+        self.message = session.start(Game(deal=session.game.deal, variant=session.variant), session.deal_shown)
+
+    def fresh(self) -> None:
+        self.last = None
+        self.cursor = None
+        self.keys = CellKeys()
+
+    def after_the_end(self, key: str) -> None:
+        if key == KEY_NEW:
+            self.new_deal()
+        elif key == KEY_START_OVER:
+            self.same_deal()
+
+    def confirm(self, question: str) -> bool:
+        self.draw(question)
+        try:
+            return self.key(lambda: self.draw(question)).lower() == "y"
+        except EOFError:
+            return False
+
+    def offer_resume(self, kept: saved.Kept) -> bool:
+        game = kept.game
+        deal = TEXT["deal_number"].format(deal=game.deal) if kept.kind == "deal" else TEXT[f"deal_{kept.kind}_short"]
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(kept.path.stat().st_mtime))
+        what = TEXT["what_resume"].format(deal=deal, placed=cards(game.turn))
+        return self.confirm(TEXT["offer_resume"].format(what=what, when=when))
+
+    def resume(self, kept: saved.Kept) -> None:
+        session = self.session
+        if session.keep is not None and session.keep_is_new and not session.game.turn:  # nothing to keep there
+            session.keep.unlink(missing_ok=True)
+        session.game = kept.game
+        session.variant = kept.game.variant
+        session.deal_shown = kept.kind == "deal"
+        session.winnable = kept.kind == "winnable"
+        session.keep, session.keep_is_new = kept.path, False
+        self.fresh()
+        self.keys = CellKeys.replayed(kept.game)
+        self.last = LastAction("resumed")
+
+    def show_help(self) -> None:
+        """The rules, the symbols and the keys; on a short terminal a page at a time, the way out always shown."""
+        skip = 0
+
+        def draw() -> int:
+            lines = self.screen.lines(Group(*help_lines(self.glyphs)))
+            more = len(lines) > self.screen.size[1] - 1
+            footer = self.screen.lines(Text(TEXT["help_more"] if more else TEXT["help_close"], style="dim"))
+            room = self.screen.size[1] - len(footer)
+            self.screen.draw_lines(lines[skip : skip + room] + footer)
+            return len(lines) - room
+
+        last_skip = draw()
+        with contextlib.suppress(EOFError):
+            while True:
+                key = self.key(draw)
+                page = max(1, self.screen.size[1] - 2)
+                if key in (" ", "down"):
+                    skip = max(0, min(last_skip, skip + (page if key == " " else 1)))
+                elif key == "up":
+                    skip = max(0, skip - 1)
+                else:
+                    return
+                last_skip = draw()

@@ -1,0 +1,92 @@
+"""Where the terminal game keeps its games: one record per game in the user's data directory.
+
+Every interactive game is written there after every move (atomically, by :func:`foursquare.record.write`),
+so quitting, a closed terminal or a killed process loses nothing: the next ``foursquare play`` offers to
+continue the last unfinished game. A file's name tells when the game started and how its deal was chosen
+(``20261201-045012-random.json``), because a random deal's number stays hidden until the game ends.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import platformdirs
+
+from foursquare import record
+from foursquare.engine import Game
+
+#: Overrides the data directory (tests use a temporary one).
+DATA_DIR_ENV = "FOURSQUARE_DATA_DIR"
+
+DealKind = Literal["deal", "random", "winnable"]
+DEAL_KINDS: tuple[DealKind, ...] = ("deal", "random", "winnable")
+
+
+def data_dir() -> Path:
+    """The user's data directory for Foursquare (``~/.local/share/foursquare`` on Linux)."""
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_data_dir("foursquare", appauthor=False))
+
+
+def games_dir() -> Path:
+    """The folder of the terminal game's records (not created here)."""
+    return data_dir() / "games"
+
+
+def new_path(kind: DealKind) -> Path:
+    """A fresh file name for a game starting now, its folder created; never the name of an existing file."""
+    directory = games_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = directory / f"{stamp}-{kind}.json"
+    number = 2
+    while path.exists():
+        path = directory / f"{stamp}-{number}-{kind}.json"
+        number += 1
+    return path
+
+
+def kind_of(path: Path) -> DealKind:
+    """How the deal of a kept game was chosen, from its file name (``deal`` for any other file)."""
+    for kind in DEAL_KINDS:
+        if path.stem.endswith("-" + kind):
+            return kind
+    return "deal"
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A game found in the data directory."""
+
+    path: Path
+    game: Game
+    kind: DealKind
+
+
+def last_unfinished() -> Kept | None:
+    """The most recently saved game that has a card down and is not over; unreadable files are skipped."""
+    directory = games_dir()
+    if not directory.is_dir():
+        return None
+    paths = sorted(directory.glob("*.json"), key=_modified, reverse=True)
+    for path in paths:
+        try:
+            game = record.read(path)
+        except record.RecordError:
+            continue
+        if game.turn and not game.is_over():
+            return Kept(path, game, kind_of(path))
+    return None
+
+
+def _modified(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0

@@ -1,0 +1,141 @@
+"""One ``play`` run: the current game, how its deal was chosen, and every file it is kept in."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from foursquare import record
+from foursquare.engine import Game, Outcome, Variant
+from foursquare.tui.saved import DealKind, new_path
+from foursquare.tui.text import TEXT
+
+
+class PlayError(ValueError):
+    """``foursquare play`` cannot start as asked (bad option combination, unwritable or taken --save path)."""
+
+
+@dataclass
+class Session:
+    """The game being played and where it is written after every move.
+
+    ``save`` is the player's ``--save`` file (or the record given to continue); ``keep`` is the game's file in
+    the data directory (None in line mode, which scripts drive). Further games of an interactive run go to
+    ``FILE-2.json``, ``FILE-3.json``... for ``--save FILE.json``, skipping names already taken, so no game
+    ever overwrites another.
+    """
+
+    game: Game
+    variant: Variant
+    deal_shown: bool
+    winnable: bool
+    save: str | None
+    keep: Path | None = None
+    number: int = 1
+    saved: list[str] = field(default_factory=list)
+    save_path: str | None = None
+    #: Whether ``keep`` was made for this run's game (so an empty one may be removed again at the end).
+    keep_is_new: bool = False
+
+    def __post_init__(self) -> None:
+        if self.save_path is None:
+            self.save_path = self.save
+
+    @property
+    def kind(self) -> DealKind:
+        return "deal" if self.deal_shown else "winnable" if self.winnable else "random"
+
+    def start(self, game: Game, deal_shown: bool) -> str | None:
+        """Go on with another game; returns what :meth:`write` returns."""
+        self.game = game
+        self.deal_shown = deal_shown
+        self.number += 1
+        self.save_path = self._free_save_path()
+        if self.keep is not None:
+            self.keep, self.keep_is_new = new_path(self.kind), True
+        return self.write()
+
+    def _free_save_path(self) -> str | None:
+        if self.save is None:
+            return None
+        root, ext = os.path.splitext(self.save)
+        number = self.number
+        while os.path.exists(f"{root}-{number}{ext}"):
+            number += 1
+        return f"{root}-{number}{ext}"
+
+    def write(self) -> str | None:
+        """Save the record everywhere it is kept; return an error message instead of raising."""
+        for path in (self.keep, self.save_path):
+            if path is None:
+                continue
+            try:
+                record.write(self.game, path)
+            except OSError as exc:
+                return TEXT["save_failed"].format(path=path, error=exc.strerror or exc)
+            if path == self.save_path and path not in self.saved:
+                self.saved.append(path)
+        return None
+
+    @property
+    def record_path(self) -> str | None:
+        """The file that holds this game, for the player to come back to (their own file first)."""
+        if self.save_path is not None:
+            return self.save_path
+        return None if self.keep is None else str(self.keep)
+
+
+def new_game(variant: Variant, deal: int | None, winnable: bool) -> Game:
+    """A game of ``deal``, or a random (solver-proven winnable with ``winnable``) deal."""
+    if winnable:
+        from foursquare.solver import random_winnable_deal  # numba: slow to import, so only when needed
+
+        deal = random_winnable_deal(variant, seed=None)
+    return Game(deal=deal, variant=variant)
+
+
+def check_save_path(path: str) -> None:
+    """Refuse a --save path that cannot be written, before any game starts."""
+    target = os.path.abspath(path)
+    directory = os.path.dirname(target)
+    if os.path.isdir(target):
+        raise PlayError(TEXT["cannot_save"].format(path=path, error="it is a directory"))
+    if not os.path.isdir(directory):
+        raise PlayError(TEXT["cannot_save"].format(path=path, error=f"no such directory {directory}"))
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise PlayError(TEXT["cannot_save"].format(path=path, error=f"directory {directory} is not writable"))
+
+
+def what_it_holds(path: str) -> str | None:
+    """How to describe an existing --save file to the player before replacing it; None when it is absent."""
+    if not os.path.exists(path):
+        return None
+    try:
+        game = record.read(path)
+    except record.RecordError:
+        return TEXT["holds_other"].format(path=path)
+    what = TEXT["what_game"].format(deal=game.deal, placed=cards(game.turn))
+    return TEXT["holds_game"].format(path=path, what=what)
+
+
+def cards(count: int) -> str:
+    """``1 card``, ``7 cards``."""
+    return TEXT["cards_1"] if count == 1 else TEXT["cards_n"].format(count=count)
+
+
+def outcome_line(outcome: Outcome) -> str:
+    if outcome.status == "won":
+        return TEXT["won"].format(score=outcome.score)
+    if outcome.reason == "too_many_face_down":
+        return TEXT["lost_face_down"]
+    return TEXT["lost_stock"]
+
+
+def outcome_words(outcome: Outcome) -> str:
+    """``won with score 7``, ``lost when the stock ran out``..."""
+    if outcome.status == "won":
+        return TEXT["outcome_won"].format(score=outcome.score)
+    if outcome.reason == "too_many_face_down":
+        return TEXT["outcome_lost_face_down"]
+    return TEXT["outcome_lost_stock"]

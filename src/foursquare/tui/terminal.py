@@ -1,0 +1,95 @@
+"""The terminal of the interactive game: whole frames drawn without flicker, and a terminal put in game mode
+(alternate screen, hidden cursor, key-at-a-time input, mouse clicks) and always put back."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from rich.console import Console, RenderableType
+
+from foursquare.tui.keys import MOUSE_OFF, MOUSE_ON, Keyboard
+
+
+@dataclass
+class Screen:
+    """Draws whole frames on the alternate screen without flicker."""
+
+    console: Console
+    last_size: tuple[int, int] = field(default=(0, 0))
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.console.size.width, self.console.size.height
+
+    def lines(self, renderable: RenderableType) -> list[str]:
+        """The frame as lines of text with their styles (escape sequences)."""
+        with self.console.capture() as capture:
+            self.console.print(renderable)
+        lines = capture.get().split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        return lines
+
+    def draw(self, renderable: RenderableType) -> None:
+        """Draw a whole frame; a terminal too small for it loses the bottom (it never scrolls)."""
+        self.draw_lines(self.lines(renderable))
+
+    def draw_lines(self, lines: list[str]) -> None:
+        """Draw lines as :meth:`lines` gives them."""
+        self.last_size = self.size
+        shown = lines[: self.size[1]]
+        frame = "\x1b[H" + "\n".join(line + "\x1b[K" for line in shown) + "\x1b[J"
+        self.console.file.write(frame)
+        self.console.file.flush()
+
+    def resized(self) -> bool:
+        """Whether the terminal's size changed (or the frame was lost) since the last frame."""
+        return self.size != self.last_size
+
+    def invalidate(self) -> None:
+        """Have :meth:`resized` ask for a fresh frame (after the screen was given away)."""
+        self.last_size = (0, 0)
+
+
+@contextlib.contextmanager
+def terminal(console: Console, fd: int, screen: Screen) -> Iterator[Keyboard]:
+    """Alternate screen, hidden cursor, key-at-a-time input and mouse clicks, all undone however we leave.
+
+    Ctrl-Z (SIGTSTP) gives the shell a normal terminal while the game is stopped; ``fg`` brings
+    the game back and redraws it.
+    """
+    keyboard = Keyboard(fd)
+
+    def enter() -> None:
+        console.set_alt_screen(True)
+        console.show_cursor(False)
+        console.file.write(MOUSE_ON)
+        console.file.flush()
+
+    def leave() -> None:
+        console.file.write(MOUSE_OFF)
+        console.show_cursor(True)
+        console.set_alt_screen(False)
+
+    def suspend(signum: int, frame: object) -> None:
+        keyboard.__exit__()
+        leave()
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTSTP)  # stops here until SIGCONT
+        signal.signal(signal.SIGTSTP, suspend)
+        keyboard.__enter__()
+        enter()
+        screen.invalidate()
+
+    enter()
+    previous = signal.signal(signal.SIGTSTP, suspend)
+    try:
+        with keyboard:
+            yield keyboard
+    finally:
+        signal.signal(signal.SIGTSTP, previous)
+        leave()

@@ -1,0 +1,124 @@
+"""``foursquare play`` on a pseudo-terminal, as a player sees it: keys in, the screen read back with pyte."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pyte
+
+PLAY = [sys.executable, "-m", "foursquare.cli", "play"]
+ANSI = re.compile(r"\x1b\[[0-9;?<]*[A-Za-z]")
+
+
+class Terminal:
+    """``foursquare play ARGS`` on a pty of ``size`` (columns, lines); its games kept in ``data_dir``.
+
+    ``output`` is everything the program wrote; ``screen`` is what a terminal emulator shows of it.
+    """
+
+    def __init__(
+        self, *args: str, data_dir: Path, size: tuple[int, int] = (100, 32), env: dict[str, str] | None = None
+    ) -> None:
+        columns, lines = size
+        self.master, self.slave = os.openpty()
+        fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+        self.mode = termios.tcgetattr(self.slave)
+        environment = {**os.environ, "TERM": "xterm-256color", "FOURSQUARE_DATA_DIR": str(data_dir)}
+        for name in ("NO_COLOR", "COLUMNS", "LINES", "PYTHONIOENCODING"):
+            environment.pop(name, None)
+        environment.update(env or {})
+        self.process = subprocess.Popen(
+            [*PLAY, *args],
+            stdin=self.slave,
+            stdout=self.slave,
+            stderr=self.slave,
+            env=environment,
+            close_fds=True,
+            start_new_session=True,  # a session of its own, whose controlling terminal is the pty:
+            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),  # so Ctrl-C sends it SIGINT
+        )
+        self.output = ""
+        self.screen = pyte.Screen(columns, lines)
+        self.stream = pyte.Stream(self.screen)
+
+    def read(self, timeout: float = 0.0) -> None:
+        while select.select([self.master], [], [], timeout)[0]:
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:  # the other side closed
+                return
+            if not data:
+                return
+            text = data.decode("utf-8", errors="replace")
+            self.output += text
+            self.stream.feed(text)
+            timeout = 0.05
+
+    @property
+    def plain(self) -> str:
+        return ANSI.sub("", self.output)
+
+    def display(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def wait_for(self, text: str, since: int = 0) -> int:
+        """Wait until ``text`` appears in the output after offset ``since``; return the offset after it."""
+        deadline = time.monotonic() + 60  # a guard against hanging, not a speed requirement
+        while time.monotonic() < deadline:
+            index = self.plain.find(text, since)
+            if index >= 0:
+                return index + len(text)
+            self.read(0.2)
+        raise AssertionError(f"{text!r} never appeared; screen so far:\n{self.plain[-3000:]}")
+
+    def wait_screen(self, text: str, timeout: float = 60) -> str:
+        """Wait until the screen shows ``text``; return the screen. ``timeout`` guards against hanging: it is no
+        speed requirement."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.read(0.1)
+            shown = self.display()
+            if text in shown:
+                return shown
+        raise AssertionError(f"{text!r} never shown; the screen:\n{self.display()}")
+
+    def find(self, text: str) -> tuple[int, int]:
+        """Where ``text`` is on the screen: (line, column), 0-based."""
+        for row, line in enumerate(self.screen.display):
+            column = line.find(text)
+            if column >= 0:
+                return row, column
+        raise AssertionError(f"{text!r} is not on the screen:\n{self.display()}")
+
+    def resize(self, columns: int, lines: int) -> None:
+        """Resize the terminal, as a window manager does (the kernel sends SIGWINCH)."""
+        fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+        self.screen.resize(lines, columns)
+
+    def press(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def click(self, row: int, column: int) -> None:
+        """A left click at a 0-based screen position, as xterm reports it in SGR mode (1006)."""
+        self.press(f"\x1b[<0;{column + 1};{row + 1}M\x1b[<0;{column + 1};{row + 1}m")
+
+    def finish(self) -> int:
+        status = self.process.wait(timeout=60)
+        self.read(0.2)
+        return status
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        os.close(self.master)
+        os.close(self.slave)
