@@ -208,3 +208,39 @@ def test_a_game_that_cannot_be_counted_still_plays_and_the_database_is_untouched
 
 def test_move_names_of_the_lines_are_legal() -> None:
     assert all(isinstance(move, Move) for move in line(4).moves) and line(4).outcome().status == "lost"
+
+
+def test_a_hint_marks_the_game_assisted(terminals: Terminals) -> None:
+    term = terminals.start("--deal", "1")
+    term.wait_screen("Move 1 of 40")
+    term.press("h")
+    term.wait_screen("Best moves")
+    term.press("".join(keys_for(line(1))))
+    term.wait_screen("YOU WON!")
+    term.press("q")
+    assert term.finish() == 0
+    figures = stats_json(data_dir=terminals.data_dir)
+    assert (figures["played"], figures["won"], figures["assisted"], figures["clean"]["played"]) == (1, 1, 1, 0)
+    assert figures["recent"][0]["assisted"] is True
+
+
+# --- the leftovers of hint and analyze (cli/coach.py) --------------------------------------------------------
+
+
+def test_analyze_of_an_unfinished_game_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "half.json"
+    game = Game(deal=1)
+    game.place(0, 0)
+    from foursquare import record
+
+    record.write(game, path)
+    result = cli("analyze", str(path))
+    assert result.returncode == 2 and str(path) in result.stderr and "not over" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_hint_and_analyze_help_describe_every_argument() -> None:
+    for command in ("hint", "analyze"):
+        out = " ".join(cli(command, "--help").stdout.split())
+        assert "RECORD a game record" in out or "RECORD the game record" in out
+        assert "--json print the" in out and "--seed SEED seed of the random futures" in out

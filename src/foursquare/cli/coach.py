@@ -111,11 +111,11 @@ def run_hint(args: argparse.Namespace) -> int:
 
 def run_analyze(args: argparse.Namespace) -> int:
     """Analyse a finished game: its mistakes, then the perfect-information verdict."""
-    from foursquare.analysis import analyze  # numba: slow to import, so only when needed
-
     game = record.read(args.record)
     if not game.is_over():
         raise CommandError(TEXT["not_over"].format(path=args.record, placed=game.turn))
+    from foursquare.analysis import analyze  # numba: slow to import, so only when needed
+
     result = analyze(game, seed=args.seed, time_budget=args.time)
     print(json.dumps(result) if args.json else analysis_text(result))
     return 0
