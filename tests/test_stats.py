@@ -14,7 +14,7 @@ from typing import Any
 from foursquare.engine import Game, Move
 from foursquare.store import TERMINAL_PLAYER, Store
 from foursquare.tui.keys import CellKeys
-from test_api import WINS
+from test_api import WINS, play_line
 from test_play import greedy_game
 from test_terminal_game import Terminals, cli, terminals
 
@@ -244,3 +244,25 @@ def test_hint_and_analyze_help_describe_every_argument() -> None:
         out = " ".join(cli(command, "--help").stdout.split())
         assert "RECORD a game record" in out or "RECORD the game record" in out
         assert "--json print the" in out and "--seed SEED seed of the random futures" in out
+
+
+def test_the_web_app_and_the_terminal_share_one_database(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from foursquare.web import create_app
+
+    path = tmp_path / "games.db"
+    store = Store(path)
+    store.record_game("terminal-x", TERMINAL_PLAYER, line(1), hidden=False, assisted=False)
+    store.close()
+    with TestClient(create_app(path)) as client:
+        assert client.get("/api/stats").json()["played"] == 0  # a web player sees only their own games
+        play_line(client, 1, WINS[1][1])
+        assert client.get("/api/stats").json()["won"] == 1
+    figures = stats_json("--db", str(path), data_dir=tmp_path)
+    assert (figures["played"], figures["won"]) == (1, 1)
+    assert [game["id"] for game in figures["recent"]] == ["terminal-x"]
+
+
+def test_play_help_points_to_the_statistics() -> None:
+    assert "foursquare stats" in cli("play", "--help").stdout
