@@ -148,7 +148,7 @@ def test_finished_terminal_games_are_counted_once(terminals: Terminals) -> None:
     term.press("q")
     assert term.finish() == 0
 
-    term = terminals.start("--deal", "1")  # D: left half-way, continued later from its file, won: counted once
+    term = terminals.start("--deal", "1")  # D: left half-way, continued later, won: counted once
     term.wait_screen("Move 1 of 40")
     term.press("".join(keys_for(won_1, 0, 8)))
     term.wait_screen("Move 9 of 40")
@@ -156,7 +156,9 @@ def test_finished_terminal_games_are_counted_once(terminals: Terminals) -> None:
     assert term.finish() == 0
     assert stats_json(data_dir=data)["played"] == 3
     kept = max(terminals.kept(), key=lambda path: path.stat().st_mtime)
-    term = terminals.start(str(kept))
+    term = terminals.start()  # continued as the game offers it
+    term.wait_screen("Continue your unfinished game")
+    term.press("y")
     term.wait_screen("Move 9 of 40")
     term.press("".join(keys_for(won_1, 8)))
     term.wait_screen("YOU WON!")
