@@ -27,12 +27,12 @@ from fastapi.testclient import TestClient
 from foursquare import record
 from foursquare.cards import Card, deal_stock
 from foursquare.engine import Game, Variant
+from foursquare.store import SCHEMA_VERSION, Store, StoreError, summarize
 from foursquare.web import create_app
 from foursquare.web.deps import get_store
 from foursquare.web.errors import ERROR_CODES
 from foursquare.web.pool import PoolSettings
 from foursquare.web.routes import page
-from foursquare.web.store import SCHEMA_VERSION, Store, StoreError, summarize
 
 # Winning lines found offline by the perfect-information solver (``foursquare solve --deal N``); they are
 # test data for the statistics, replayed here through the API like any other moves.

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from foursquare import store as store_module
 from foursquare.cards import deal_stock
 from foursquare.engine import Game, Variant
+from foursquare.store import SCHEMA_VERSION, Store, daily_deal_number
 from foursquare.web import create_app
-from foursquare.web import store as store_module
 from foursquare.web.routes import page
-from foursquare.web.store import SCHEMA_VERSION, Store, daily_deal_number
 from test_api import WINS, move, new_game, play_line, play_out, stored_row
 
 

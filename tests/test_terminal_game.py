@@ -374,9 +374,7 @@ def test_every_argument_of_every_command_is_described() -> None:
         for action in sub._actions
         if not action.help and action.dest != "help"
     }
-    # hint and analyze (cli/coach.py) belong to the analysis work: their RECORD, --json and --seed are its to word.
-    assert undescribed <= {("hint", "record"), ("hint", "json"), ("hint", "seed"), ("analyze", "record"),
-                           ("analyze", "json"), ("analyze", "seed")}, undescribed
+    assert not undescribed, undescribed
 
 
 # --- 4. any terminal ----------------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ from foursquare import record
 from foursquare.cli.options import CommandError, positive_float, seed_number
 
 TEXT = {
+    "not_over": "the game in {path} is not over ({placed} cards placed): analyze needs a finished game; "
+    "finish it first (foursquare play {path})",
     "game_over": "the game in {path} is over ({outcome}): there is no move to hint",
     "hint_header": "Move {number} of {total}, card {card}: ranked by expected score",
     "col_move": "cell",
@@ -54,18 +56,27 @@ TEXT = {
 
 def register(sub: Any) -> None:
     p = sub.add_parser("hint", help="rank the moves of a position", description="Rank every legal move.")
-    p.add_argument("record", metavar="RECORD")
-    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "record", metavar="RECORD", help="a game record (docs/records.md) of an unfinished game: its position is ranked"
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print the ranking as JSON (turn, card, moves) instead of a table"
+    )
     p.add_argument("--time", type=positive_float, metavar="S", help="thinking time (buys precision)")
-    p.add_argument("--seed", type=seed_number, default=0)
+    p.add_argument("--seed", type=seed_number, default=0, help=SEED_HELP)
     p.set_defaults(run=run_hint)
 
     p = sub.add_parser("analyze", help="analyse a finished game", description="Analyse a finished game.")
-    p.add_argument("record", metavar="RECORD")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("record", metavar="RECORD", help="the game record (docs/records.md) of a finished game")
+    p.add_argument(
+        "--json", action="store_true", help="print the analysis as JSON (the web app's format, docs/api.md)"
+    )
     p.add_argument("--time", type=positive_float, metavar="S", help="thinking time per move")
-    p.add_argument("--seed", type=seed_number, default=0)
+    p.add_argument("--seed", type=seed_number, default=0, help=SEED_HELP)
     p.set_defaults(run=run_analyze)
+
+
+SEED_HELP = "seed of the random futures played out (default 0: the same figures every run)"
 
 
 def run_hint(args: argparse.Namespace) -> int:
@@ -100,9 +111,12 @@ def run_hint(args: argparse.Namespace) -> int:
 
 def run_analyze(args: argparse.Namespace) -> int:
     """Analyse a finished game: its mistakes, then the perfect-information verdict."""
+    game = record.read(args.record)
+    if not game.is_over():
+        raise CommandError(TEXT["not_over"].format(path=args.record, placed=game.turn))
     from foursquare.analysis import analyze  # numba: slow to import, so only when needed
 
-    result = analyze(record.read(args.record), seed=args.seed, time_budget=args.time)
+    result = analyze(game, seed=args.seed, time_budget=args.time)
     print(json.dumps(result) if args.json else analysis_text(result))
     return 0
 

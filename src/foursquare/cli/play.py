@@ -17,8 +17,9 @@ def _epilog() -> str:
         "in-game keys:\n"
         f"{keys}\n\n"
         "Every game on a terminal is kept in your data directory after every move; `foursquare play` offers to\n"
-        "continue the last unfinished one. Set FOURSQUARE_DATA_DIR to keep them elsewhere. When standard input\n"
-        "is not a terminal, play reads one command per line (a cell's name such as D4, u, r, q) for scripts."
+        "continue the last unfinished one. Set FOURSQUARE_DATA_DIR to keep them elsewhere. Each game that ends\n"
+        "is counted once in games.db there: see foursquare stats. When standard input is not a terminal, play\n"
+        "reads one command per line (a cell's name such as D4, u, r, q) for scripts."
     )
 
 

@@ -20,7 +20,9 @@ placed card keeps its heavy border.
 
 Every interactive game is kept in the user's data directory (:mod:`foursquare.tui.saved`), written
 atomically after every move; ``foursquare play`` offers to continue the last unfinished one, and
-``foursquare play FILE`` continues a saved record (and keeps saving it there).
+``foursquare play FILE`` continues a saved record (and keeps saving it there). Each game that ends is
+recorded in the games database of the data directory (:mod:`foursquare.store`), once, marked assisted if
+a card was taken back or a hint shown: ``foursquare stats`` shows the figures.
 
 **Lines** (otherwise: stdin or stdout is not a terminal), for scripts and tests. One command per
 line, blank lines ignored, case-insensitive:
@@ -78,6 +80,7 @@ from rich.console import Console
 
 from foursquare import record
 from foursquare.engine import Game, Move, Variant
+from foursquare.store import default_path
 from foursquare.tui import saved
 from foursquare.tui.glyphs import ASCII, for_terminal
 from foursquare.tui.interactive import Interactive
@@ -116,6 +119,7 @@ def play(
     session = _session(variant, deal, winnable, save, resume, interactive)
     warning = offer = None
     if interactive:
+        session.history = default_path()
         offer = saved.last_unfinished() if resume is None and deal is None and not winnable else None
         if session.keep is None:
             try:
@@ -219,6 +223,8 @@ def goodbye(session: Session) -> list[str]:
     lines.extend(TEXT["goodbye_saved"].format(path=p) for p in session.saved)
     if outcome.is_over and path is not None:
         lines.append(TEXT["goodbye_analyze"].format(path=path))
+    if outcome.is_over and session.history is not None:
+        lines.append(TEXT["goodbye_stats"])
     return lines
 
 

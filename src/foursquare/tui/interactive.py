@@ -148,6 +148,7 @@ class Interactive:
                 self.new_deal()
         elif key == KEY_HINT:
             self.hint_job = HintJob(game)
+            self.message = self.session.record(assisted=True)
         elif key in STEPS:
             self.move_cursor(*STEPS[key])
         elif key in ("enter", " "):
@@ -222,7 +223,7 @@ class Interactive:
             self.message = TEXT["not_legal"].format(card=name, cell=move.name, why=why)
             return
         self.last = LastAction("placed", game.place(move.row, move.col))
-        self.message = self.session.write()
+        self.after_change()
 
     def undo(self) -> None:
         game = self.session.game
@@ -230,7 +231,7 @@ class Interactive:
             self.message = TEXT["nothing_to_undo"]
             return
         self.last = LastAction("undone", game.undo())
-        self.message = self.session.write()
+        self.after_change(assisted=True)
 
     def redo(self) -> None:
         game = self.session.game
@@ -238,7 +239,13 @@ class Interactive:
             self.message = TEXT["nothing_to_redo"]
             return
         self.last = LastAction("redone", game.redo())
-        self.message = self.session.write()
+        self.after_change()
+
+    def after_change(self, assisted: bool = False) -> None:
+        """Write the game after a change; record it in the statistics when it ended or was helped."""
+        written = self.session.write()
+        recorded = self.session.record(assisted=assisted) if assisted or self.session.game.is_over() else None
+        self.message = written or recorded
 
     def start_over(self) -> None:
         """Undo every move, keeping them for redo (unlike ``Game.restart``)."""
@@ -248,7 +255,7 @@ class Interactive:
         while game.can_undo:
             game.undo()
         self.last = LastAction("restart")
-        self.message = self.session.write()
+        self.after_change(assisted=True)
 
     def new_deal(self) -> None:
         if self.session.winnable:

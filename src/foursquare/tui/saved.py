@@ -8,30 +8,29 @@ continue the last unfinished game. A file's name tells when the game started and
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-import platformdirs
-
 from foursquare import record
 from foursquare.engine import Game
+from foursquare.store import DATA_DIR_ENV, data_dir
 
-#: Overrides the data directory (tests use a temporary one).
-DATA_DIR_ENV = "FOURSQUARE_DATA_DIR"
+__all__ = [
+    "DATA_DIR_ENV",
+    "DEAL_KINDS",
+    "DealKind",
+    "Kept",
+    "data_dir",
+    "games_dir",
+    "kind_of",
+    "last_unfinished",
+    "new_path",
+]
 
 DealKind = Literal["deal", "random", "winnable"]
 DEAL_KINDS: tuple[DealKind, ...] = ("deal", "random", "winnable")
-
-
-def data_dir() -> Path:
-    """The user's data directory for Foursquare (``~/.local/share/foursquare`` on Linux)."""
-    override = os.environ.get(DATA_DIR_ENV)
-    if override:
-        return Path(override)
-    return Path(platformdirs.user_data_dir("foursquare", appauthor=False))
 
 
 def games_dir() -> Path:

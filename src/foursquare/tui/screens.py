@@ -187,7 +187,7 @@ def hint_lines(view: View, short: bool) -> list[Text]:
 
 
 def end_lines(session: Session) -> list[Text]:
-    """The outcome, with the score, the deal number (now revealed) and how to study the game."""
+    """The outcome, with the score, the deal number (now revealed) and where the statistics are."""
     outcome = session.game.outcome()
     if outcome.status == "won":
         banner = TEXT["won_banner"].format(score=outcome.score)
@@ -198,6 +198,8 @@ def end_lines(session: Session) -> list[Text]:
         body = TEXT["lost_face_down_long"] if outcome.reason == "too_many_face_down" else TEXT["lost_stock_long"]
     lines = [Text(f" {banner} ", style=f"bold reverse {style}"), Text(body, style="bold")]
     lines.append(Text(TEXT["end_deal"].format(deal=session.game.deal)))
+    if session.history is not None:
+        lines.append(Text(TEXT["end_stats"]))
     return lines
 
 

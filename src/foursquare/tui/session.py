@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from foursquare import record
 from foursquare.engine import Game, Outcome, Variant
+from foursquare.store import TERMINAL_PLAYER, Store, StoreError
 from foursquare.tui.saved import DealKind, new_path
 from foursquare.tui.text import TEXT
 
@@ -24,6 +26,10 @@ class Session:
     the data directory (None in line mode, which scripts drive). Further games of an interactive run go to
     ``FILE-2.json``, ``FILE-3.json``... for ``--save FILE.json``, skipping names already taken, so no game
     ever overwrites another.
+
+    ``history`` is the games database where the game is recorded for ``foursquare stats`` when it ends (and
+    marked assisted when the player takes a card back or a hint), under an id made from ``keep``'s name, so
+    that a game continued later is still one game; None (line mode) records nothing.
     """
 
     game: Game
@@ -37,6 +43,7 @@ class Session:
     save_path: str | None = None
     #: Whether ``keep`` was made for this run's game (so an empty one may be removed again at the end).
     keep_is_new: bool = False
+    history: Path | None = None
 
     def __post_init__(self) -> None:
         if self.save_path is None:
@@ -76,6 +83,22 @@ class Session:
                 return TEXT["save_failed"].format(path=path, error=exc.strerror or exc)
             if path == self.save_path and path not in self.saved:
                 self.saved.append(path)
+        return None
+
+    def record(self, *, assisted: bool = False) -> str | None:
+        """Record the game in ``history`` (see :meth:`foursquare.store.Store.record_game`); return a warning
+        instead of raising, since play goes on without statistics."""
+        if self.history is None or self.keep is None:
+            return None
+        try:
+            store = Store(self.history)
+            try:
+                game_id = f"{TERMINAL_PLAYER}-{self.keep.stem}"
+                store.record_game(game_id, TERMINAL_PLAYER, self.game, hidden=not self.deal_shown, assisted=assisted)
+            finally:
+                store.close()
+        except (StoreError, sqlite3.Error, OSError) as exc:
+            return TEXT["not_counted"].format(error=exc)
         return None
 
     @property

@@ -40,6 +40,7 @@ TEXT: dict[str, str] = {
     "cannot_undo": "cannot undo: no card has been placed",
     "cannot_redo": "cannot redo: there is no undone move to play again",
     "save_failed": "warning: cannot save the game to {path}: {error}",
+    "not_counted": "Warning: this game is not counted in your statistics: {error}",
     "cannot_keep": "Warning: this game cannot be kept in {path} ({error}): set FOURSQUARE_DATA_DIR, or --save FILE.",
     # interactive mode
     "title": "Foursquare",
@@ -105,6 +106,7 @@ TEXT: dict[str, str] = {
     "lost_face_down_long": "More than 4 cards are face down.",
     "lost_stock_long": "The stock ran out before all 16 cells were face up.",
     "end_deal": "This was deal {deal}.",
+    "end_stats": "Your statistics: foursquare stats",
     "end_analyze": "See your mistakes: foursquare analyze {path}",
     "confirm_new": "Leave this game for a new random deal? It stays kept: foursquare play continues it. (y/n)",
     "offer_resume": "Continue your unfinished game ({what}, saved {when})? y continue / n new game",
@@ -122,6 +124,7 @@ TEXT: dict[str, str] = {
     "goodbye_continue": "Continue it with: foursquare play",
     "goodbye_again": "Or play deal {deal} again from the start with: foursquare play --deal {deal}",
     "goodbye_saved": "Saved: {path}",
+    "goodbye_stats": "Your statistics: foursquare stats",
     "goodbye_analyze": "See your mistakes with: foursquare analyze {path}",
     "outcome_won": "won with score {score}",
     "outcome_lost_face_down": "lost with more than 4 cards face down",

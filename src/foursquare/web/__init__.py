@@ -4,8 +4,9 @@
   :mod:`~foursquare.web.routes` (games; hint, analysis, record and replay; statistics; the page);
 - :mod:`~foursquare.web.views` writes the JSON of games; :mod:`~foursquare.web.errors` the errors
   (with the sentences of :mod:`~foursquare.web.messages`);
-- :mod:`~foursquare.web.store` keeps the games in SQLite; :mod:`~foursquare.web.deps` hands the store
-  and the player to the routes; :mod:`~foursquare.web.player` sets the player cookie;
+- :mod:`~foursquare.store` (shared with the terminal game) keeps the games in SQLite;
+  :mod:`~foursquare.web.deps` hands the store and the player to the routes; :mod:`~foursquare.web.player`
+  sets the player cookie;
 - :mod:`~foursquare.web.server` listens (:func:`serve`, ``foursquare serve``).
 
 The page itself lives in ``static/`` (``static/app.js`` starts it).

@@ -23,6 +23,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
+from foursquare.store import Clock, Store, system_clock
 from foursquare.web.deps import AnalysisJobs
 from foursquare.web.errors import install_error_handlers
 from foursquare.web.limits import BodyLimit
@@ -31,7 +32,6 @@ from foursquare.web.player import identify_player
 from foursquare.web.pool import ComputePool, PoolSettings
 from foursquare.web.routes import analysis, docs, games, page, pwa, stats
 from foursquare.web.security import AllowedHosts, SecurityHeaders
-from foursquare.web.store import Clock, Store, system_clock
 
 # No request of the API needs more than a few hundred bytes; a bigger body is refused (413) unread.
 MAX_BODY_BYTES = 64 * 1024
@@ -63,7 +63,7 @@ def create_app(
     analyses run on a bounded pool (:mod:`foursquare.web.pool`): ``pool``, or else the settings of the
     environment (:meth:`PoolSettings.from_environment`).
 
-    Raises :class:`~foursquare.web.store.StoreError` if the database cannot be used, and
+    Raises :class:`~foursquare.store.StoreError` if the database cannot be used, and
     :class:`~foursquare.web.pool.PoolSettingsError` if the pool's settings cannot work.
     """
     store = Store(db_path, clock=clock)

@@ -14,8 +14,8 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
+from foursquare.store import DamagedGameError, Store, StoredGame
 from foursquare.web.pool import ComputePool
-from foursquare.web.store import DamagedGameError, Store, StoredGame
 
 Analysis = dict[str, Any]
 Check = Callable[[StoredGame], None]

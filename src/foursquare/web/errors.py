@@ -18,9 +18,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import compile_path
 
 from foursquare.engine import IllegalMoveError
+from foursquare.store import DamagedGameError, UnknownGameError
 from foursquare.web.messages import say
 from foursquare.web.not_found import not_found_page, wants_html
-from foursquare.web.store import DamagedGameError, UnknownGameError
 
 log = logging.getLogger("foursquare.web")
 

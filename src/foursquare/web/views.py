@@ -11,7 +11,7 @@ from typing import Any
 from foursquare.cards import Card
 from foursquare.engine import AREA_REACH, MAX_FACE_DOWN, Flip, Game, Placement, column_name, row_name
 from foursquare.record import cells_json, outcome_json
-from foursquare.web.store import StoredGame
+from foursquare.store import StoredGame
 
 
 def card_json(card: Card | None) -> str | None:

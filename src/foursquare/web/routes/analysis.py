@@ -21,11 +21,11 @@ from fastapi.responses import JSONResponse
 
 from foursquare import record
 from foursquare.engine import Placement, View
+from foursquare.store import Store, StoredGame
 from foursquare.web.deps import AnalysisJobsDep, PlayerDep, PoolDep, StoreDep
 from foursquare.web.errors import BusyError, ConflictError, UnavailableError, UnprocessableError
 from foursquare.web.pool import ComputePool, analysis_json, hint_json
 from foursquare.web.routes.games import refuse_if_not_yours, refuse_if_over
-from foursquare.web.store import Store, StoredGame
 from foursquare.web.views import position_json
 
 router = APIRouter(prefix="/api/games")

@@ -1,6 +1,6 @@
 """Games: start one, list yours, show one, and change it (a move, undo, redo, restart).
 
-Every change runs in one store transaction (:meth:`~foursquare.web.store.Store.change`) that
+Every change runs in one store transaction (:meth:`~foursquare.store.Store.change`) that
 re-reads the game, checks the request against it and applies it with the engine. Only the game's
 player (the ``fs_player`` cookie that started it) may change it; anyone with its id may look at it.
 """
@@ -15,11 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from foursquare.cards import MAX_DEAL, random_deal_number
 from foursquare.engine import Game, Placement, Variant
+from foursquare.store import Store, StoredGame
 from foursquare.web.deps import PlayerDep, StoreDep
 from foursquare.web.errors import ConflictError, ForbiddenError, IllegalMove, UnavailableError, UnprocessableError
 from foursquare.web.fields import WHOLE, Integer
 from foursquare.web.messages import say
-from foursquare.web.store import Store, StoredGame
 from foursquare.web.views import placement_json, state_json, summary_json
 
 MAX_PER_PAGE = 100
