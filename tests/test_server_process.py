@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -120,6 +121,40 @@ def test_a_game_survives_sigkill_and_resumes_exactly(tmp_path: Path) -> None:
             row, col = again["legal"][0]
             moved = http.post(f"{url}/api/games/{state['id']}/moves", json={"row": row, "col": col, "turn": 4})
             assert moved.status_code == 200 and moved.json()["turn"] == 5
+
+
+def children_of(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux's /proc")
+def test_the_hint_workers_end_when_their_server_is_killed(tmp_path: Path) -> None:
+    with serving(tmp_path / "games.db") as (_, process):
+        workers: set[int] = set()
+        deadline = time.monotonic() + START_TIMEOUT
+        while not workers and time.monotonic() < deadline:  # started with the server, in the background
+            workers = {pid for pid in children_of(process.pid) if "spawn_main" in cmdline(pid)}
+            time.sleep(0.2)
+        assert workers, "the server started no hint worker"
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    while any(Path(f"/proc/{pid}").exists() and "spawn_main" in cmdline(pid) for pid in workers):
+        assert time.monotonic() < deadline, f"hint workers {sorted(workers)} outlived their server"
+        time.sleep(0.2)
+
+
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
 
 
 def test_a_corrupt_database_stops_the_server_with_exit_2_and_is_left_alone(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -103,8 +104,12 @@ class PoolSettings:
 # --- what the workers run (module-level functions: a process pool sends them by name) ----------------------
 
 
-def warm_up_worker(niceness: int) -> None:
-    """A worker's initializer: step aside for the server, and load the compiled kernel once."""
+def warm_up_worker(niceness: int, server: int) -> None:
+    """A worker's initializer: follow the ``server`` process out, step aside for it, load the compiled kernel once.
+
+    The server's pid is given, not read here: a server killed while the worker starts would be missed.
+    """
+    threading.Thread(target=exit_with_parent, args=(server,), name="parent-watch", daemon=True).start()
     if niceness:
         with contextlib.suppress(OSError):  # not allowed here: the worker just runs at the server's priority
             os.nice(niceness)
@@ -114,6 +119,14 @@ def warm_up_worker(niceness: int) -> None:
         warm_up()
     except Exception:  # the first job pays the compilation instead, and reports its own errors
         log.exception("warming up a hint worker failed")
+
+
+def exit_with_parent(parent: int, every: float = 1.0) -> None:
+    """End this worker once its server is gone: a server killed outright (SIGKILL) cannot stop its workers,
+    and an orphan would hold its CPU and memory for nothing (its parent becomes another process)."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(0)
 
 
 def ready() -> None:
@@ -159,7 +172,7 @@ def _new_executor(settings: PoolSettings) -> Executor:
         settings.workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=warm_up_worker,
-        initargs=(WORKER_NICENESS,),
+        initargs=(WORKER_NICENESS, os.getpid()),
     )
 
 
