@@ -28,8 +28,8 @@ yet laid (``OBS_STOCK``, the card to place included: 40 − turn), the face-down
 limit (``OBS_FACE_DOWN``) and the two house-rule flags (``OBS_DIAGONAL``, ``OBS_COUNT_BURIED``). The stock
 order beyond the card to place is never in it. :data:`OBS_HIGH` holds every entry's upper bound.
 
->>> action_of(0, 0) == FIRST_ACTION, cell_of_action(FIRST_ACTION) == ORIGIN_CELL
-(True, True)
+>>> action_of(0, 0) == FIRST_ACTION, cell_of_action(FIRST_ACTION)  # D4: the middle of the 9 × 9 kernel area
+(True, 40)
 """
 
 from __future__ import annotations
@@ -50,8 +50,11 @@ from foursquare.kernel.state import (
     COUNT_BURIED_FLAG,
     DIAGONAL_FLAG,
     FACE_DOWN_TOPS,
+    MAX_COL,
     MAX_MOVES,
-    ORIGIN_CELL,
+    MAX_ROW,
+    MIN_COL,
+    MIN_ROW,
     PILE_BURIED,
     PILE_HEIGHT,
     RANK_COUNT,
@@ -138,30 +141,54 @@ def deal_into(stock: Array, deal: np.uint64) -> None:
 
 
 @njit(cache=True)
-def observe(state: Array, stock: Array, obs: Array) -> None:
-    """Write the observation of ``state`` (see the module's documentation) into ``obs``."""
-    obs[:] = 0
-    for a in range(ACTIONS):
-        cell = cell_of_action(a)
-        top = state[TOP_CARD + cell]
-        if top >= 0:
-            obs[OBS_OCCUPIED + a] = 1
-            obs[OBS_RANK + a] = rank_of(top)
-            obs[OBS_FACE_UP + a] = state[TOP_FACE_UP + cell]
-            obs[OBS_HEIGHT + a] = state[PILE_HEIGHT + cell]
-            obs[OBS_BURIED + a] = state[PILE_BURIED + cell]
+def _observe_cell(state: Array, cell: int, obs: Array) -> None:
+    a = (cell // AREA_SIDE - _SHIFT) * NAMED_SIDE + cell % AREA_SIDE - _SHIFT
+    top = state[TOP_CARD + cell]
+    if top >= 0:
+        obs[OBS_OCCUPIED + a] = 1
+        obs[OBS_RANK + a] = rank_of(top)
+        obs[OBS_FACE_UP + a] = state[TOP_FACE_UP + cell]
+        obs[OBS_HEIGHT + a] = state[PILE_HEIGHT + cell]
+        obs[OBS_BURIED + a] = state[PILE_BURIED + cell]
+
+
+@njit(cache=True)
+def _observe_scalars(state: Array, stock: Array, obs: Array) -> None:
     turn = state[TURN]
-    if state[STATUS] == STATUS_PLAYING:
-        obs[OBS_CARD] = rank_of(stock[turn])
-        for i in range(turn + 1, DECK_SIZE):
-            obs[OBS_UNSEEN + rank_of(stock[i]) - 1] += 1
-    else:  # the card that would come next is not seen: every card not laid stays unseen
-        for i in range(turn, DECK_SIZE):
-            obs[OBS_UNSEEN + rank_of(stock[i]) - 1] += 1
+    obs[OBS_CARD] = rank_of(stock[turn]) if state[STATUS] == STATUS_PLAYING else 0
     obs[OBS_STOCK] = DECK_SIZE - turn
     obs[OBS_FACE_DOWN] = face_down(state, state[FACE_DOWN_TOPS], state[BURIED_FACE_DOWN])
     obs[OBS_DIAGONAL] = state[DIAGONAL_FLAG]
     obs[OBS_COUNT_BURIED] = state[COUNT_BURIED_FLAG]
+
+
+@njit(cache=True)
+def observe(state: Array, stock: Array, obs: Array) -> None:
+    """Write the observation of ``state`` (see the module's documentation) into ``obs``."""
+    obs[:] = 0
+    for a in range(ACTIONS):
+        _observe_cell(state, cell_of_action(a), obs)
+    # The unseen cards: below the card to place, or every card not laid once the game is over (the card
+    # that would have come next was never seen).
+    start = state[TURN] + 1 if state[STATUS] == STATUS_PLAYING else state[TURN]
+    for i in range(start, DECK_SIZE):
+        obs[OBS_UNSEEN + rank_of(stock[i]) - 1] += 1
+    _observe_scalars(state, stock, obs)
+
+
+@njit(cache=True)
+def observe_after_move(state: Array, stock: Array, obs: Array) -> None:
+    """Bring ``obs``, the observation before the last move, up to date: what :func:`observe` writes, faster.
+
+    A move changes only cells of the occupied box (which never shrinks, so every cell outside it is
+    still empty) and, while the game goes on, takes the new card to place out of the unseen ones.
+    """
+    for r in range(state[MIN_ROW], state[MAX_ROW] + 1):
+        for c in range(state[MIN_COL], state[MAX_COL] + 1):
+            _observe_cell(state, r * AREA_SIDE + c, obs)
+    if state[STATUS] == STATUS_PLAYING:
+        obs[OBS_UNSEEN + rank_of(stock[state[TURN]]) - 1] -= 1
+    _observe_scalars(state, stock, obs)
 
 
 @njit(cache=True)
@@ -262,6 +289,7 @@ def step_envs(
             rewards[i] = 0.0
             terminated[i] = 0
             pending[i] = 0
+            observe(states[i], stocks[i], obs[i])
         elif a < 0 or a >= ACTIONS or masks[i, a] == 0:
             rewards[i] = illegal_reward
             terminated[i] = 1
@@ -273,6 +301,6 @@ def step_envs(
             done = states[i, STATUS] != STATUS_PLAYING
             terminated[i] = 1 if done else 0
             pending[i] = 1 if done else 0
-        observe(states[i], stocks[i], obs[i])
+            observe_after_move(states[i], stocks[i], obs[i])
         mask_actions(states[i], moves, masks[i])
     return -1

@@ -43,7 +43,9 @@ def check_action(action: object) -> int:
     if isinstance(action, np.ndarray) and action.shape == ():
         action = action.item()
     if isinstance(action, bool) or not isinstance(action, int | np.integer) or not 0 <= int(action) < ACTIONS:
-        raise ActionError(f"action must be an integer from 0 to {ACTIONS - 1} (a cell, A1 = 0 … G7 = 48), not {action!r}")
+        raise ActionError(
+            f"action must be an integer from 0 to {ACTIONS - 1} (a cell, A1 = 0 … G7 = 48), not {action!r}"
+        )
     return int(action)
 
 

@@ -66,7 +66,7 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
         self.action_space = action_space()
-        self.observation_space = observation_space()
+        self.observation_space = observation_space()  # type: ignore[assignment]  # Box of int8
         self._template = self.settings.template()
         # Batches of one, so that this environment runs the vector environment's compiled step.
         self._states = np.empty((1, STATE_SIZE), dtype=np.int8)
@@ -83,7 +83,9 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         self._started = False
         self._over = False
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[ObsArray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsArray, dict[str, Any]]:
         """Start a game: deal ``options["deal"]`` when given, else a deal number drawn from the seeded generator."""
         super().reset(seed=seed)
         options = options or {}
@@ -127,9 +129,10 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
 
     def action_masks(self) -> ObsArray:
         """The legal actions as an ``int8`` mask of 49 (what sb3-contrib's MaskablePPO asks for)."""
-        return self._masks[0].copy()
+        mask: ObsArray = self._masks[0].copy()
+        return mask
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The game as the terminal shows it (``render_mode="ansi"``), else nothing."""
         if self.render_mode != "ansi" or not self._started:
             return None

@@ -72,7 +72,9 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         self._rng = K.make_rng(0)
         self._started = False
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[ObsArray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsArray, dict[str, Any]]:
         """New games in every environment: ``options["deals"]`` when given, else deal numbers drawn from ``seed``."""
         options = options or {}
         unknown = sorted(set(options) - {"deals"})
@@ -116,7 +118,8 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
 
     def _info(self) -> dict[str, Any]:
         every = np.ones(self.num_envs, dtype=np.bool_)
-        return {"action_mask": self._out(self._masks), "_action_mask": every, "deal": self._deals.copy(), "_deal": every}
+        masks = self._out(self._masks)
+        return {"action_mask": masks, "_action_mask": every, "deal": self._deals.copy(), "_deal": every}
 
     def _deal_list(self, deals: object) -> list[np.uint64]:
         if not isinstance(deals, Sequence | np.ndarray) or len(deals) != self.num_envs:
