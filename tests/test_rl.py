@@ -300,6 +300,7 @@ def test_vector_reset_deals_seeds_and_illegal_actions() -> None:
 # --- the baseline example -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_training_example_runs(tmp_path: Path) -> None:
     """The MaskablePPO example trains a few hundred steps, saves, and evaluates on a few deals."""
     pytest.importorskip("sb3_contrib")
