@@ -110,7 +110,7 @@ def test_random_episodes_agree_with_the_engine(variant: Variant) -> None:
     wins = 0
     for episode in range(60):
         obs, info = env.reset(seed=episode)
-        game = Game(deal=info["deal"], variant=variant)
+        game = Game(deal=int(info["deal"]), variant=variant)
         _assert_same(game, obs, info["action_mask"], f"deal {game.deal} start")
         assert np.array_equal(env.action_masks(), info["action_mask"])
         terminated = False

@@ -154,7 +154,8 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         return game
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._masks[0].copy(), "deal": int(self._deals[0])}
+        # numpy uint64 rather than int, so that SyncVectorEnv can batch deal numbers of up to 2**64 - 1
+        return {"action_mask": self._masks[0].copy(), "deal": self._deals[0].copy()}
 
     def _legal_names(self) -> list[str]:
         return [action_name(int(a)) for a in np.flatnonzero(self._masks[0])]
