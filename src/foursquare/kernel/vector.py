@@ -177,15 +177,20 @@ def observe(state: Array, stock: Array, obs: Array) -> None:
 
 
 @njit(cache=True)
-def observe_after_move(state: Array, stock: Array, obs: Array) -> None:
-    """Bring ``obs``, the observation before the last move, up to date: what :func:`observe` writes, faster.
+def observe_after_move(state: Array, stock: Array, obs: Array, cell: int) -> None:
+    """Bring ``obs``, the observation before a card was laid at ``cell``, up to date: what :func:`observe`
+    writes, faster.
 
-    A move changes only cells of the occupied box (which never shrinks, so every cell outside it is
-    still empty) and, while the game goes on, takes the new card to place out of the unseen ones.
+    A move changes only the cells of the row and the column of ``cell`` within the occupied box (the cells
+    the box gained are still empty, as ``obs`` says), and, while the game goes on, takes the new card to
+    place out of the unseen ones.
     """
-    for r in range(state[MIN_ROW], state[MAX_ROW] + 1):
-        for c in range(state[MIN_COL], state[MAX_COL] + 1):
-            _observe_cell(state, r * AREA_SIDE + c, obs)
+    r = cell // AREA_SIDE
+    c = cell % AREA_SIDE
+    for other in range(r * AREA_SIDE + state[MIN_COL], r * AREA_SIDE + state[MAX_COL] + 1):
+        _observe_cell(state, other, obs)
+    for other in range(state[MIN_ROW] * AREA_SIDE + c, (state[MAX_ROW] + 1) * AREA_SIDE + c, AREA_SIDE):
+        _observe_cell(state, other, obs)
     if state[STATUS] == STATUS_PLAYING:
         obs[OBS_UNSEEN + rank_of(stock[state[TURN]]) - 1] -= 1
     _observe_scalars(state, stock, obs)
@@ -301,6 +306,6 @@ def step_envs(
             done = states[i, STATUS] != STATUS_PLAYING
             terminated[i] = 1 if done else 0
             pending[i] = 1 if done else 0
-            observe_after_move(states[i], stocks[i], obs[i])
+            observe_after_move(states[i], stocks[i], obs[i], cell_of_action(a))
         mask_actions(states[i], moves, masks[i])
     return -1
