@@ -314,3 +314,24 @@ def test_training_example_runs(tmp_path: Path) -> None:
     code = example.main(["--steps", "256", "--envs", "2", "--n-steps", "64", "--eval-deals", "1-3",
                          "--save", str(model_path), "--json"])  # fmt: skip
     assert code == 0 and model_path.exists()
+
+
+def test_a_policy_plays_engine_games_through_views() -> None:
+    """PolicyPlayer gives a policy the environments' observation and mask of each view; an illegal answer is named."""
+    from foursquare.players import greedy_move, results_summary
+    from foursquare.rl.players import PolicyPlayer, play_policy
+
+    seen: list[np.ndarray] = []
+
+    def first_legal(obs: np.ndarray, mask: np.ndarray) -> int:
+        seen.append(obs)
+        return int(mask.argmax())
+
+    results = play_policy(first_legal, range(1, 4))
+    assert [r.deal for r in results] == [1, 2, 3] and results_summary("first", results)["games"] == 3
+    assert np.array_equal(seen[0], _expected_observation(Game(deal=1)))
+    game = Game(deal=9)
+    greedy = PolicyPlayer(lambda obs, mask: R.action_of_move(greedy_move(game.view())))
+    assert greedy.choose(game.view()) == greedy_move(game.view())
+    with pytest.raises(R.ActionError, match=r"action 0 \(A1\), not a legal cell now"):
+        PolicyPlayer(lambda obs, mask: 0).choose(game.view())
