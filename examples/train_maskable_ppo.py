@@ -67,6 +67,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--envs", type=int, default=8, help="environments per rollout")
     p.add_argument("--n-steps", type=int, default=256, help="rollout length per environment")
     p.add_argument("--shaping", type=float, default=1.0, help="potential-based shaping on face-down cards")
+    p.add_argument("--lr", type=float, default=3e-4, help="learning rate")
+    p.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     p.add_argument("--save", help="write the trained model here (.zip)")
@@ -85,10 +87,10 @@ def train(args: argparse.Namespace) -> MaskablePPO:
         envs,
         n_steps=args.n_steps,
         batch_size=min(512, args.n_steps * args.envs),
-        learning_rate=3e-4,
+        learning_rate=args.lr,
         gamma=1.0,
         gae_lambda=0.95,
-        ent_coef=0.01,
+        ent_coef=args.ent_coef,
         policy_kwargs={"net_arch": [256, 256]},
         seed=args.seed,
         verbose=0,
