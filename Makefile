@@ -17,8 +17,13 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
+# torch (for the rl extra's baseline) is pinned first so that pip takes the CPU build this machine keeps
+# instead of resolving several GB of CUDA; elsewhere, point TORCH at a CPU build of your choice.
+TORCH ?= torch==2.13.0
+
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet $(TORCH)
+	$(BIN)/python -m pip install --quiet -e '.[test,rl]'
 	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed

@@ -1,0 +1,311 @@
+"""Many games stepped in one compiled call: the reinforcement-learning environments' engine room.
+
+:mod:`foursquare.rl` exposes Foursquare as a Gymnasium environment. Its per-step work — checking the
+action, placing the card, judging, the reward, the next observation and action mask, and starting a new
+deal when a game has ended — lives here so that ``N`` environments advance in a single call of compiled
+code, with no Python per environment per step.
+
+Actions
+-------
+An action is a cell of the 7 × 7 area every game stays inside, numbered as the game names cells
+(A1 … G7, the first card at D4): ``action = 7 * (row_number - 1) + column_index``, so engine
+coordinates (r, c) are action ``7 * (r + 3) + (c + 3)`` and D4 is action :data:`FIRST_ACTION`.
+
+Observation
+-----------
+One ``int8`` vector of :data:`OBS_SIZE` entries holding only what a player sees. First
+:data:`CELL_FEATURES` blocks of :data:`ACTIONS` entries, one entry per cell in action order:
+
+- ``OBS_OCCUPIED``: 1 when the cell holds a pile;
+- ``OBS_RANK``: the rank of its top card, 1–10 (face down too: the player laid it and knows it), else 0;
+- ``OBS_FACE_UP``: 1 when the top card faces up;
+- ``OBS_HEIGHT``: the pile height, 0–4;
+- ``OBS_BURIED``: the face-down cards buried under the top, 0–3;
+
+then the scalars: the rank of the card to place (``OBS_CARD``, 0 once the game is over), the unseen cards of
+each rank (``OBS_UNSEEN`` … ``+ 9``, 0–4, the stock below the card to place, as counts only), the cards not
+yet laid (``OBS_STOCK``, the card to place included: 40 − turn), the face-down cards counting towards the
+limit (``OBS_FACE_DOWN``) and the two house-rule flags (``OBS_DIAGONAL``, ``OBS_COUNT_BURIED``). The stock
+order beyond the card to place is never in it. :data:`OBS_HIGH` holds every entry's upper bound.
+
+>>> action_of(0, 0) == FIRST_ACTION, cell_of_action(FIRST_ACTION)  # D4: the middle of the 9 × 9 kernel area
+(True, 40)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from foursquare.cards import DECK_SIZE
+from foursquare.engine import AREA_REACH, PILE_CAP, WINNING_CELLS
+from foursquare.engine import AREA_SIDE as NAMED_SIDE
+from foursquare.kernel.rng import next_random
+from foursquare.kernel.rules import face_down, legal, place, rank_of
+from foursquare.kernel.state import (
+    AREA_ORIGIN,
+    AREA_SIDE,
+    BURIED_FACE_DOWN,
+    COUNT_BURIED_FLAG,
+    DIAGONAL_FLAG,
+    FACE_DOWN_TOPS,
+    MAX_COL,
+    MAX_MOVES,
+    MAX_ROW,
+    MIN_COL,
+    MIN_ROW,
+    PILE_BURIED,
+    PILE_HEIGHT,
+    RANK_COUNT,
+    SCORE,
+    STATUS,
+    STATUS_PLAYING,
+    STATUS_WON,
+    TOP_CARD,
+    TOP_FACE_UP,
+    TURN,
+    Array,
+    IntArray,
+    Rng,
+)
+
+Floats = npt.NDArray[np.float32]
+Deals = npt.NDArray[np.uint64]
+
+ACTIONS = NAMED_SIDE * NAMED_SIDE
+FIRST_ACTION = AREA_REACH * NAMED_SIDE + AREA_REACH
+# The named 7 × 7 area sits inside the kernel's 9 × 9 one, this many rows and columns from its corner.
+_SHIFT = AREA_ORIGIN - AREA_REACH
+
+OBS_OCCUPIED = 0
+OBS_RANK = ACTIONS
+OBS_FACE_UP = 2 * ACTIONS
+OBS_HEIGHT = 3 * ACTIONS
+OBS_BURIED = 4 * ACTIONS
+CELL_FEATURES = 5
+OBS_CARD = CELL_FEATURES * ACTIONS
+OBS_UNSEEN = OBS_CARD + 1
+OBS_STOCK = OBS_UNSEEN + RANK_COUNT
+OBS_FACE_DOWN = OBS_STOCK + 1
+OBS_DIAGONAL = OBS_FACE_DOWN + 1
+OBS_COUNT_BURIED = OBS_DIAGONAL + 1
+OBS_SIZE = OBS_COUNT_BURIED + 1
+
+# The face-down count can exceed the limit after the losing move: at most every top and, when they
+# count, every buried card of full piles.
+_MOST_FACE_DOWN = WINNING_CELLS * PILE_CAP
+OBS_HIGH = np.concatenate(
+    [
+        np.full(ACTIONS, 1),
+        np.full(ACTIONS, RANK_COUNT),
+        np.full(ACTIONS, 1),
+        np.full(ACTIONS, PILE_CAP),
+        np.full(ACTIONS, PILE_CAP - 1),
+        [RANK_COUNT],
+        np.full(RANK_COUNT, DECK_SIZE // RANK_COUNT),
+        [DECK_SIZE, _MOST_FACE_DOWN, 1, 1],
+    ]
+).astype(np.int8)
+
+# Reward modes and what an illegal action does (the arguments of :func:`step_envs`).
+REWARD_SCORE = 0  # the game's score at the end: cards left after a win, 0 after a loss
+REWARD_WIN = 1  # 1 for a win, 0 for a loss
+ILLEGAL_RAISE = 0  # step_envs changes nothing and returns the first offending environment
+ILLEGAL_LOSE = 1  # the offending environment's episode ends with the illegal reward
+
+
+def action_of(row: int, col: int) -> int:
+    """The action of engine coordinates (row, col), both in ``-3..3``."""
+    return (row + AREA_REACH) * NAMED_SIDE + (col + AREA_REACH)
+
+
+@njit(cache=True)
+def cell_of_action(action: int) -> int:
+    """The kernel cell index of an action."""
+    return (action // NAMED_SIDE + _SHIFT) * AREA_SIDE + action % NAMED_SIDE + _SHIFT
+
+
+@njit(cache=True)
+def deal_into(stock: Array, deal: np.uint64) -> None:
+    """Write the stock order of deal number ``deal`` into ``stock`` (as :func:`foursquare.cards.deal_stock`)."""
+    for i in range(DECK_SIZE):
+        stock[i] = i
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = deal
+    for i in range(DECK_SIZE - 1, 0, -1):
+        j = int(next_random(rng) % np.uint64(i + 1))
+        t = stock[i]
+        stock[i] = stock[j]
+        stock[j] = t
+
+
+@njit(cache=True)
+def _observe_cell(state: Array, cell: int, obs: Array) -> None:
+    a = (cell // AREA_SIDE - _SHIFT) * NAMED_SIDE + cell % AREA_SIDE - _SHIFT
+    top = state[TOP_CARD + cell]
+    if top >= 0:
+        obs[OBS_OCCUPIED + a] = 1
+        obs[OBS_RANK + a] = rank_of(top)
+        obs[OBS_FACE_UP + a] = state[TOP_FACE_UP + cell]
+        obs[OBS_HEIGHT + a] = state[PILE_HEIGHT + cell]
+        obs[OBS_BURIED + a] = state[PILE_BURIED + cell]
+
+
+@njit(cache=True)
+def _observe_scalars(state: Array, stock: Array, obs: Array) -> None:
+    turn = state[TURN]
+    obs[OBS_CARD] = rank_of(stock[turn]) if state[STATUS] == STATUS_PLAYING else 0
+    obs[OBS_STOCK] = DECK_SIZE - turn
+    obs[OBS_FACE_DOWN] = face_down(state, state[FACE_DOWN_TOPS], state[BURIED_FACE_DOWN])
+    obs[OBS_DIAGONAL] = state[DIAGONAL_FLAG]
+    obs[OBS_COUNT_BURIED] = state[COUNT_BURIED_FLAG]
+
+
+@njit(cache=True)
+def observe(state: Array, stock: Array, obs: Array) -> None:
+    """Write the observation of ``state`` (see the module's documentation) into ``obs``."""
+    obs[:] = 0
+    for a in range(ACTIONS):
+        _observe_cell(state, cell_of_action(a), obs)
+    # The unseen cards: below the card to place, or every card not laid once the game is over (the card
+    # that would have come next was never seen).
+    start = state[TURN] + 1 if state[STATUS] == STATUS_PLAYING else state[TURN]
+    for i in range(start, DECK_SIZE):
+        obs[OBS_UNSEEN + rank_of(stock[i]) - 1] += 1
+    _observe_scalars(state, stock, obs)
+
+
+@njit(cache=True)
+def observe_after_move(state: Array, stock: Array, obs: Array, cell: int) -> None:
+    """Bring ``obs``, the observation before a card was laid at ``cell``, up to date: what :func:`observe`
+    writes, faster.
+
+    A move changes only the cells of the row and the column of ``cell`` within the occupied box (the cells
+    the box gained are still empty, as ``obs`` says), and, while the game goes on, takes the new card to
+    place out of the unseen ones.
+    """
+    r = cell // AREA_SIDE
+    c = cell % AREA_SIDE
+    for other in range(r * AREA_SIDE + state[MIN_COL], r * AREA_SIDE + state[MAX_COL] + 1):
+        _observe_cell(state, other, obs)
+    for other in range(state[MIN_ROW] * AREA_SIDE + c, (state[MAX_ROW] + 1) * AREA_SIDE + c, AREA_SIDE):
+        _observe_cell(state, other, obs)
+    if state[STATUS] == STATUS_PLAYING:
+        obs[OBS_UNSEEN + rank_of(stock[state[TURN]]) - 1] -= 1
+    _observe_scalars(state, stock, obs)
+
+
+@njit(cache=True)
+def mask_actions(state: Array, moves: IntArray, mask: Array) -> None:
+    """Write the legal actions of ``state`` as 0/1 into ``mask`` (all 0 once the game is over)."""
+    mask[:] = 0
+    n = legal(state, moves)
+    for i in range(n):
+        cell = moves[i]
+        mask[(cell // AREA_SIDE - _SHIFT) * NAMED_SIDE + cell % AREA_SIDE - _SHIFT] = 1
+
+
+@njit(cache=True)
+def _potential(state: Array) -> float:
+    """The shaping potential: minus the face-down cards counting towards the limit, 0 once the game is over."""
+    if state[STATUS] != STATUS_PLAYING:
+        return 0.0
+    return -float(face_down(state, state[FACE_DOWN_TOPS], state[BURIED_FACE_DOWN]))
+
+
+@njit(cache=True)
+def play_action(state: Array, stock: Array, action: int, reward_mode: int, shaping: float) -> float:
+    """Lay the card to place at the (legal) ``action``; return the reward of the step."""
+    before = _potential(state)
+    place(state, cell_of_action(action), stock[state[TURN]])
+    reward = shaping * (_potential(state) - before)
+    if state[STATUS] == STATUS_WON:
+        reward += 1.0 if reward_mode == REWARD_WIN else float(state[SCORE])
+    return reward
+
+
+@njit(cache=True)
+def start_game(state: Array, stock: Array, template: Array, deal: np.uint64) -> None:
+    """Set ``state`` to a new game (``template``: an empty state of the variant) of deal number ``deal``."""
+    state[:] = template
+    deal_into(stock, deal)
+
+
+@njit(cache=True)
+def reset_envs(
+    states: Array, stocks: Array, template: Array, deals: Deals, obs: Array, masks: Array, pending: Array
+) -> None:
+    """Start a new game of ``deals[i]`` in every environment i; write the observations and masks."""
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    for i in range(states.shape[0]):
+        start_game(states[i], stocks[i], template, deals[i])
+        pending[i] = 0
+        observe(states[i], stocks[i], obs[i])
+        mask_actions(states[i], moves, masks[i])
+
+
+@njit(cache=True)
+def first_illegal(actions: IntArray, masks: Array, pending: Array) -> int:
+    """The first environment whose action is not legal (ignoring those about to reset), or -1."""
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if pending[i] == 0 and (a < 0 or a >= ACTIONS or masks[i, a] == 0):
+            return i
+    return -1
+
+
+@njit(cache=True)
+def step_envs(
+    states: Array,
+    stocks: Array,
+    template: Array,
+    deals: Deals,
+    rng: Rng,
+    actions: IntArray,
+    illegal_mode: int,
+    illegal_reward: float,
+    reward_mode: int,
+    shaping: float,
+    obs: Array,
+    masks: Array,
+    rewards: Floats,
+    terminated: Array,
+    pending: Array,
+) -> int:
+    """Advance every environment one step, with Gymnasium's next-step autoreset; return -1, or the first
+    environment with an illegal action when ``illegal_mode`` is :data:`ILLEGAL_RAISE` (then nothing changed).
+
+    An environment whose episode ended at the previous step (``pending[i]``) ignores its action and starts
+    a new game of a deal number drawn from ``rng`` (stored in ``deals[i]``). Any other plays its action,
+    or under :data:`ILLEGAL_LOSE` ends its episode with ``illegal_reward`` when the action is illegal. The
+    observations, masks, rewards and terminations are written in place.
+    """
+    if illegal_mode == ILLEGAL_RAISE:
+        bad = first_illegal(actions, masks, pending)
+        if bad >= 0:
+            return bad
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    for i in range(states.shape[0]):
+        a = actions[i]
+        if pending[i]:
+            deals[i] = next_random(rng)
+            start_game(states[i], stocks[i], template, deals[i])
+            rewards[i] = 0.0
+            terminated[i] = 0
+            pending[i] = 0
+            observe(states[i], stocks[i], obs[i])
+        elif a < 0 or a >= ACTIONS or masks[i, a] == 0:
+            rewards[i] = illegal_reward
+            terminated[i] = 1
+            pending[i] = 1
+            masks[i, :] = 0
+            continue  # the position is unchanged: its observation stands
+        else:
+            rewards[i] = play_action(states[i], stocks[i], a, reward_mode, shaping)
+            done = states[i, STATUS] != STATUS_PLAYING
+            terminated[i] = 1 if done else 0
+            pending[i] = 1 if done else 0
+            observe_after_move(states[i], stocks[i], obs[i], cell_of_action(a))
+        mask_actions(states[i], moves, masks[i])
+    return -1

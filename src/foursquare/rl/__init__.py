@@ -1,0 +1,61 @@
+"""Foursquare as a reinforcement-learning environment, in Gymnasium's API (docs/rl.md).
+
+Importing this package registers ``foursquare/Foursquare-v0`` (and ``Foursquare-v0``, so that
+``gymnasium.make("foursquare.rl:Foursquare-v0")`` imports and finds it):
+
+>>> import gymnasium
+>>> import foursquare.rl
+>>> env = gymnasium.make("foursquare/Foursquare-v0")
+>>> obs, info = env.reset(options={"deal": 1})
+>>> obs.shape, int(info["action_mask"].sum()), action_name(int(info["action_mask"].argmax()))
+((260,), 1, 'D4')
+
+Modules: :mod:`~foursquare.rl.encoding` (actions and observations), :mod:`~foursquare.rl.settings` (the
+options), :mod:`~foursquare.rl.env` (:class:`FoursquareEnv`), :mod:`~foursquare.rl.vector_env`
+(:class:`FoursquareVectorEnv`, on :mod:`foursquare.kernel.vector`), :mod:`~foursquare.rl.players` (a trained
+policy as a player of engine games).
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from foursquare.rl.encoding import (
+    ACTIONS,
+    OBS_SIZE,
+    ActionError,
+    action_name,
+    action_of_move,
+    mask_of_view,
+    move_of_action,
+    observe_view,
+)
+from foursquare.rl.env import EpisodeOverError, FoursquareEnv
+from foursquare.rl.settings import SettingsError
+from foursquare.rl.vector_env import FoursquareVectorEnv
+
+ENV_ID = "foursquare/Foursquare-v0"
+
+for _id in (ENV_ID, "Foursquare-v0"):
+    if _id not in gymnasium.registry:
+        gymnasium.register(
+            id=_id,
+            entry_point="foursquare.rl.env:FoursquareEnv",
+            vector_entry_point="foursquare.rl.vector_env:FoursquareVectorEnv",
+        )
+
+__all__ = [
+    "ACTIONS",
+    "ENV_ID",
+    "OBS_SIZE",
+    "ActionError",
+    "EpisodeOverError",
+    "FoursquareEnv",
+    "FoursquareVectorEnv",
+    "SettingsError",
+    "action_name",
+    "action_of_move",
+    "mask_of_view",
+    "move_of_action",
+    "observe_view",
+]

@@ -1,0 +1,168 @@
+"""``FoursquareEnv``: one game of Foursquare as a Gymnasium environment (``foursquare/Foursquare-v0``)."""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+
+from foursquare.cards import DECK_SIZE, Card
+from foursquare.engine import Adjacency, Game
+from foursquare.kernel import vector as V
+from foursquare.kernel.state import STATE_SIZE
+from foursquare.rl.encoding import (
+    ActionError,
+    ObsArray,
+    action_name,
+    action_space,
+    check_action,
+    move_of_action,
+    observation_space,
+)
+from foursquare.rl.settings import Settings, deal_of_option
+
+_MAX_DEAL = 2**64
+
+
+class EpisodeOverError(RuntimeError):
+    """``step`` after the episode ended, before ``reset``: a bug in the calling loop, not bad data."""
+
+
+class FoursquareEnv(gym.Env[ObsArray, np.int64]):
+    """One game of Foursquare: lay each card of the stock on a cell of the 7 × 7 area.
+
+    - Actions: ``Discrete(49)``, action ``7 * (row_number - 1) + column_index`` for the cell named like the
+      game's cells (A1 = 0, D4 = 24 for the first card, G7 = 48); see :mod:`foursquare.rl.encoding`.
+    - Observations: the ``int8`` vector of :mod:`foursquare.kernel.vector` — the board, the card to place,
+      the unseen ranks, the stock size, the face-down count and the house rules; never the stock order.
+    - Legal actions: ``info["action_mask"]`` and :meth:`action_masks` (an ``int8`` mask of 49).
+    - Reward: by default the score at the end (the cards left after a win, 0 after a loss), nothing
+      before; ``reward="win"`` gives 1 for a win instead. ``shaping=k`` adds ``k * (φ(s') − φ(s))`` each
+      step with φ = −(face-down cards counting towards the limit) and φ = 0 at the end: potential-based
+      shaping, which leaves the undiscounted return's best policies unchanged.
+    - ``reset(seed=…)`` plays a deal number drawn from the seed; ``reset(options={"deal": N})`` plays
+      deal N; ``info["deal"]`` names it.
+    - An illegal action raises :class:`ActionError` (a ``ValueError``); with ``illegal_action="lose"`` it
+      ends the episode instead with reward ``illegal_reward`` (−1 by default), for agents without masks.
+    - ``render_mode="ansi"``: :meth:`render` returns the game as the terminal shows it.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's class attribute
+
+    def __init__(
+        self,
+        *,
+        adjacency: Adjacency = "orthogonal",
+        count_buried: bool = False,
+        reward: str = "score",
+        shaping: float = 0.0,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        self.settings = Settings.of(adjacency, count_buried, reward, shaping, illegal_action, illegal_reward)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.action_space = action_space()
+        self.observation_space = observation_space()  # type: ignore[assignment]  # Box of int8
+        self._template = self.settings.template()
+        # Batches of one, so that this environment runs the vector environment's compiled step.
+        self._states = np.empty((1, STATE_SIZE), dtype=np.int8)
+        self._stocks = np.zeros((1, DECK_SIZE), dtype=np.int8)
+        self._deals = np.zeros(1, dtype=np.uint64)
+        self._obs = np.zeros((1, V.OBS_SIZE), dtype=np.int8)
+        self._masks = np.zeros((1, V.ACTIONS), dtype=np.int8)
+        self._rewards = np.zeros(1, dtype=np.float32)
+        self._terminated = np.zeros(1, dtype=np.int8)
+        self._pending = np.zeros(1, dtype=np.int8)
+        self._actions = np.zeros(1, dtype=np.int64)
+        self._rng = np.zeros(1, dtype=np.uint64)  # unused: a single environment never resets itself
+        self._moves: list[int] = []
+        self._started = False
+        self._over = False
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsArray, dict[str, Any]]:
+        """Start a game: deal ``options["deal"]`` when given, else a deal number drawn from the seeded generator."""
+        super().reset(seed=seed)
+        options = options or {}
+        unknown = sorted(set(options) - {"deal"})
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {', '.join(map(repr, unknown))}: the only one is 'deal'")
+        if "deal" in options:
+            self._deals[0] = deal_of_option(options["deal"])
+        else:
+            self._deals[0] = self.np_random.integers(0, _MAX_DEAL, dtype=np.uint64)
+        V.reset_envs(self._states, self._stocks, self._template, self._deals, self._obs, self._masks, self._pending)
+        self._moves = []
+        self._started = True
+        self._over = False
+        return self._obs[0].copy(), self._info()
+
+    def step(self, action: np.int64 | int) -> tuple[ObsArray, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Lay the card to place on the cell ``action``."""
+        if not self._started or self._over:
+            raise EpisodeOverError("the episode is over (or not started): call reset() before step()")
+        lose = self.settings.illegal_action == "lose"
+        try:
+            a = check_action(action)
+        except ActionError:
+            if not lose:
+                raise
+            a = -1  # out of range: the kernel ends the episode as for any illegal action
+        legal = a >= 0 and bool(self._masks[0, a])
+        if not legal and not lose:
+            raise ActionError(f"{self._illegal_text(a)}; the legal cells are {', '.join(self._legal_names())}")
+        self._actions[0] = a
+        V.step_envs(
+            self._states, self._stocks, self._template, self._deals, self._rng, self._actions,
+            self.settings.illegal_code, self.settings.illegal_reward, self.settings.reward_code,
+            self.settings.shaping, self._obs, self._masks, self._rewards, self._terminated, self._pending,
+        )  # fmt: skip
+        if legal:
+            self._moves.append(a)
+        self._over = bool(self._terminated[0])
+        return self._obs[0].copy(), float(self._rewards[0]), self._over, False, self._info()
+
+    def action_masks(self) -> ObsArray:
+        """The legal actions as an ``int8`` mask of 49 (what sb3-contrib's MaskablePPO asks for)."""
+        mask: ObsArray = self._masks[0].copy()
+        return mask
+
+    def render(self) -> str | None:
+        """The game as the terminal shows it (``render_mode="ansi"``), else nothing."""
+        if self.render_mode != "ansi" or not self._started:
+            return None
+        from foursquare.cli.render import grid_text, outcome_text  # the terminal's own picture
+
+        game = self.game()
+        card = game.card_to_place
+        lines = [grid_text(game), outcome_text(game)]
+        if card is not None:
+            lines.append(f"card to place: {card.name}")
+        return "\n".join(lines) + "\n"
+
+    def game(self) -> Game:
+        """The engine game of the current episode, replayed from its deal and the actions taken."""
+        game = Game(deal=int(self._deals[0]), variant=self.settings.variant)
+        for a in self._moves:
+            move = move_of_action(a)
+            game.place(move.row, move.col)
+        return game
+
+    def _info(self) -> dict[str, Any]:
+        # numpy uint64 rather than int, so that SyncVectorEnv can batch deal numbers of up to 2**64 - 1
+        return {"action_mask": self._masks[0].copy(), "deal": self._deals[0].copy()}
+
+    def _legal_names(self) -> list[str]:
+        return [action_name(int(a)) for a in np.flatnonzero(self._masks[0])]
+
+    def _illegal_text(self, action: int) -> str:
+        card = Card(int(self._stocks[0, len(self._moves)]))
+        return f"action {action} ({action_name(action)}) is not a legal cell for the {card.name}"
+
+
+__all__ = ["EpisodeOverError", "FoursquareEnv"]

@@ -1,0 +1,130 @@
+"""``FoursquareVectorEnv``: N games stepped together in one compiled call of the kernel."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from foursquare import kernel as K
+from foursquare.cards import DECK_SIZE
+from foursquare.engine import Adjacency
+from foursquare.kernel import vector as V
+from foursquare.kernel.state import STATE_SIZE
+from foursquare.rl.encoding import ActionError, ObsArray, action_name, action_space, observation_space
+from foursquare.rl.settings import Settings, deal_of_option
+
+Actions = npt.NDArray[np.int64]
+
+
+class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
+    """``num_envs`` games of :class:`foursquare.rl.FoursquareEnv`, stepped together in compiled code.
+
+    Observations come as an ``int8`` array of shape ``(num_envs, 260)``, rewards as ``float32`` and the
+    legal actions as ``info["action_mask"]`` of shape ``(num_envs, 49)`` (also :meth:`action_masks`);
+    ``info["deal"]`` holds each game's deal number. Autoreset is Gymnasium's default, next-step: the step
+    after an episode ends ignores that environment's action and starts a new game on a deal number drawn
+    from the generator seeded by ``reset(seed=…)``. ``reset(options={"deals": [...]})`` plays given deals.
+    The options are those of :class:`~foursquare.rl.FoursquareEnv`; with ``illegal_action="raise"`` an
+    illegal action raises :class:`~foursquare.rl.ActionError` before any environment moves.
+    ``copy=False`` returns the environment's own arrays (overwritten by the next step) instead of copies.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012 - Gymnasium's
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        *,
+        adjacency: Adjacency = "orthogonal",
+        count_buried: bool = False,
+        reward: str = "score",
+        shaping: float = 0.0,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+        copy: bool = True,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        self.settings = Settings.of(adjacency, count_buried, reward, shaping, illegal_action, illegal_reward)
+        self.num_envs = num_envs
+        self.copy = copy
+        self.single_action_space = action_space()
+        self.single_observation_space = observation_space()
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self._template = self.settings.template()
+        self._states = np.empty((num_envs, STATE_SIZE), dtype=np.int8)
+        self._stocks = np.zeros((num_envs, DECK_SIZE), dtype=np.int8)
+        self._deals = np.zeros(num_envs, dtype=np.uint64)
+        self._obs = np.zeros((num_envs, V.OBS_SIZE), dtype=np.int8)
+        self._masks = np.zeros((num_envs, V.ACTIONS), dtype=np.int8)
+        self._rewards = np.zeros(num_envs, dtype=np.float32)
+        self._terminated = np.zeros(num_envs, dtype=np.int8)
+        self._pending = np.zeros(num_envs, dtype=np.int8)
+        self._truncated = np.zeros(num_envs, dtype=np.bool_)  # a game ends by its rules within 40 steps
+        self._rng = K.make_rng(0)
+        self._started = False
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsArray, dict[str, Any]]:
+        """New games in every environment: ``options["deals"]`` when given, else deal numbers drawn from ``seed``."""
+        options = options or {}
+        unknown = sorted(set(options) - {"deals"})
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {', '.join(map(repr, unknown))}: the only one is 'deals'")
+        self._rng = K.make_rng(seed if seed is not None else secrets.randbits(64))
+        if "deals" in options:
+            self._deals[:] = self._deal_list(options["deals"])
+        else:
+            for i in range(self.num_envs):
+                self._deals[i] = K.next_random(self._rng)
+        V.reset_envs(self._states, self._stocks, self._template, self._deals, self._obs, self._masks, self._pending)
+        self._started = True
+        return self._out(self._obs), self._info()
+
+    def step(self, actions: Actions) -> tuple[ObsArray, Any, Any, Any, dict[str, Any]]:
+        """Advance every environment by one step (see the class documentation for autoreset)."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
+            raise ActionError(f"actions must be {self.num_envs} integers, one per environment, not {actions!r}")
+        bad = V.step_envs(
+            self._states, self._stocks, self._template, self._deals, self._rng, acts.astype(np.int64, copy=False),
+            self.settings.illegal_code, self.settings.illegal_reward, self.settings.reward_code,
+            self.settings.shaping, self._obs, self._masks, self._rewards, self._terminated, self._pending,
+        )  # fmt: skip
+        if bad >= 0:
+            a = int(acts[bad])
+            cell = f" ({action_name(a)})" if 0 <= a < V.ACTIONS else ""
+            raise ActionError(f"environment {bad}: action {a}{cell} is not a legal cell now")
+        terminated = self._terminated.astype(np.bool_)
+        return self._out(self._obs), self._out(self._rewards), terminated, self._truncated.copy(), self._info()
+
+    def action_masks(self) -> ObsArray:
+        """The legal actions of every environment, shape ``(num_envs, 49)``, ``int8``."""
+        return self._masks.copy()
+
+    def _out(self, array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        return array.copy() if self.copy else array
+
+    def _info(self) -> dict[str, Any]:
+        every = np.ones(self.num_envs, dtype=np.bool_)
+        masks = self._out(self._masks)
+        return {"action_mask": masks, "_action_mask": every, "deal": self._deals.copy(), "_deal": every}
+
+    def _deal_list(self, deals: object) -> list[np.uint64]:
+        if not isinstance(deals, Sequence | np.ndarray) or len(deals) != self.num_envs:
+            raise ValueError(f"options['deals'] must list {self.num_envs} deal numbers, one per environment")
+        return [deal_of_option(d) for d in deals]
+
+
+__all__ = ["FoursquareVectorEnv"]
