@@ -14,14 +14,14 @@ import sys
 from collections.abc import Sequence
 
 from foursquare.cards import CardError
-from foursquare.cli import autoplay, bench, coach, play, records, serve, solve
+from foursquare.cli import autoplay, bench, coach, play, records, serve, solve, study
 from foursquare.cli.options import EXIT_BAD_INPUT, CommandError
 
 EXIT_INTERNAL_ERROR = 1
 EXIT_INTERRUPTED = 130
 
 # In the order ``foursquare --help`` lists them.
-COMMAND_GROUPS = (play, records, autoplay, coach, solve, bench, serve)
+COMMAND_GROUPS = (play, records, autoplay, coach, solve, bench, study, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:
