@@ -19,7 +19,7 @@ import pytest
 from foursquare.cli import main
 from foursquare.engine import Variant
 from foursquare.study import DealResult, StudyError, StudySettings, StudyStore, compute_chunk, deal_list, run_study
-from foursquare.study.report import deal_ranges, report
+from foursquare.study.report import deal_ranges
 
 SOLVER = StudySettings("solver", timeout=10.0)
 GREEDY = StudySettings("greedy", Variant("diagonal", True), seed=3)
