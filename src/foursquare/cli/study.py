@@ -43,7 +43,7 @@ LABELS = {
     "players_title": "Players' scores against the optimum of the same deals",
     "time_title": "Solver: deals settled within a time (cumulative)",
     "rates_title": "Win rate per variant (95% intervals)",
-    "score": "score (face-down cards left at the win)",
+    "score": "score (cards left in the stock at the win)",
     "deals_share": "share of deals",
     "seconds": "seconds",
     "solved_share": "share of deals settled",

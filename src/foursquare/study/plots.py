@@ -65,6 +65,7 @@ def _optimal_scores(ax: Any, studies: StudyRows, solvers: StudyRows, labels: Map
         xs, ys = _distribution(list(optimal_scores(rows).values()))
         ax.plot(xs, ys, marker="o", label=variant_name(study))
     ax.set(title=labels["optimal_title"], xlabel=labels["score"], ylabel=labels["deals_share"])
+    _integer_scores(ax)
     _legend(ax)
 
 
@@ -83,6 +84,7 @@ def _player_scores(ax: Any, studies: StudyRows, solvers: StudyRows, labels: Mapp
             xs, ys = _distribution(best)
             ax.plot(xs, ys, linestyle="--", label=f"{labels['optimum']} ({variant_name(study)})")
     ax.set(title=labels["players_title"], xlabel=labels["score"], ylabel=labels["deals_share"])
+    _integer_scores(ax)
     _legend(ax)
 
 
@@ -114,6 +116,12 @@ def _win_rates(ax: Any, studies: StudyRows, solvers: StudyRows, labels: Mapping[
     ax.bar(range(len(names)), rates, yerr=list(zip(*errors, strict=True)) if errors else None, capsize=4)
     ax.set_xticks(range(len(names)), names, fontsize=7)
     ax.set(title=labels["rates_title"], ylabel=labels["win_rate"])
+
+
+def _integer_scores(ax: Any) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 def _legend(ax: Any) -> None:
