@@ -139,7 +139,9 @@ def _client(workers: int | None, scheduler: str | None, connect_timeout: float, 
             threads_per_worker=1,
             processes=True,
             dashboard_address=":0",  # a free port: another cluster may hold the usual 8787
-            silence_logs=logging.ERROR,
+            # Shutting down, a worker may log a heartbeat "error" to a scheduler already gone: not the user's
+            # business, and the run's real failures come back as exceptions.
+            silence_logs=logging.CRITICAL,
         )
         with cluster, Client(cluster) as client:  # type: ignore[no-untyped-call]
             yield client
