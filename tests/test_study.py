@@ -170,6 +170,9 @@ def test_deal_ranges_must_not_overlap_or_run_backwards(tmp_path: Path) -> None:
     )  # fmt: skip
     assert reversed_.returncode == 2 and "ends before it starts" in reversed_.stderr
     assert "Traceback" not in overlapping.stderr + reversed_.stderr
+    for options in (["greedy", "--timeout", "3"], ["solver", "--seed", "4"], ["random", "--time", "1"]):
+        wrong = cli("run", "--what", *options, "--deals", "1-3", "--db", db)
+        assert wrong.returncode == 2 and "--" in wrong.stderr and not Path(db).exists()
 
 
 def test_a_database_of_another_format_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

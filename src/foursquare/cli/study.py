@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from foursquare.cli.options import (
+    CommandError,
     add_variant_options,
     deal_range,
     positive_float,
@@ -33,7 +34,9 @@ TEXT = {
     "solver_scores": "  optimal score of the {proven} proven deals: mean {mean:.3f}; {counts}",
     "players": "  wins {wins}/{games} = {rate:.2%} (95% CI {lo:.2%}-{hi:.2%}), mean score {mean:.3f} "
     "(a loss scores 0), {ms:.2f} ms per move",
-    "written": "{n} rows written to {out}",
+    "solver_only": "--timeout is the solver's: a player plays without one (see --time for best)",
+    "players_only": "--seed and --time are the players': the solver has no randomness (see --timeout)",
+    "best_only": "--time is the best player's thinking time per move; {what} does not think",
     "parquet_out": "--format parquet writes a binary file: give --out FILE",
     "html_title": "Foursquare studies",
     "html_intro": "Every figure below comes from the study database {db} (foursquare study report).",
@@ -111,6 +114,7 @@ def run_study(args: argparse.Namespace) -> int:
     from foursquare.study.report import deal_ranges as ranges_text
     from foursquare.study.report import study_summary
 
+    _check_settings(args)
     settings = StudySettings(args.what, variant_of(args), timeout=args.timeout, seed=args.seed, time_budget=args.time)
     deals = deal_list(args.deals)
     with StudyStore(_db_path(args)) as store, _ProgressBar(args.what, ranges_text(deals)) as show:
@@ -119,6 +123,16 @@ def run_study(args: argparse.Namespace) -> int:
         summary = study_summary(study, rows)
     print(json.dumps(summary) if args.json else _summary_text(summary))
     return 0
+
+
+def _check_settings(args: argparse.Namespace) -> None:
+    """Refuse an option that does not apply to ``--what`` rather than silently ignore it."""
+    if args.what != "solver" and args.timeout is not None:
+        raise CommandError(TEXT["solver_only"])
+    if args.what == "solver" and (args.seed != 0 or args.time is not None):
+        raise CommandError(TEXT["players_only"])
+    if args.what in ("greedy", "random") and args.time is not None:
+        raise CommandError(TEXT["best_only"].format(what=args.what))
 
 
 class _ProgressBar:
