@@ -99,19 +99,26 @@ def test_solver_rows_through_the_cluster_are_those_of_solve(scheduler: str, tmp_
 
 
 def test_a_worker_killed_mid_study_still_ends_with_every_deal_once(scheduler: str, tmp_path: Path) -> None:
+    from distributed import Client
+
     victim = start_worker(scheduler, "victim")
     try:
         wait_for_workers(scheduler, 3)
+        watcher = Client(scheduler, timeout=30)
 
         def kill_the_victim(progress: StudyProgress) -> None:
-            if progress.done > 0 and victim.poll() is None:
+            """Kill the third worker while it is computing a chunk, so that chunk must be computed again."""
+            if victim.poll() is not None:
+                return
+            busy = {w["name"]: a for a, w in watcher.scheduler_info()["workers"].items()}
+            if watcher.processing().get(busy.get("victim"), ()):
                 victim.send_signal(signal.SIGKILL)
 
         deals = list(range(1, 601))
         db = tmp_path / "s.db"
-        with StudyStore(db) as store:
+        with watcher, StudyStore(db) as store:
             run_study(store, GREEDY, deals, scheduler=scheduler, progress=kill_the_victim)
-        assert victim.wait(timeout=30) == -signal.SIGKILL
+        assert victim.wait(timeout=30) == -signal.SIGKILL, "the victim was never seen computing a chunk"
     finally:
         if victim.poll() is None:
             victim.kill()
