@@ -197,7 +197,9 @@ def run_report(args: argparse.Namespace) -> int:
 def _summary_text(s: dict[str, Any]) -> str:
     variant = s["variant"]["adjacency"] + (", count-buried" if s["variant"]["count_buried"] else "")
     settings = ", ".join(f"{k} {v}" for k, v in s["settings"].items() if v is not None)
-    lines = [TEXT["head"].format(what=s["what"], variant=variant, settings=settings, deals=s["deals"], done=s["done"])]
+    lines = [
+        TEXT["head"].format(what=s["what"], variant=variant, settings=settings, deals=s["deals"] or "-", done=s["done"])
+    ]
     if s["what"] == "solver":
         lo, hi = s["winnable_ci95"]
         lines.append(TEXT["solver_counts"].format(lo=lo, hi=hi, **s))
