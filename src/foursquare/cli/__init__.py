@@ -14,14 +14,14 @@ import sys
 from collections.abc import Sequence
 
 from foursquare.cards import CardError
-from foursquare.cli import autoplay, bench, coach, play, records, serve, solve, stats
+from foursquare.cli import autoplay, bench, coach, play, records, serve, solve, stats, study
 from foursquare.cli.options import EXIT_BAD_INPUT, CommandError, values_may_start_with_a_dash
 
 EXIT_INTERNAL_ERROR = 1
 EXIT_INTERRUPTED = 130
 
 # In the order ``foursquare --help`` lists them.
-COMMAND_GROUPS = (play, stats, records, autoplay, coach, solve, bench, serve)
+COMMAND_GROUPS = (play, stats, records, autoplay, coach, solve, bench, study, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,79 @@
+"""The rows of a store, one per deal, as JSON lines, CSV or Parquet, named as ``solve --json`` and
+``autoplay`` name them."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from foursquare.study.store import StudyStore
+from foursquare.study.work import DealResult, StudyError, StudySettings
+
+FORMATS = ("jsonl", "csv", "parquet")
+# Every column a table export has, solver and player fields side by side (empty where they do not apply).
+COLUMNS = (
+    "what", "deal", "adjacency", "count_buried", "timeout", "seed",
+    "status", "best_score", "upper_bound", "nodes", "outcome", "score", "moves", "seconds",
+)  # fmt: skip
+
+
+def row_json(settings: StudySettings, row: DealResult) -> dict[str, Any]:
+    """One deal's record: what, deal, the variant, the study's settings and the result fields."""
+    data: dict[str, Any] = {"what": settings.what, "deal": row.deal, **settings.variant.to_json()}
+    data.update(settings.to_json())
+    if settings.is_solver:
+        data.update(
+            status=row.status, best_score=row.score, upper_bound=row.upper_bound, seconds=row.seconds, nodes=row.nodes
+        )
+    else:
+        data.update(outcome=row.status, score=row.score, moves=row.moves, seconds=row.seconds)
+    return data
+
+
+def records(store: StudyStore) -> Iterator[dict[str, Any]]:
+    """Every row of every study, study by study, deal by deal."""
+    for study in store.studies():
+        for row in store.results(study):
+            yield row_json(study.settings, row)
+
+
+def write_jsonl(store: StudyStore, out: TextIO) -> int:
+    n = 0
+    for record in records(store):
+        out.write(json.dumps(record) + "\n")
+        n += 1
+    return n
+
+
+def write_csv(store: StudyStore, out: TextIO) -> int:
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    n = 0
+    for record in records(store):
+        writer.writerow({k: "" if record.get(k) is None else record[k] for k in COLUMNS})
+        n += 1
+    return n
+
+
+def write_parquet(store: StudyStore, path: str) -> int:
+    """A Parquet file (needs pyarrow: ``pip install 'foursquare-solitaire[parquet]'``)."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise StudyError("Parquet export needs pyarrow: pip install 'foursquare-solitaire[parquet]'") from None
+    types = {
+        "what": pa.string(), "deal": pa.uint64(), "adjacency": pa.string(), "count_buried": pa.bool_(),
+        "timeout": pa.float64(), "seed": pa.int64(), "status": pa.string(), "best_score": pa.int32(),
+        "upper_bound": pa.int32(), "nodes": pa.int64(), "outcome": pa.string(), "score": pa.int32(),
+        "moves": pa.int32(), "seconds": pa.float64(),
+    }  # fmt: skip
+    rows = list(records(store))
+    table = pa.table({k: pa.array([r.get(k) for r in rows], type=types[k]) for k in COLUMNS})
+    pq.write_table(table, path)
+    return len(rows)
+
+
+__all__ = ["COLUMNS", "FORMATS", "records", "row_json", "write_csv", "write_jsonl", "write_parquet"]

@@ -1,0 +1,178 @@
+"""The study store: one SQLite file of studies and their rows, one row per deal, written in transactions.
+
+A deal's row is the primary key ``(study, deal)``, so no deal is ever stored twice; each chunk of rows is
+one transaction, so a process killed at any moment leaves every chunk either whole or absent. The file
+carries SQLite's ``application_id`` so that another program's database is refused, not written into.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from foursquare import __version__
+from foursquare.study.work import DealResult, StudyError, StudySettings
+
+APPLICATION_ID = 0x46535144  # "FSQD": a Foursquare study database
+SCHEMA_VERSION = 1
+_SIGNED = 2**63  # SQLite integers are signed 64-bit; deal numbers go up to 2**64 - 1
+
+SCHEMA = """
+CREATE TABLE studies (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    version TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE TABLE results (
+    study INTEGER NOT NULL REFERENCES studies(id),
+    deal INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    score INTEGER,
+    upper_bound INTEGER,
+    seconds REAL NOT NULL,
+    nodes INTEGER,
+    moves INTEGER,
+    PRIMARY KEY (study, deal)
+) WITHOUT ROWID;
+"""
+
+
+@dataclass(frozen=True)
+class Study:
+    """A study in a store: its id, settings and the package version that created it."""
+
+    id: int
+    settings: StudySettings
+    version: str
+
+
+def _to_sql(deal: int) -> int:
+    return deal - 2**64 if deal >= _SIGNED else deal
+
+
+def _from_sql(value: int) -> int:
+    return value + 2**64 if value < 0 else value
+
+
+class StudyStore:
+    """An open study database (created when missing). Use as a context manager, or call :meth:`close`."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise StudyError(f"cannot open the study database {self.path}: {exc}") from None
+        try:
+            self._check_or_create()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise StudyError(f"{self.path} is not a Foursquare study database ({exc})") from None
+        except StudyError:
+            self._db.close()
+            raise
+
+    def _check_or_create(self) -> None:
+        app = self._db.execute("PRAGMA application_id").fetchone()[0]
+        tables = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if app == 0 and tables == 0:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.executescript(
+                f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA application_id={APPLICATION_ID};"
+                f" PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
+            )
+            return
+        if app != APPLICATION_ID:
+            raise StudyError(f"{self.path} is a database of another format, not a Foursquare study database")
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA_VERSION:
+            raise StudyError(
+                f"{self.path} is a study database of format {version}; this version reads format {SCHEMA_VERSION}"
+            )
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> StudyStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def study(self, settings: StudySettings) -> Study:
+        """The study of these settings, created when it is new."""
+        key = settings.key()
+        with self._transaction():
+            self._db.execute(
+                "INSERT OR IGNORE INTO studies (key, version, created) VALUES (?, ?, ?)",
+                (key, __version__, datetime.now(UTC).isoformat(timespec="seconds")),
+            )
+            row = self._db.execute("SELECT id, version FROM studies WHERE key = ?", (key,)).fetchone()
+        return Study(id=row[0], settings=settings, version=row[1])
+
+    def studies(self) -> list[Study]:
+        """Every study, in the order they were created."""
+        rows = self._db.execute("SELECT id, key, version FROM studies ORDER BY id").fetchall()
+        return [Study(id=i, settings=StudySettings.from_key(k), version=v) for i, k, v in rows]
+
+    def done_deals(self, study: Study) -> set[int]:
+        rows = self._db.execute("SELECT deal FROM results WHERE study = ?", (study.id,))
+        return {_from_sql(d) for (d,) in rows}
+
+    def add(self, study: Study, results: Iterable[DealResult]) -> int:
+        """Store rows in one transaction; a deal already stored is left as it is. Returns the rows added."""
+        rows = [
+            (study.id, _to_sql(r.deal), r.status, r.score, r.upper_bound, r.seconds, r.nodes, r.moves) for r in results
+        ]
+        with self._transaction():
+            before = self._db.total_changes
+            self._db.executemany("INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            return self._db.total_changes - before
+
+    def results(self, study: Study) -> list[DealResult]:
+        """The study's rows in deal order."""
+        return sorted(self._iter_results(study), key=lambda r: r.deal)
+
+    def _iter_results(self, study: Study) -> Iterator[DealResult]:
+        query = "SELECT deal, status, score, upper_bound, seconds, nodes, moves FROM results WHERE study = ?"
+        for deal, status, score, upper, seconds, nodes, moves in self._db.execute(query, (study.id,)):
+            yield DealResult(_from_sql(deal), status, score, seconds, upper, nodes, moves)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on an exception), for a connection in autocommit mode."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        if not self._db.in_transaction:
+            self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        if not self._db.in_transaction:
+            return
+        self._db.execute("ROLLBACK" if exc_type is not None else "COMMIT")
+
+
+def default_db_path() -> Path:
+    """``studies.db`` in the user's data directory (created if missing)."""
+    import platformdirs
+
+    directory = Path(platformdirs.user_data_dir("foursquare", appauthor=False))
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StudyError(f"cannot create the data directory {directory}: {exc}") from None
+    return directory / "studies.db"
+
+
+__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "Study", "StudyStore", "default_db_path"]

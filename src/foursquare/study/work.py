@@ -1,0 +1,168 @@
+"""What a study computes for one deal: a solver row or a player's game, the same on any worker.
+
+A solver row is what ``foursquare solve --deal N --timeout S --json`` computes (on one thread, since the
+workers are the parallelism). A player row is the game of a fresh player seeded with the study's seed,
+so it is the game of ``foursquare autoplay --deal N --seed S``: whichever process plays it, it is the same.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from foursquare.engine import Game, Variant
+
+What = Literal["solver", "best", "greedy", "random"]
+WHATS: tuple[What, ...] = ("solver", "best", "greedy", "random")
+PLAYERS = ("best", "greedy", "random")
+
+
+class StudyError(ValueError):
+    """A study cannot be run, read or written as asked (bad settings, deals, database or scheduler)."""
+
+
+@dataclass(frozen=True)
+class StudySettings:
+    """What a study computes: the same settings always name the same study in a store.
+
+    ``timeout`` (seconds per deal) is the solver's; ``seed`` and ``time_budget`` (seconds per move, the
+    ``best`` player's) are the players'. Settings that do not apply are normalised away so that they cannot
+    split one study into two.
+    """
+
+    what: What
+    variant: Variant = field(default_factory=Variant)
+    timeout: float | None = None
+    seed: int = 0
+    time_budget: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.what not in WHATS:
+            raise StudyError(f"a study computes one of {', '.join(WHATS)}, not {self.what!r}")
+        if self.what == "solver":
+            timeout = 10.0 if self.timeout is None else float(self.timeout)
+            if not timeout > 0:
+                raise StudyError(f"the solver's timeout must be positive, not {self.timeout!r}")
+            object.__setattr__(self, "timeout", timeout)
+            object.__setattr__(self, "seed", 0)
+            object.__setattr__(self, "time_budget", None)
+        else:
+            object.__setattr__(self, "timeout", None)
+            if self.what != "best":
+                object.__setattr__(self, "time_budget", None)
+
+    @property
+    def is_solver(self) -> bool:
+        return self.what == "solver"
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as stored and reported (``variant`` apart, which reports keep on its own)."""
+        if self.is_solver:
+            return {"timeout": self.timeout}
+        data: dict[str, Any] = {"seed": self.seed}
+        if self.what == "best":
+            data["time_budget"] = self.time_budget
+        return data
+
+    def key(self) -> str:
+        """The canonical text that identifies the study in a store."""
+        data = {"what": self.what, "variant": self.variant.to_json(), **self.to_json()}
+        return json.dumps(data, sort_keys=True)
+
+    @classmethod
+    def from_key(cls, key: str) -> StudySettings:
+        data = json.loads(key)
+        return cls(
+            what=data["what"],
+            variant=Variant(**data["variant"]),
+            timeout=data.get("timeout"),
+            seed=data.get("seed", 0),
+            time_budget=data.get("time_budget"),
+        )
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """One deal's result, named as ``solve --json`` and ``autoplay`` name them.
+
+    For the solver ``status`` is ``optimal`` / ``unwinnable`` / ``bounds``, ``score`` the best score found
+    (``best_score``), ``upper_bound`` the proven bound, ``nodes`` the positions searched. For a player
+    ``status`` is the outcome ``won`` / ``lost``, ``score`` the game's score (0 for a loss) and ``moves`` the
+    cards played. ``seconds`` is the solver's time, or the player's thinking time over the whole game.
+    """
+
+    deal: int
+    status: str
+    score: int | None
+    seconds: float
+    upper_bound: int | None = None
+    nodes: int | None = None
+    moves: int | None = None
+
+
+_warm: set[str] = set()
+
+
+def warm_up(what: What) -> None:
+    """Compile (or load from numba's cache) what ``what`` needs, once per process, before any clock starts."""
+    if what in _warm:
+        return
+    if what == "solver":
+        from foursquare.solver import solve
+
+        solve(Game(deal=1).stock, timeout=0.05, threads=1)
+    else:
+        from foursquare import players
+
+        players.warm_up()
+    _warm.add(what)
+
+
+def compute_deal(settings: StudySettings, deal: int) -> DealResult:
+    """The row of one deal."""
+    game = Game(deal=deal, variant=settings.variant)
+    if settings.is_solver:
+        from foursquare.solver import solve
+
+        assert settings.timeout is not None  # normalised in __post_init__
+        solution = solve(game.stock, settings.variant, timeout=settings.timeout, threads=1)
+        return DealResult(
+            deal=deal,
+            status=solution.status,
+            score=solution.best_score,
+            seconds=solution.seconds,
+            upper_bound=solution.upper_bound,
+            nodes=solution.nodes,
+        )
+    from foursquare.players import make_player, play_game
+
+    player = make_player(settings.what, seed=settings.seed, time_budget=settings.time_budget)
+    result = play_game(player, game)
+    return DealResult(
+        deal=deal,
+        status="won" if result.won else "lost",
+        score=result.score,
+        seconds=sum(result.move_seconds),
+        moves=result.moves,
+    )
+
+
+def compute_chunk(settings: StudySettings, deals: Sequence[int]) -> list[DealResult]:
+    """The rows of a chunk of deals, in order (the task a worker runs)."""
+    warm_up(settings.what)
+    return [compute_deal(settings, deal) for deal in deals]
+
+
+__all__ = [
+    "PLAYERS",
+    "WHATS",
+    "DealResult",
+    "StudyError",
+    "StudySettings",
+    "What",
+    "compute_chunk",
+    "compute_deal",
+    "warm_up",
+]

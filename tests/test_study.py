@@ -1,0 +1,201 @@
+"""Studies without a cluster: the store, the report's figures against hand-computed ones, export, bad input.
+
+The tests that need a Dask scheduler and workers are in test_study_cluster.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from foursquare.cli import main
+from foursquare.engine import Variant
+from foursquare.study import DealResult, StudyError, StudySettings, StudyStore, compute_chunk, deal_list, run_study
+from foursquare.study.report import deal_ranges
+
+SOLVER = StudySettings("solver", timeout=10.0)
+GREEDY = StudySettings("greedy", Variant("diagonal", True), seed=3)
+
+# Ten solver rows made by hand: 5 proven wins, 1 win found before time ran out, 3 proven losses, 1 unknown.
+SOLVER_ROWS = [
+    DealResult(1, "optimal", 3, 0.5, upper_bound=3, nodes=10),
+    DealResult(2, "optimal", 3, 0.5, upper_bound=3, nodes=10),
+    DealResult(3, "optimal", 1, 0.5, upper_bound=1, nodes=10),
+    DealResult(4, "optimal", 0, 0.5, upper_bound=0, nodes=10),
+    DealResult(5, "optimal", 5, 0.5, upper_bound=5, nodes=10),
+    DealResult(6, "bounds", 2, 10.0, upper_bound=4, nodes=99),
+    DealResult(7, "unwinnable", None, 0.1, upper_bound=-1, nodes=5),
+    DealResult(8, "unwinnable", None, 0.1, upper_bound=-1, nodes=5),
+    DealResult(9, "unwinnable", None, 0.1, upper_bound=-1, nodes=5),
+    DealResult(10, "bounds", None, 10.0, upper_bound=2, nodes=99),
+]
+# Five games: 2 won (scores 4 and 1), 3 lost; 60 moves in 0.3 s of thinking.
+GREEDY_ROWS = [
+    DealResult(1, "won", 4, 0.1, moves=20),
+    DealResult(2, "lost", 0, 0.05, moves=10),
+    DealResult(3, "won", 1, 0.05, moves=10),
+    DealResult(4, "lost", 0, 0.05, moves=10),
+    DealResult(5, "lost", 0, 0.05, moves=10),
+]
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "studies.db"
+    with StudyStore(path) as store:
+        store.add(store.study(SOLVER), SOLVER_ROWS)
+        store.add(store.study(GREEDY), GREEDY_ROWS)
+    return path
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """``foursquare study ARGS`` in this process (a subprocess would load numba again: seconds each)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["study", *args])
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
+def test_report_figures_match_hand_computed_ones(db: Path) -> None:
+    result = cli("report", "--db", str(db), "--json")
+    assert result.returncode == 0, result.stderr
+    solver, greedy = json.loads(result.stdout)["studies"]
+    assert solver["what"] == "solver" and solver["variant"] == {"adjacency": "orthogonal", "count_buried": False}
+    assert solver["settings"]["timeout"] == 10.0 and solver["deals"] == "1-10" and solver["done"] == 10
+    assert (solver["winnable"], solver["unwinnable"], solver["unresolved"]) == (6, 3, 1)
+    # Wilson 95 %: 6/10 (unresolved lost) gives 0.312674 below; 7/10 (unresolved won) gives 0.892209 above.
+    assert solver["winnable_ci95"] == pytest.approx([0.312674, 0.892209], abs=1e-6)
+    # Proven: scores 3, 3, 1, 0, 5 and three unwinnable (0); mean 12 / 8.
+    assert solver["score_counts"] == {"0": 4, "1": 1, "3": 2, "5": 1}
+    assert solver["mean_optimal_score"] == pytest.approx(1.5)
+    assert greedy["what"] == "greedy" and greedy["variant"] == {"adjacency": "diagonal", "count_buried": True}
+    assert greedy["settings"]["seed"] == 3
+    assert (greedy["games"], greedy["wins"], greedy["done"]) == (5, 2, 5)
+    assert greedy["win_rate"] == pytest.approx(0.4)
+    assert greedy["ci95"] == pytest.approx([0.117621, 0.769276], abs=1e-6)  # Wilson 2/5
+    assert greedy["mean_score"] == pytest.approx(1.0)
+    assert greedy["seconds_per_move"] == pytest.approx(0.3 / 60)
+
+
+def test_report_text_html_and_plots(db: Path, tmp_path: Path) -> None:
+    page, plots = tmp_path / "report.html", tmp_path / "plots"
+    result = cli("report", "--db", str(db), "--html", str(page), "--plots", str(plots))
+    assert result.returncode == 0, result.stderr
+    assert "winnable 6, unwinnable 3, unresolved 1" in result.stdout
+    assert "31.27%-89.22%" in result.stdout and "wins 2/5 = 40.00%" in result.stdout
+    names = sorted(p.name for p in plots.iterdir())
+    assert names == ["optimal_scores.png", "player_scores.png", "solver_time.png", "win_rates.png"]
+    assert all((plots / n).read_bytes().startswith(b"\x89PNG") for n in names)
+    text = page.read_text()
+    assert text.count("data:image/png;base64,") == 4 and 'src="http' not in text
+    assert "winnable 6, unwinnable 3, unresolved 1" in text
+
+
+def test_export_names_fields_as_solve_and_autoplay_do(db: Path, tmp_path: Path) -> None:
+    result = cli("export", "--db", str(db), "--format", "jsonl")
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(lines) == 15
+    assert lines[5] == {
+        "what": "solver", "deal": 6, "adjacency": "orthogonal", "count_buried": False, "timeout": 10.0,
+        "status": "bounds", "best_score": 2, "upper_bound": 4, "seconds": 10.0, "nodes": 99,
+    }  # fmt: skip
+    assert lines[10] == {
+        "what": "greedy", "deal": 1, "adjacency": "diagonal", "count_buried": True, "seed": 3,
+        "outcome": "won", "score": 4, "moves": 20, "seconds": 0.1,
+    }  # fmt: skip
+    out = tmp_path / "rows.csv"
+    assert cli("export", "--db", str(db), "--format", "csv", "--out", str(out)).returncode == 0
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    assert len(rows) == 15 and rows[9]["status"] == "bounds" and rows[9]["best_score"] == ""
+    assert rows[14]["outcome"] == "lost" and rows[14]["moves"] == "10"
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "rows.parquet"
+    assert cli("export", "--db", str(db), "--format", "parquet", "--out", str(out)).returncode == 0
+    table = pq.read_table(out).to_pylist()
+    assert table[0]["best_score"] == 3 and table[10]["outcome"] == "won" and len(table) == 15
+
+
+def test_store_keeps_one_row_per_deal_and_big_deal_numbers(tmp_path: Path) -> None:
+    with StudyStore(tmp_path / "s.db") as store:
+        study = store.study(GREEDY)
+        assert store.add(study, GREEDY_ROWS) == 5
+        assert store.add(study, GREEDY_ROWS[:2]) == 0  # already there: left as it is
+        big = DealResult(2**64 - 1, "lost", 0, 0.1, moves=3)
+        store.add(study, [big])
+        assert store.results(study)[-1] == big and store.done_deals(study) == {1, 2, 3, 4, 5, 2**64 - 1}
+        assert store.study(GREEDY).id == study.id and len(store.studies()) == 1
+
+
+def test_a_run_with_everything_stored_computes_nothing(db: Path) -> None:
+    """Resuming a finished study needs no cluster at all (the scheduler address would not answer)."""
+    with StudyStore(db) as store:
+        seen = []
+        run_study(store, GREEDY, [1, 2, 3, 4, 5], scheduler="tcp://127.0.0.1:9", progress=seen.append)
+    assert [(p.done, p.total) for p in seen] == [(5, 5)]
+
+
+def test_player_rows_are_the_games_of_autoplay() -> None:
+    rows = compute_chunk(StudySettings("random", seed=7), [11, 12])
+    again = compute_chunk(StudySettings("random", seed=7), [12])
+    assert (rows[1].status, rows[1].score, rows[1].moves) == (again[0].status, again[0].score, again[0].moves)
+    result = subprocess.run(
+        [sys.executable, "-m", "foursquare.cli", "autoplay", "--player", "random", "--seed", "7", "--deals", "12-12",
+         "--json"], capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    summary = json.loads(result.stdout)
+    assert (summary["wins"], summary["mean_score"]) == (int(rows[1].status == "won"), rows[1].score)
+
+
+def test_deal_ranges_must_not_overlap_or_run_backwards(tmp_path: Path) -> None:
+    assert deal_list([(5, 7), (1, 2)]) == [5, 6, 7, 1, 2] and deal_ranges([1, 2, 3, 7, 9, 10]) == "1-3,7,9-10"
+    with pytest.raises(StudyError, match="overlap"):
+        deal_list([(1, 10), (10, 20)])
+    with pytest.raises(StudyError, match="ends before it starts"):
+        deal_list([(9, 3)])
+    db = str(tmp_path / "s.db")
+    overlapping = cli("run", "--what", "greedy", "--deals", "1-10,5-20", "--db", db)
+    assert overlapping.returncode == 2 and "deal ranges 1-10 and 5-20 overlap" in overlapping.stderr
+    reversed_ = subprocess.run(  # argparse's usage error: exit status 2 from the command itself
+        [sys.executable, "-m", "foursquare.cli", "study", "run", "--what", "greedy", "--deals", "10-1", "--db", db],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert reversed_.returncode == 2 and "ends before it starts" in reversed_.stderr
+    assert "Traceback" not in overlapping.stderr + reversed_.stderr
+    for options in (["greedy", "--timeout", "3"], ["solver", "--seed", "4"], ["random", "--time", "1"]):
+        wrong = cli("run", "--what", *options, "--deals", "1-3", "--db", db)
+        assert wrong.returncode == 2 and "--" in wrong.stderr and not Path(db).exists()
+
+
+def test_a_database_of_another_format_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = tmp_path / "games.db"
+    with sqlite3.connect(other) as con:
+        con.execute("CREATE TABLE games (id INTEGER)")
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database at all, just some text that is long enough to be read " * 20)
+    for path in (other, text):
+        with pytest.raises(StudyError, match="not a Foursquare study database"):
+            StudyStore(path)
+        assert main(["study", "report", "--db", str(path)]) == 2
+        assert "not a Foursquare study database" in capsys.readouterr().err
+    with sqlite3.connect(other) as con:  # left untouched
+        assert con.execute("SELECT name FROM sqlite_master").fetchall() == [("games",)]
+
+
+def test_a_scheduler_that_does_not_answer_is_a_clear_error_within_seconds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    started = time.monotonic()
+    code = main(["study", "run", "--what", "greedy", "--deals", "1-5", "--db", str(tmp_path / "s.db"),
+                 "--scheduler", "tcp://127.0.0.1:9"])  # fmt: skip
+    assert code == 2 and time.monotonic() - started < 20
+    err = capsys.readouterr().err
+    assert "no Dask scheduler answered at tcp://127.0.0.1:9 within 5 s" in err and "Traceback" not in err
