@@ -5,6 +5,7 @@ only cell gets the key ``i``; then D3 ``j``, C4 ``k``, E4 ``l``, D5 ``m``.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import signal
@@ -366,15 +367,18 @@ def test_play_help_lists_the_in_game_keys() -> None:
 def test_every_argument_of_every_command_is_described() -> None:
     from foursquare.cli import build_parser
 
-    parser = build_parser()
-    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
-    undescribed = {
-        (name, action.dest)
-        for name, sub in commands.items()
-        for action in sub._actions
-        if not action.help and action.dest != "help"
-    }
-    assert not undescribed, undescribed
+    def undescribed(parser: argparse.ArgumentParser, path: str) -> set[tuple[str, str]]:
+        """Every argument of ``parser`` and of its subcommands, at any depth, that has no help."""
+        found = set()
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    found |= undescribed(sub, f"{path} {name}".strip())
+            if not action.help and action.dest != "help":
+                found.add((path, action.dest))
+        return found
+
+    assert not undescribed(build_parser(), ""), undescribed(build_parser(), "")
 
 
 # --- 4. any terminal ----------------------------------------------------------------------------------------

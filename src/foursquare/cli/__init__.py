@@ -29,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="foursquare",
         description="Foursquare, the solitaire card game by Wil Su: play it, learn it, study it.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", help="what to do (foursquare COMMAND --help)")
     for group in COMMAND_GROUPS:
         group.register(sub)
     return parser

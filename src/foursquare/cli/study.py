@@ -59,7 +59,10 @@ HTML_COLUMNS = ("what", "variant", "settings", "deals", "done", "figures")
 
 def register(sub: Any) -> None:
     p = sub.add_parser("study", help="run and report studies over many deals", description=__doc__)
-    commands = p.add_subparsers(dest="study_command", metavar="SUBCOMMAND", required=True)
+    commands = p.add_subparsers(
+        dest="study_command", metavar="SUBCOMMAND", required=True,
+        help="run: compute a study's missing deals; report: its figures; export: its rows",
+    )
     _register_run(commands)
     r = commands.add_parser("report", help="the figures of every study in a database")
     _add_db(r)
@@ -69,14 +72,19 @@ def register(sub: Any) -> None:
     r.set_defaults(run=run_report)
     e = commands.add_parser("export", help="one row per deal, as JSON lines, CSV or Parquet")
     _add_db(e)
-    e.add_argument("--format", required=True, choices=("jsonl", "csv", "parquet"))
+    e.add_argument(
+        "--format", required=True, choices=("jsonl", "csv", "parquet"), help="one line or row per deal in this format"
+    )
     e.add_argument("--out", metavar="FILE", help="default: standard output")
     e.set_defaults(run=run_export)
 
 
 def _register_run(commands: Any) -> None:
     p = commands.add_parser("run", help="compute a study's missing deals (resumable)")
-    p.add_argument("--what", required=True, choices=("solver", "best", "greedy", "random"))
+    p.add_argument(
+        "--what", required=True, choices=("solver", "best", "greedy", "random"),
+        help="the perfect-information solver, or a player's games (one seeded game per deal)",
+    )
     p.add_argument(
         "--deals", required=True, type=deal_ranges, metavar="A-B", help="deals A to B (or A-B,C-D,... not overlapping)"
     )
