@@ -533,32 +533,10 @@ class Store:
             stored = self._read(conn, game_id)
             game = stored.rebuild()
             result = apply(game, stored)
-            outcome = game.outcome()
-            stamp = now(self.clock)
-            finished = outcome.is_over and not stored.is_over
             took_back = game.turn < stored.turn
-            conn.execute(
-                "UPDATE games SET moves = ?, redo = ?, turn = ?, outcome = ?, reason = ?, score = ?,"
-                " updated_at = ?, assisted = assisted OR ?,"
-                " finished_seq = CASE WHEN ? THEN (SELECT coalesce(max(finished_seq), 0) + 1 FROM games)"
-                "   ELSE finished_seq END,"
-                " finished_at = CASE WHEN ? THEN ? ELSE finished_at END"
-                " WHERE id = ?",
-                (
-                    _moves_json(game.moves),
-                    _moves_json(game.redo_moves),
-                    game.turn,
-                    outcome.status,
-                    outcome.reason,
-                    outcome.score,
-                    stamp,
-                    took_back,
-                    finished,
-                    finished,
-                    stamp,
-                    game_id,
-                ),
-            )
+            conn.execute("UPDATE games SET assisted = assisted OR ? WHERE id = ?", (took_back, game_id))
+            # A game once over takes no change (apply refuses it), so its end is written once.
+            self._write_position(conn, game_id, game)
             return self._read(conn, game_id), game, result
 
     def mark_assisted(self, game_id: str) -> None:
@@ -592,6 +570,7 @@ class Store:
             return self._read(conn, game_id)
 
     def _write_position(self, conn: sqlite3.Connection, game_id: str, game: Game) -> None:
+        """Write ``game``'s position; its first end also gives it its place among finished games."""
         outcome = game.outcome()
         stamp = now(self.clock)
         conn.execute(
