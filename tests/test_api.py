@@ -255,7 +255,7 @@ def test_an_illegal_move_is_refused_with_the_engines_reason(client: TestClient) 
     first = new_game(client, deal=1)
     response = client.post(f"/api/games/{first['id']}/moves", json={"row": 0, "col": 1, "turn": 0})
     assert response.json() == {
-        "detail": "cannot place a card at (0, 1): the first card defines cell (0, 0)",
+        "detail": "cannot place a card at (0, 1): the first card goes to D4",
         "code": "illegal_move",
         "reason": "first_card",
     }

@@ -86,7 +86,7 @@ def test_a_game_without_a_deal_number_picks_one() -> None:
 def test_first_card_defines_cell_zero_zero() -> None:
     game = game_with("5C")
     assert game.legal_moves == [Move(0, 0)]
-    with pytest.raises(IllegalMoveError, match=r"\(1, 1\).*first card defines cell \(0, 0\)") as info:
+    with pytest.raises(IllegalMoveError, match=r"\(1, 1\).*first card goes to D4") as info:
         game.place(1, 1)
     assert info.value.reason == "first_card"
     assert game.turn == 0

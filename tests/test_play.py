@@ -148,7 +148,7 @@ def test_an_illegal_move_is_refused_and_changes_nothing() -> None:
     result = play("--deal", "5", stdin="1 1\n0 0\n5 5\n0 2\n-1 0\n")
     assert result.returncode == 0
     assert result.stderr.splitlines() == [
-        "illegal: cannot place a card at (1, 1): the first card defines cell (0, 0)",
+        "illegal: cannot place a card at (1, 1): the first card goes to D4",
         "illegal: cannot place a card at (5, 5): the cell is empty and not orthogonally next to a card",
         "illegal: cannot place a card at (0, 2): the cell is empty and not orthogonally next to a card",
     ]

@@ -62,7 +62,7 @@ def test_stock_may_stand_instead_of_deal() -> None:
         (good(moves=[[0, 0], [0]]), "move 1: expected \\[row, col\\]"),
         (good(moves=[[0, 0], [0, "1"]]), "move 1: expected"),
         (good(moves=[[0, 0], [2, 2]]), "move 1: illegal: .*not orthogonally next to a card"),
-        (good(moves=[[1, 0]]), "move 0: illegal: .*first card defines cell"),
+        (good(moves=[[1, 0]]), "move 0: illegal: .*first card goes to D4"),
         (good(stock=["AC"] * 40), "a record needs exactly one"),
     ],
 )

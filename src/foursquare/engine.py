@@ -511,7 +511,7 @@ class Game:
             return IllegalMoveError(row, col, "game_over", f"the game is over ({self._outcome})")
         if not self._piles:
             if (row, col) != (0, 0):
-                return IllegalMoveError(row, col, "first_card", "the first card defines cell (0, 0)")
+                return IllegalMoveError(row, col, "first_card", "the first card goes to D4")
             return None
         pile = self._piles.get((row, col))
         if pile is not None:
