@@ -15,7 +15,9 @@ from collections.abc import Sequence
 
 from foursquare.cards import CardError
 from foursquare.cli import autoplay, bench, coach, play, records, serve, solve, stats, study
+from foursquare.cli.language import add_lang_option, choose_language
 from foursquare.cli.options import EXIT_BAD_INPUT, CommandError, values_may_start_with_a_dash
+from foursquare.i18n import Translator, translator
 
 EXIT_INTERNAL_ERROR = 1
 EXIT_INTERRUPTED = 130
@@ -24,7 +26,9 @@ EXIT_INTERRUPTED = 130
 COMMAND_GROUPS = (play, stats, records, autoplay, coach, solve, bench, study, serve)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
+    """The whole command line, its help in ``t``'s language (English by default)."""
+    t = t or translator("en")
     parser = argparse.ArgumentParser(
         prog="foursquare",
         description="Foursquare, the solitaire card game by Wil Su: play it, learn it, study it.",
@@ -32,12 +36,22 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", help="what to do (foursquare COMMAND --help)")
     for group in COMMAND_GROUPS:
         group.register(sub)
+    add_lang_option(
+        parser,
+        "the language of messages and help: en, uz, hr, fil (or tl), kn, bn "
+        "(default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)",
+    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(values_may_start_with_a_dash(list(sys.argv[1:] if argv is None else argv)))
+    arguments = values_may_start_with_a_dash(list(sys.argv[1:] if argv is None else argv))
+    t, unknown = choose_language(arguments, os.environ)
+    if unknown is not None:
+        print(f"foursquare: note: no messages in the language {unknown!r}; using English", file=sys.stderr)
+    parser = build_parser(t)
+    args = parser.parse_args(arguments)
+    args.translator = t
     if args.command is None:
         parser.print_help()
         return 0
