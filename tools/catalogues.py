@@ -1,4 +1,4 @@
-"""Keep the message catalogues in step: ``python tools/catalogues.py update`` or ``status``.
+"""Keep the message catalogues in step: ``python tools/catalogues.py update [CODE]`` or ``status``.
 
 ``update`` merges the English template (``src/foursquare/locale/foursquare.pot``) into every language's PO
 file: new messages arrive untranslated, removed ones are dropped, an English text that changed marks its
@@ -36,10 +36,10 @@ def write(catalog: Catalog, path: Path) -> None:
     temporary.replace(path)
 
 
-def update() -> None:
+def update(only: str | None = None) -> None:
     template = read(TEMPLATE)
     for language in LANGUAGES.values():
-        if language is ENGLISH:
+        if language is ENGLISH or (only is not None and language.code != only):
             continue
         path = po_path(language.code)
         old = read(path, language.cldr) if path.exists() else Catalog(locale=language.cldr)
@@ -103,7 +103,7 @@ def _complete(message: Message) -> bool:
 if __name__ == "__main__":
     command = sys.argv[1] if len(sys.argv) > 1 else "status"
     if command == "update":
-        update()
+        update(sys.argv[2] if len(sys.argv) > 2 else None)
     elif command == "status":
         sys.exit(status())
     else:
