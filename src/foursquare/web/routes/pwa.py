@@ -4,6 +4,11 @@ A service worker controls only the paths under its own URL, so it is served from
 at ``/``, ``/game/…``, ``/stats``, ``/rules``), not from ``/static/``. The server writes into it the list of
 the page's files and a digest of them: a new release is then a new script, which the browser installs with a
 new cache, dropping the old one. The web-app manifest is a static file (``/static/manifest.webmanifest``).
+
+The web fonts (``static/fonts/``: Bengali and Kannada) are not in the list: a browser downloads a font only
+when its script is shown, and the service worker keeps a copy of what was fetched, as it does of the
+language's catalogue (``/api/messages/{code}``) — so the page works offline in the language in use, and
+nobody downloads every font and catalogue up front.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from foursquare.web.routes.page import STATIC_DIR
 router = APIRouter(include_in_schema=False)
 
 WORKER = "sw.js"
+NOT_PRECACHED = ("fonts/",)
+"""Folders of ``static/`` cached only once fetched (fonts, loaded only for the scripts shown)."""
 
 
 def worker_script(static_dir: Path = STATIC_DIR) -> str:
@@ -38,7 +45,8 @@ def worker_script(static_dir: Path = STATIC_DIR) -> str:
     for path in files:
         digest.update(path.relative_to(static_dir).as_posix().encode())
         digest.update(path.read_bytes())
-    urls = [f"/static/{path.relative_to(static_dir).as_posix()}" for path in files]
+    names = [path.relative_to(static_dir).as_posix() for path in files]
+    urls = [f"/static/{name}" for name in names if not name.startswith(NOT_PRECACHED)]
     text = source.read_text(encoding="utf-8")
     return text.replace('"__VERSION__"', json.dumps(digest.hexdigest()[:16])).replace("__FILES__", json.dumps(urls))
 

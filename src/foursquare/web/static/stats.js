@@ -66,7 +66,7 @@ function cleanAndDailyTiles(stats, none) {
 /** The deal column of the game list: the daily's date, the number, or "hidden". */
 function dealCell(summary) {
   if (summary.daily) return t("stats.daily", { date: dailyDate(summary.daily) });
-  return summary.deal === null ? t("stats.hidden") : t("stats.dealNumber", { deal: summary.deal });
+  return summary.deal === null ? t("stats.hidden") : t("stats.dealNumber", { deal: String(summary.deal) });
 }
 
 let lastStats = null;
