@@ -40,7 +40,7 @@ export function renderLanguageMenu() {
       { class: "choice" },
       el("input", { type: "radio", name: "language", value: code, checked: code === getLocale() }),
       " ",
-      el("span", { lang: code, text: name }),
+      el("span", { class: "language-name", lang: code, text: name }),
     ),
   );
   $("settings-languages").replaceChildren(...choices);

@@ -159,7 +159,7 @@ function renderGames(data) {
     return el(
       "tr",
       { class: `game-row outcome-${summary.outcome}` },
-      el("td", { class: "col-date", text: dateTime(summary.created_at) }),
+      el("td", { class: "col-date" }, el("time", { datetime: summary.created_at, text: dateTime(summary.created_at) })),
       el("td", { class: "col-deal", text: dealCell(summary) }),
       el("td", { class: "col-rules", text: variantText(summary.variant).join(", ") }),
       el("td", { class: "col-turn", text: integer(summary.turn) }),
