@@ -37,8 +37,15 @@ def english() -> Translator:
     return translator(ENGLISH.code)
 
 
+# What ``foursquare serve`` prints is the command line's (``cli.serve.*``, in the user's language: the command
+# passes its own words to :func:`foursquare.web.server.serve`); called as a library, serve() says it in English.
+_SERVE = ("serving", "cannot_listen", "bad_port", "open_to_any_host")
+
+
 def say(key: str, /, **params: object) -> str:
     """The server's message ``server.<key>`` in English, ``params`` filled in."""
+    if key in _SERVE:
+        return english()(f"cli.serve.{key}", **{name: _plain(value, english()) for name, value in params.items()})
     return say_in(english(), key, **params)
 
 
