@@ -189,7 +189,8 @@ def test_keyboard_placement_reload_resume_and_rules(browser: Any, server: str) -
     # … and from localStorage when the start page is opened without one.
     page.goto(server + "/#/rules")
     expect(page.locator("#rules-title")).to_be_visible()
-    expect(page.locator("#rules-body p")).to_have_count(5)
+    expect(page.locator("#rules-body h2")).to_have_count(7)  # the full rules: cards, laying, turning, … example
+    expect(page.locator("#rules-controls li")).to_have_count(4)
     page.goto(server + "/")
     wait_turn(page, 2)
     assert page.url.endswith(f"#/game/{game_id}")

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_support import BROWSER_MARKS, DESKTOP, browser, expect, new_page, server, shot, wait_turn
+from browser_support import BROWSER_MARKS, DESKTOP, browser, click_cell, expect, new_page, server, shot, wait_turn
 from foursquare.i18n import LANGUAGES, translator
 
 pytestmark = BROWSER_MARKS
@@ -66,10 +66,12 @@ OVERFLOWS = """() => {
     if (wide || clipped) {
       const id = el.id ? "#" + el.id : "";
       const cls = el.className && typeof el.className === "string" ? "." + el.className.split(" ").join(".") : "";
-      found.push(`${el.tagName.toLowerCase()}${id}${cls}: ${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight}`);
+      const sizes = `${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight}`;
+      found.push(`${el.tagName.toLowerCase()}${id}${cls}: ${sizes}`);
     }
   }
-  if (document.documentElement.scrollWidth > window.innerWidth) found.push(`page ${document.documentElement.scrollWidth}px wide`);
+  const width = document.documentElement.scrollWidth;
+  if (width > window.innerWidth) found.push(`page ${width}px wide`);
   return found;
 }"""
 
@@ -145,9 +147,26 @@ def test_the_page_speaks_the_browsers_language(
     assert page.get_attribute('meta[name="foursquare-language"]', "content") == code
     assert page.title() == t("app.pageTitle", page=t("panel.deal", deal="2"))
     if code == "qps":
+        # A hint, a card placed (the board's caption says why cards turned), the dialogs.
         page.click("#btn-hint")
         expect(page.locator("#hint-list li").first).to_be_visible(timeout=60_000)
-    check_view(page, code, size, "game")
+        check_view(page, code, size, "game")
+        cell = page.locator("#board .slot.legal").first
+        click_cell(page, int(cell.get_attribute("data-row")), int(cell.get_attribute("data-col")))
+        page.click("#btn-restart")
+        expect(page.locator("#confirm-dialog")).to_be_visible()
+        check_view(page, code, size, "restart")
+        page.click("#confirm-cancel")
+        page.click("#btn-new")
+        expect(page.locator("#new-dialog")).to_be_visible()
+        page.check('input[name="dealkind"][value="numbered"]')
+        page.fill("#new-deal", "x")
+        page.click("#new-start")
+        expect(page.locator("#new-deal-error")).not_to_be_empty()
+        check_view(page, code, size, "new")
+        page.click("#new-cancel")
+    else:
+        check_view(page, code, size, "game")
 
     page.goto(f"{server}/#/game/{finished}")
     expect(page.locator("#analysis-body .analysis-verdict")).to_be_visible(timeout=60_000)

@@ -143,3 +143,13 @@ def test_the_page_not_found_follows_accept_language(client: TestClient) -> None:
 def test_no_server_sentence_is_written_in_code() -> None:
     source = (Path(__file__).resolve().parent.parent / "src" / "foursquare" / "web" / "messages.py").read_text()
     assert "MESSAGES" not in source and "there is nothing to undo" not in source.split('"""', 2)[2]
+
+
+def test_the_web_app_manifest_follows_accept_language(client: TestClient) -> None:
+    english = client.get("/static/manifest.webmanifest").json()
+    assert (english["short_name"], english["lang"]) == ("Foursquare", "en")
+    assert english["description"] == translator("en")("app.description")
+    pseudo = client.get("/static/manifest.webmanifest", headers={"Accept-Language": "qps"})
+    assert pseudo.headers["content-type"].startswith("application/manifest+json")
+    assert pseudo.json()["name"] == translator("qps")("app.footer") and pseudo.json()["lang"] == "qps"
+    assert pseudo.json()["icons"] == english["icons"]
