@@ -185,7 +185,10 @@ def test_the_page_speaks_the_browsers_language(
     assert page.title() == t("app.pageTitle", page=t("nav.rules"))
     check_view(page, code, size, "rules")
 
-    # The language menu: each language named in itself; a choice switches at once and is remembered.
+    # The language menu: each language named in itself; a choice switches at once, every view drawn again in
+    # it (here the finished game: its result, its analysis, its replay), and is remembered.
+    page.goto(f"{server}/#/game/{finished}")
+    expect(page.locator("#analysis-body h4")).to_have_text(t("over.costliest"), timeout=60_000)
     page.click("#btn-settings")
     names = page.locator("#settings-languages .language-name")
     expect(names).to_have_text([language.name for language in LANGUAGES.values()])
@@ -194,11 +197,17 @@ def test_the_page_speaks_the_browsers_language(
     other = MENU[(MENU.index(code) + 1) % len(MENU)] if code in MENU else "bn"
     page.click(f'#settings-languages input[value="{other}"]')
     check_language(page, other)
-    assert page.title() == translator(other)("app.pageTitle", page=translator(other)("nav.rules"))
-    expect(page.locator("#rules-body h2").first).to_have_text(translator(other)("rules.cards.title"))
+    there = translator(other)
+    expect(page.locator("#over-title")).to_have_text(there("over.lost"))
+    expect(page.locator("#analysis-body h4")).to_have_text(there("over.costliest"))
+    expect(page.locator("#replay-caption")).to_contain_text(there("replay.position", turn=40, total=40))
+    expect(page.locator("#settings-title")).to_have_text(there("settings.title"))
     page.keyboard.press("Escape")
+    page.click('.site-nav a[data-route="rules"]')
+    assert page.title() == there("app.pageTitle", page=there("nav.rules"))
+    expect(page.locator("#rules-body h2").first).to_have_text(there("rules.cards.title"))
     page.reload()
-    expect(page.locator("#rules-body h2").first).to_have_text(translator(other)("rules.cards.title"))
+    expect(page.locator("#rules-body h2").first).to_have_text(there("rules.cards.title"))
     check_language(page, other)
     assert page.errors == []
     page.context.close()

@@ -6,7 +6,6 @@
 // the server negotiated from Accept-Language (<meta name="foursquare-language">), else the first of
 // navigator.languages the game speaks, else English. Choosing another re-renders every view, no reload.
 
-
 const STORAGE_LANGUAGE = "fs.language";
 const FALLBACK = "en";
 // Other names of a language (ISO 639-1 tl is Tagalog, which CLDR files as Filipino), as the server knows them.
