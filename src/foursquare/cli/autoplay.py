@@ -29,9 +29,9 @@ def register(sub: Any, t: Translator | None = None) -> None:
     p = sub.add_parser("autoplay", help=help_text(t, "cli.autoplay.help"), description=t("cli.autoplay.description"))
     p.add_argument("--player", default="best", help=help_text(t, "cli.autoplay.player.help"))
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--deal", type=deal_number, metavar="N", help=help_text(t, "cli.autoplay.deal.help"))
+    where.add_argument("--deal", type=deal_number, help=help_text(t, "cli.autoplay.deal.help"))
     where.add_argument("--deals", type=deal_range, metavar="A-B", help=help_text(t, "cli.autoplay.deals.help"))
-    p.add_argument("--seed", type=seed_number, default=0, metavar="N", help=help_text(t, "cli.autoplay.seed.help"))
+    p.add_argument("--seed", type=seed_number, default=0, help=help_text(t, "cli.autoplay.seed.help"))
     p.add_argument("--time", type=positive_float, metavar="S", help=help_text(t, "cli.autoplay.time.help"))
     p.add_argument(
         "--delay", type=non_negative_float, default=0.4, metavar="S", help=help_text(t, "cli.autoplay.delay.help")

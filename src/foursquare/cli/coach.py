@@ -21,14 +21,14 @@ def register(sub: Any, t: Translator | None = None) -> None:
     p.add_argument("record", metavar="RECORD", help=help_text(t, "cli.hint.record.help"))
     p.add_argument("--json", action="store_true", help=help_text(t, "cli.hint.json.help"))
     p.add_argument("--time", type=positive_float, metavar="S", help=help_text(t, "cli.hint.time.help"))
-    p.add_argument("--seed", type=seed_number, default=0, metavar="N", help=seed_help)
+    p.add_argument("--seed", type=seed_number, default=0, help=seed_help)
     p.set_defaults(run=run_hint)
 
     p = sub.add_parser("analyze", help=help_text(t, "cli.analyze.help"), description=t("cli.analyze.description"))
     p.add_argument("record", metavar="RECORD", help=help_text(t, "cli.analyze.record.help"))
     p.add_argument("--json", action="store_true", help=help_text(t, "cli.analyze.json.help"))
     p.add_argument("--time", type=positive_float, metavar="S", help=help_text(t, "cli.analyze.time.help"))
-    p.add_argument("--seed", type=seed_number, default=0, metavar="N", help=seed_help)
+    p.add_argument("--seed", type=seed_number, default=0, help=seed_help)
     p.set_defaults(run=run_analyze)
 
 

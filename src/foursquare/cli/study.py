@@ -23,7 +23,7 @@ from foursquare.cli.options import (
     seed_number,
     variant_of,
 )
-from foursquare.cli.parser import OptionError, help_text
+from foursquare.cli.parser import help_text
 from foursquare.i18n import Translator, translator
 
 #: The keys of the plots' labels (``foursquare.study.plots``): ``cli.study.plot.<key>`` in the catalogue.
@@ -84,7 +84,7 @@ def _register_run(commands: Any, t: Translator) -> None:
         "--deals", required=True, type=deal_ranges, metavar="A-B", help=help_text(t, "cli.study.deals.help")
     )
     p.add_argument("--timeout", type=positive_float, metavar="S", help=help_text(t, "cli.study.timeout.help"))
-    p.add_argument("--seed", type=seed_number, default=0, metavar="N", help=help_text(t, "cli.study.seed.help"))
+    p.add_argument("--seed", type=seed_number, default=0, help=help_text(t, "cli.study.seed.help"))
     p.add_argument("--time", type=positive_float, metavar="S", help=help_text(t, "cli.study.time.help"))
     _add_db(p, t)
     where = p.add_mutually_exclusive_group()
@@ -96,14 +96,16 @@ def _register_run(commands: Any, t: Translator) -> None:
 
 
 def deal_ranges(text: str) -> list[tuple[int, int]]:
-    """``A-B`` or several ``A-B,C-D`` not overlapping; each part as :func:`foursquare.cli.options.deal_range` reads
-    it."""
-    ranges = [deal_range(part.strip()) for part in text.split(",")]
+    """``A-B`` or several ``A-B,C-D``; each part as :func:`foursquare.cli.options.deal_range` reads it."""
+    return [deal_range(part.strip()) for part in text.split(",")]
+
+
+def _check_overlap(ranges: list[tuple[int, int]], t: Translator) -> None:
+    """Ranges that share a deal are refused in words here (the library would say it in English)."""
     ordered = sorted(ranges)
     for (lo1, hi1), (lo2, hi2) in itertools.pairwise(ordered):
         if lo2 <= hi1:
-            raise OptionError("cli.study.overlap", first=f"{lo1}-{hi1}", second=f"{lo2}-{hi2}")
-    return ranges
+            raise CommandError(t("cli.study.overlap", first=f"{lo1}-{hi1}", second=f"{lo2}-{hi2}"))
 
 
 def _add_db(parser: argparse.ArgumentParser, t: Translator) -> None:
@@ -125,6 +127,7 @@ def run_study(args: argparse.Namespace) -> int:
 
     t: Translator = args.translator
     _check_settings(args)
+    _check_overlap(args.deals, t)
     settings = StudySettings(args.what, variant_of(args), timeout=args.timeout, seed=args.seed, time_budget=args.time)
     deals = deal_list(args.deals)
     with StudyStore(_db_path(args)) as store, _ProgressBar(args.what, ranges_text(deals), t) as show:
