@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from foursquare import record
-from foursquare.cli import build_parser, main
+from foursquare.cli import LANGUAGE_CODES, LANGUAGE_VARIABLES, build_parser, main
 from foursquare.cli.coach import analysis_text
 from foursquare.cli.parser import ARGPARSE_MESSAGES
 from foursquare.engine import Game
@@ -65,6 +65,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     except SystemExit as exc:  # --help and usage errors: argparse exits
         code = exc.code if isinstance(exc.code, int) else 1
     out, err = capsys.readouterr()
+    assert not re.search(r"\{[a-z_]+\}", out + err), "a message was given no value for one of its {placeholders}"
     return code, out, err
 
 
@@ -117,7 +118,8 @@ def test_help_and_errors_in_each_language(code: str, capsys: pytest.CaptureFixtu
     assert status == 0
     for key in ("cli.description", "cli.argparse.usage", "cli.argparse.options", "cli.argparse.help"):
         assert contains(out, t(key)), key
-    assert contains(out, t("cli.lang.help")) and contains(out, t("cli.solve.help"))
+    lang_help = t("cli.lang.help", codes=LANGUAGE_CODES, variables=LANGUAGE_VARIABLES)
+    assert contains(out, lang_help) and contains(out, t("cli.solve.help"))
     main_help = out
 
     status, out, _ = run(capsys, "solve", "--help", "--lang", code)
@@ -135,7 +137,7 @@ def test_help_and_errors_in_each_language(code: str, capsys: pytest.CaptureFixtu
 
     status, out, err = run(capsys, "--lang", code, "deal")
     assert status == 2 and out == ""
-    assert err.strip() == t("cli.error", prog="foursquare", message=t("cli.deal.no_deal"))
+    assert err.strip() == t("cli.error", prog="foursquare", message=t("cli.deal.no_deal", winnable="--winnable"))
 
     if code != "en" and "cli.description" in translations(code):  # once the language's translator has been
         english_help = run(capsys, "--lang", "en", "--help")[1]

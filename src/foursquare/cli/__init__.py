@@ -24,6 +24,9 @@ from foursquare.cli.parser import Parser, help_text
 from foursquare.i18n import Translator, translator
 
 PROG = "foursquare"
+#: What ``--lang``'s help lists: the codes it takes, and where the language comes from without it.
+LANGUAGE_CODES = "en, uz, hr, fil (tl), kn, bn"
+LANGUAGE_VARIABLES = "LANGUAGE, LC_ALL, LC_MESSAGES, LANG"
 
 EXIT_INTERNAL_ERROR = 1
 EXIT_INTERRUPTED = 130
@@ -36,10 +39,12 @@ def build_parser(t: Translator | None = None) -> Parser:
     """The whole command line, its help in ``t``'s language (English by default)."""
     t = t or translator("en")
     parser = Parser(prog=PROG, description=t("cli.description"), translator=t)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", help=help_text(t, "cli.commands.help"))
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", help=help_text(t, "cli.commands.help", example=f"{PROG} COMMAND --help")
+    )
     for group in COMMAND_GROUPS:
         _register(group, sub, t)
-    add_lang_option(parser, help_text(t, "cli.lang.help"))
+    add_lang_option(parser, help_text(t, "cli.lang.help", codes=LANGUAGE_CODES, variables=LANGUAGE_VARIABLES))
     return parser
 
 

@@ -27,7 +27,11 @@ from foursquare.i18n import Translator
 def register(sub: Any, t: Translator | None = None) -> None:
     t = t or sub.translator
     p = sub.add_parser("autoplay", help=help_text(t, "cli.autoplay.help"), description=t("cli.autoplay.description"))
-    p.add_argument("--player", default="best", help=help_text(t, "cli.autoplay.player.help"))
+    p.add_argument(
+        "--player",
+        default="best",
+        help=help_text(t, "cli.autoplay.player.help", random="random", greedy="greedy", best="best"),
+    )
     where = p.add_mutually_exclusive_group()
     where.add_argument("--deal", type=deal_number, help=help_text(t, "cli.autoplay.deal.help"))
     where.add_argument("--deals", type=deal_range, metavar="A-B", help=help_text(t, "cli.autoplay.deals.help"))
@@ -36,7 +40,13 @@ def register(sub: Any, t: Translator | None = None) -> None:
     p.add_argument(
         "--delay", type=non_negative_float, default=0.4, metavar="S", help=help_text(t, "cli.autoplay.delay.help")
     )
-    p.add_argument("--jobs", type=positive_int, default=1, metavar="N", help=help_text(t, "cli.autoplay.jobs.help"))
+    p.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help=help_text(t, "cli.autoplay.jobs.help", deals="--deals"),
+    )
     p.add_argument("--json", action="store_true", help=help_text(t, "cli.autoplay.json.help"))
     add_variant_options(p)
     p.set_defaults(run=run_autoplay)
@@ -53,7 +63,7 @@ def run_autoplay(args: argparse.Namespace) -> int:
     if args.deals is not None:
         return _play_many(args)
     if args.deal is None:
-        raise CommandError(t("cli.autoplay.deal_or_deals"))
+        raise CommandError(t("cli.autoplay.deal_or_deals", deal="--deal N", deals="--deals A-B"))
     return _watch(args, player)
 
 

@@ -18,15 +18,15 @@ def register(sub: Any, t: Translator | None = None) -> None:
     t = t or sub.translator
     seed_help = help_text(t, "cli.coach.seed.help")
     p = sub.add_parser("hint", help=help_text(t, "cli.hint.help"), description=t("cli.hint.description"))
-    p.add_argument("record", metavar="RECORD", help=help_text(t, "cli.hint.record.help"))
-    p.add_argument("--json", action="store_true", help=help_text(t, "cli.hint.json.help"))
+    p.add_argument("record", metavar="RECORD", help=help_text(t, "cli.hint.record.help", doc="docs/records.md"))
+    p.add_argument("--json", action="store_true", help=help_text(t, "cli.hint.json.help", keys="turn, card, moves"))
     p.add_argument("--time", type=positive_float, metavar="S", help=help_text(t, "cli.hint.time.help"))
     p.add_argument("--seed", type=seed_number, default=0, help=seed_help)
     p.set_defaults(run=run_hint)
 
     p = sub.add_parser("analyze", help=help_text(t, "cli.analyze.help"), description=t("cli.analyze.description"))
-    p.add_argument("record", metavar="RECORD", help=help_text(t, "cli.analyze.record.help"))
-    p.add_argument("--json", action="store_true", help=help_text(t, "cli.analyze.json.help"))
+    p.add_argument("record", metavar="RECORD", help=help_text(t, "cli.analyze.record.help", doc="docs/records.md"))
+    p.add_argument("--json", action="store_true", help=help_text(t, "cli.analyze.json.help", doc="docs/api.md"))
     p.add_argument("--time", type=positive_float, metavar="S", help=help_text(t, "cli.analyze.time.help"))
     p.add_argument("--seed", type=seed_number, default=0, help=seed_help)
     p.set_defaults(run=run_analyze)
@@ -59,9 +59,7 @@ def run_hint(args: argparse.Namespace) -> int:
     table.add_column(escape(t("cli.hint.col.win")), justify="right")
     table.add_column(escape(t("cli.hint.col.futures")), justify="right")
     for a in advice:
-        table.add_row(
-            a.move.name, t.number(a.expected_score, 2), t.percent(a.win_probability, 1), t.number(a.playouts)
-        )
+        table.add_row(a.move.name, t.number(a.expected_score, 2), t.percent(a.win_probability, 1), t.number(a.playouts))
     Console(width=100 if not sys.stdout.isatty() else None).print(table)
     return 0
 
@@ -71,7 +69,8 @@ def run_analyze(args: argparse.Namespace) -> int:
     t: Translator = args.translator
     game = record.read(args.record)
     if not game.is_over():
-        raise CommandError(t("cli.analyze.not_over", path=args.record, count=game.turn))
+        command = f"foursquare play {args.record}"
+        raise CommandError(t("cli.analyze.not_over", path=args.record, count=game.turn, command=command))
     from foursquare.analysis import analyze  # numba: slow to import, so only when needed
 
     result = analyze(game, seed=args.seed, time_budget=args.time)
@@ -108,8 +107,10 @@ def _move_row(index: str, card: str, played: str, best: str, es: str, wp: str, l
 
 
 def _result_line(result: dict[str, Any], t: Translator) -> str:
-    deal = t("cli.analyze.deal", deal=str(result["deal"])) if result["deal"] is not None else t(
-        "cli.analyze.explicit_stock"
+    deal = (
+        t("cli.analyze.deal", deal=str(result["deal"]))
+        if result["deal"] is not None
+        else t("cli.analyze.explicit_stock")
     )
     if result["outcome"] == "won":
         return t("cli.analyze.won", score=result["score"], deal=deal)

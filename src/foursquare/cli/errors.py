@@ -29,7 +29,7 @@ def user_message(exc: BaseException, t: Translator) -> str:
     if isinstance(exc, StoreError) and exc.code:
         path, error = str(exc.path), str(exc.error or "")
         directory = str(getattr(exc.path, "parent", ""))
-        return t(f"cli.store.{exc.code}", path=path, error=error, directory=directory)
+        return t(f"cli.store.{exc.code}", path=path, error=error, directory=directory, option="--db")
     return str(exc)
 
 
@@ -49,5 +49,8 @@ def record_message(exc: BaseException, t: Translator) -> str:
     for name in ("found", "expected"):
         if name in params:
             params[name] = str(params[name])  # as written in the file or by the program: not a number to localise
+    params.setdefault("deal", '"deal"')
+    params.setdefault("stock", '"stock"')
+    params.setdefault("pair", "[row, col]")
     message = t(key, **params)
     return t("cli.record.error", path=path, message=message) if path is not None else message

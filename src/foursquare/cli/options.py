@@ -97,7 +97,7 @@ def add_variant_options(parser: argparse.ArgumentParser) -> None:
         "--adjacency",
         choices=("orthogonal", "diagonal"),
         default="orthogonal",
-        help=help_text(t, "cli.option.adjacency.help"),
+        help=help_text(t, "cli.option.adjacency.help", orthogonal="orthogonal", diagonal="diagonal"),
     )
     group.add_argument("--count-buried", action="store_true", help=help_text(t, "cli.option.count_buried.help"))
 

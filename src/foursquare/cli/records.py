@@ -19,13 +19,17 @@ def register(sub: Any, t: Translator | None = None) -> None:
     p = sub.add_parser("deal", help=help_text(t, "cli.deal.help"), description=t("cli.deal.description"))
     p.add_argument("number", nargs="?", type=deal_number, metavar="N", help=help_text(t, "cli.deal.number.help"))
     p.add_argument("--winnable", action="store_true", help=help_text(t, "cli.deal.winnable.help"))
-    p.add_argument("--seed", type=seed_number, help=help_text(t, "cli.deal.seed.help"))
+    p.add_argument("--seed", type=seed_number, help=help_text(t, "cli.deal.seed.help", winnable="--winnable"))
     p.add_argument("--json", action="store_true", help=help_text(t, "cli.deal.json.help"))
     add_variant_options(p)
     p.set_defaults(run=run_deal)
 
     p = sub.add_parser("replay", help=help_text(t, "cli.replay.help"), description=t("cli.replay.description"))
-    p.add_argument("file", metavar="FILE", help=help_text(t, "cli.replay.file.help"))
+    p.add_argument(
+        "file",
+        metavar="FILE",
+        help=help_text(t, "cli.replay.file.help", doc="docs/records.md", command="foursquare play --save"),
+    )
     p.add_argument("--json", action="store_true", help=help_text(t, "cli.replay.json.help"))
     p.set_defaults(run=run_replay)
 
@@ -35,7 +39,7 @@ def run_deal(args: argparse.Namespace) -> int:
     if args.winnable:
         return _winnable_deal(args)
     if args.number is None:
-        raise CommandError(t("cli.deal.no_deal"))
+        raise CommandError(t("cli.deal.no_deal", winnable="--winnable"))
     stock = deal_stock(args.number)
     if args.json:
         print(json.dumps({"deal": args.number, "stock": [c.name for c in stock]}))

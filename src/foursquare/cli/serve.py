@@ -18,7 +18,17 @@ def register(sub: Any, t: Translator | None = None) -> None:
     p.add_argument("--port", type=port_number, default=8000, metavar="PORT", help=help_text(t, "cli.serve.port.help"))
     p.add_argument("--db", metavar="PATH", help=help_text(t, "cli.serve.db.help"))
     p.add_argument(
-        "--allowed-hosts", metavar="HOST[,HOST…]", type=host_list, help=help_text(t, "cli.serve.allowed_hosts.help")
+        "--allowed-hosts",
+        metavar="HOST[,HOST…]",
+        type=host_list,
+        help=help_text(
+            t,
+            "cli.serve.allowed_hosts.help",
+            example="games.example.org,*.example.org",
+            any="'*'",
+            loopback="localhost, 127.0.0.1, ::1",
+            host="--host",
+        ),
     )
     p.add_argument("--open", action="store_true", help=help_text(t, "cli.serve.open.help"))
     p.set_defaults(run=run_serve)
@@ -27,7 +37,7 @@ def register(sub: Any, t: Translator | None = None) -> None:
 def host_list(text: str) -> list[str]:
     hosts = [name.strip() for name in text.split(",") if name.strip()]
     if not hosts:
-        raise OptionError("cli.serve.no_hosts")
+        raise OptionError("cli.serve.no_hosts", example="--allowed-hosts games.example.org")
     return hosts
 
 
@@ -54,6 +64,7 @@ def run_serve(args: argparse.Namespace) -> int:
             params["port"] = str(params["port"])  # as typed, like the address beside it
         if "error" in params and not isinstance(params["error"], str):
             params["error"] = str(params["error"])
+        params.update(keys="Ctrl+C", option="--allowed-hosts", any="'*'")
         return t(f"cli.serve.{key}", **params)
 
     return serve(args.host, args.port, args.db, args.open, allowed_hosts=args.allowed_hosts, say=say)

@@ -15,6 +15,7 @@ from foursquare.i18n import Translator, translator
 if TYPE_CHECKING:
     from foursquare.solver import Solution
 
+
 def register(sub: Any, t: Translator | None = None) -> None:
     t = t or sub.translator
     p = sub.add_parser("solve", help=help_text(t, "cli.solve.help"), description=t("cli.solve.description"))

@@ -30,12 +30,17 @@ from foursquare.store import (
 )
 
 RECENT_DEFAULT = 10
+PLAY = "foursquare play"
 
 
 def register(sub: Any, t: Translator | None = None) -> None:
     t = t or sub.translator
-    p = sub.add_parser("stats", help=help_text(t, "cli.stats.help"), description=t("cli.stats.description"))
-    p.add_argument("--db", metavar="PATH", help=help_text(t, "cli.stats.db.help"))
+    p = sub.add_parser("stats", help=help_text(t, "cli.stats.help"), description=t("cli.stats.description", play=PLAY))
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        help=help_text(t, "cli.stats.db.help", file="games.db", play=PLAY, variable="FOURSQUARE_DATA_DIR"),
+    )
     p.add_argument(
         "--recent",
         type=recent_count,
@@ -43,7 +48,7 @@ def register(sub: Any, t: Translator | None = None) -> None:
         metavar="N",
         help=help_text(t, "cli.stats.recent.help"),
     )
-    p.add_argument("--json", action="store_true", help=help_text(t, "cli.stats.json.help"))
+    p.add_argument("--json", action="store_true", help=help_text(t, "cli.stats.json.help", doc="docs/terminal.md"))
     p.set_defaults(run=run_stats)
 
 
@@ -112,7 +117,7 @@ def print_figures(figures: dict[str, Any], t: Translator | None = None) -> None:
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 100)
     console.print(t("cli.stats.title", path=figures["database"]), style="bold", markup=False)
     if not figures["played"]:
-        console.print(t("cli.stats.no_games"), markup=False)
+        console.print(t("cli.stats.no_games", play=PLAY), markup=False)
         return
     console.print(figures_table(figures, t))
     if figures["assisted"]:

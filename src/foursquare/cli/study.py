@@ -51,7 +51,10 @@ def register(sub: Any, t: Translator | None = None) -> None:
     t = t or sub.translator
     p = sub.add_parser("study", help=help_text(t, "cli.study.help"), description=t("cli.study.description"))
     commands = p.add_subparsers(
-        dest="study_command", metavar="SUBCOMMAND", required=True, help=help_text(t, "cli.study.commands.help")
+        dest="study_command",
+        metavar="SUBCOMMAND",
+        required=True,
+        help=help_text(t, "cli.study.commands.help", run="run", report="report", export="export"),
     )
     _register_run(commands, t)
     r = commands.add_parser("report", help=help_text(t, "cli.study.report.help"))
@@ -80,16 +83,18 @@ def _register_run(commands: Any, t: Translator) -> None:
         choices=("solver", "best", "greedy", "random"),
         help=help_text(t, "cli.study.what.help"),
     )
-    p.add_argument(
-        "--deals", required=True, type=deal_ranges, metavar="A-B", help=help_text(t, "cli.study.deals.help")
-    )
+    p.add_argument("--deals", required=True, type=deal_ranges, metavar="A-B", help=help_text(t, "cli.study.deals.help"))
     p.add_argument("--timeout", type=positive_float, metavar="S", help=help_text(t, "cli.study.timeout.help"))
     p.add_argument("--seed", type=seed_number, default=0, help=help_text(t, "cli.study.seed.help"))
     p.add_argument("--time", type=positive_float, metavar="S", help=help_text(t, "cli.study.time.help"))
     _add_db(p, t)
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=positive_int, metavar="N", help=help_text(t, "cli.study.workers.help"))
-    where.add_argument("--scheduler", metavar="tcp://HOST:PORT", help=help_text(t, "cli.study.scheduler.help"))
+    where.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:PORT",
+        help=help_text(t, "cli.study.scheduler.help", library="dask.distributed"),
+    )
     p.add_argument("--json", action="store_true", help=help_text(t, "cli.study.json.help"))
     add_variant_options(p)
     p.set_defaults(run=run_study)
@@ -109,7 +114,7 @@ def _check_overlap(ranges: list[tuple[int, int]], t: Translator) -> None:
 
 
 def _add_db(parser: argparse.ArgumentParser, t: Translator) -> None:
-    parser.add_argument("--db", metavar="PATH", help=help_text(t, "cli.study.db.help"))
+    parser.add_argument("--db", metavar="PATH", help=help_text(t, "cli.study.db.help", file="studies.db"))
 
 
 def _db_path(args: argparse.Namespace) -> Path:
@@ -142,11 +147,11 @@ def _check_settings(args: argparse.Namespace) -> None:
     """Refuse an option that does not apply to ``--what`` rather than silently ignore it."""
     t: Translator = args.translator
     if args.what != "solver" and args.timeout is not None:
-        raise CommandError(t("cli.study.solver_only"))
+        raise CommandError(t("cli.study.solver_only", timeout="--timeout", time="--time", best="best"))
     if args.what == "solver" and (args.seed != 0 or args.time is not None):
-        raise CommandError(t("cli.study.players_only"))
+        raise CommandError(t("cli.study.players_only", seed="--seed", time="--time", timeout="--timeout"))
     if args.what in ("greedy", "random") and args.time is not None:
-        raise CommandError(t("cli.study.best_only", what=args.what))
+        raise CommandError(t("cli.study.best_only", time="--time", what=args.what))
 
 
 class _ProgressBar:
@@ -274,7 +279,7 @@ def report_html(data: dict[str, Any], db: Path, pictures: list[Path], t: Transla
     )
     head = "".join(f"<th>{html.escape(t(f'cli.study.html.col.{c}'))}</th>" for c in HTML_COLUMNS)
     title = html.escape(t("cli.study.html.title"))
-    intro = html.escape(t("cli.study.html.intro", db=str(db)))
+    intro = html.escape(t("cli.study.html.intro", db=str(db), command="foursquare study report"))
     return (
         f'<!doctype html><html lang="{t.code}"><head><meta charset="utf-8"><title>{title}</title>'
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
@@ -294,7 +299,7 @@ def run_export(args: argparse.Namespace) -> int:
     if not db.exists():
         raise CommandError(t("cli.study.none", db=str(db)))
     if args.format == "parquet" and not args.out:
-        raise CommandError(t("cli.study.parquet_out"))
+        raise CommandError(t("cli.study.parquet_out", format="--format parquet", out="--out FILE"))
     with StudyStore(db) as store:
         if args.format == "parquet":
             out = Path(args.out)
