@@ -7,7 +7,6 @@ each game it finishes; they are the web app's statistics (``GET /api/stats``), f
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import sqlite3
 import sys
@@ -212,14 +211,6 @@ def recent_table(games: list[dict[str, Any]], t: Translator) -> Any:
 
 
 def _when(finished_at: str | None, t: Translator) -> str:
-    """When a game ended, to the minute, in UTC: the language's date and time (its digits)."""
-    if not finished_at:
-        return ""
-    try:
-        moment = dt.datetime.fromisoformat(finished_at.replace("Z", "+00:00"))
-    except ValueError:
-        return finished_at[:16].replace("T", " ")
-    from babel.dates import format_datetime
-
-    text = format_datetime(moment.replace(tzinfo=None), format="short", locale=t.language.locale)
-    return "".join(t.number(int(c)) if c.isdigit() else c for c in text)
+    """When a game ended, to the minute, in UTC: ``2026-12-01 05:25``, in the language's digits."""
+    when = (finished_at or "")[:16].replace("T", " ")
+    return "".join(t.number(int(c)) if c.isdigit() else c for c in when)
