@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import gettext
+import inspect
 import json
 import os
 import re
@@ -47,8 +48,11 @@ ALLOWED = {
     "tcp",
     "x",
 }
-#: Card names (7H, AH, 10S), cell names (D4), pile heights (x3), metavariables and options (--deal, FILE, A-B).
-_IDENTIFIER = re.compile(r"^(?:-{1,2}[a-z][a-z-]*|[A-Z][A-Z0-9_\-\[\],…:]*|(?:A|[2-9]|10)[CDHS](?:x\d+)?|x\d+)$")
+#: Card names (7H, AH, 10S), cell names (D4), pile heights (x3), metavariables and options (--deal, FILE, A-B),
+#: keys of the terminal game (u, i-z) in play's help.
+_IDENTIFIER = re.compile(
+    r"^(?:-{1,2}[a-z][a-z-]*|[A-Z][A-Z0-9_\-\[\],…:]*|(?:A|[2-9]|10)[CDHS](?:x\d+)?|x\d+|[a-z](?:-[a-z])?)$"
+)
 _WORD = re.compile(r"(?<![\w-])-{0,2}[A-Za-z][A-Za-z0-9_\-]*")
 
 
@@ -104,8 +108,11 @@ def command_names() -> set[str]:
 
 
 def play_is_translated() -> bool:
-    """``foursquare play``'s help is the terminal game's (term.play.*): checked once its messages exist."""
-    return translator("en").has("term.play.help")
+    """``foursquare play``'s help is the terminal game's (term.play.*, cli/play.py): checked once its
+    ``register`` takes the language."""
+    from foursquare.cli import play
+
+    return len(inspect.signature(play.register).parameters) > 1
 
 
 # --- each of the six languages --------------------------------------------------------------------------------
