@@ -171,6 +171,33 @@ def test_argparse_gets_its_words_back_after_a_run(capsys: pytest.CaptureFixture[
     assert set(english()) >= {key for key, _ in ARGPARSE_MESSAGES.values()}
 
 
+def test_argparse_says_nothing_we_do_not_translate() -> None:
+    """Every sentence of this Python's argparse a user can meet is in the map (the rest are programming errors)."""
+    source = inspect.getsource(argparse)
+    said = set(re.findall(r"_\(\s*'((?:[^'\\]|\\.)*)'", source)) | set(re.findall(r"ngettext\(\s*'([^']*)'", source))
+    said = {text.replace("\\n", "\n") for text in said}
+    programming_errors = {
+        ".__call__() not defined",
+        "cannot merge actions - two groups are named %r",
+        "invalid option string %(option)r: ",  # (the first line of a longer literal)
+        "dest= is required for options like %r",
+        "invalid conflict_resolution value: %r",
+        "conflicting option string: %s",
+        "mutually exclusive arguments must be optional",
+        "cannot have multiple subparser arguments",
+        "%r is not callable",
+        "length of metavar tuple does not match nargs",
+        "conflicting subparser: %s",
+        "conflicting subparser alias: %s",
+        "argument \"-\" with mode %r",
+        "can't open '%(filename)s': %(error)s",
+        "unexpected option string: %s",
+        "show program's version number and exit",  # we have no --version
+    }
+    untranslated = said - programming_errors - set(ARGPARSE_MESSAGES)
+    assert untranslated == set()
+
+
 def test_library_errors_are_worded_in_the_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     t = translator("hr")
     missing = tmp_path / "missing.json"
