@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pyte
 
+from foursquare.tui.board import BOARD_WIDTH
+
 PLAY = [sys.executable, "-m", "foursquare.cli", "play"]
 ANSI = re.compile(r"\x1b\[[0-9;?<]*[A-Za-z]")
 
@@ -90,6 +92,23 @@ class Terminal:
             if text in shown:
                 return shown
         raise AssertionError(f"{text!r} never shown; the screen:\n{self.display()}")
+
+    def side_text(self, column: int = BOARD_WIDTH + 2) -> str:
+        """The words on the screen from ``column`` on (the side panel beside the board), lines joined by spaces."""
+        return " ".join(" ".join(line[column:].split()) for line in self.screen.display if line[column:].strip())
+
+    def page_through(self, key: str = " ", pages: int = 100) -> list[str]:
+        """Every screen shown while ``key`` pages on (the help screen), until the screen stops changing."""
+        screens = [self.display()]
+        for _ in range(pages):
+            self.press(key)
+            deadline = time.monotonic() + 1.5  # a page that does not change within this is the last one
+            while time.monotonic() < deadline and self.display() == screens[-1]:
+                self.read(0.05)
+            if self.display() == screens[-1]:
+                break
+            screens.append(self.display())
+        return screens
 
     def find(self, text: str) -> tuple[int, int]:
         """Where ``text`` is on the screen: (line, column), 0-based."""
