@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import fcntl
 import os
 import re
@@ -22,20 +23,26 @@ ANSI = re.compile(r"\x1b\[[0-9;?<]*[A-Za-z]")
 
 
 class Terminal:
-    """``foursquare play ARGS`` on a pty of ``size`` (columns, lines); its games kept in ``data_dir``.
+    """``foursquare play ARGS`` on a pty of ``size`` (columns, lines); its games kept in ``data_dir``; ``env``
+    added to the environment and the variables named in ``unset`` taken out.
 
     ``output`` is everything the program wrote; ``screen`` is what a terminal emulator shows of it.
     """
 
     def __init__(
-        self, *args: str, data_dir: Path, size: tuple[int, int] = (100, 32), env: dict[str, str] | None = None
+        self,
+        *args: str,
+        data_dir: Path,
+        size: tuple[int, int] = (100, 32),
+        env: dict[str, str] | None = None,
+        unset: tuple[str, ...] = (),
     ) -> None:
         columns, lines = size
         self.master, self.slave = os.openpty()
         fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         self.mode = termios.tcgetattr(self.slave)
         environment = {**os.environ, "TERM": "xterm-256color", "FOURSQUARE_DATA_DIR": str(data_dir)}
-        for name in ("NO_COLOR", "COLUMNS", "LINES", "PYTHONIOENCODING"):
+        for name in ("NO_COLOR", "COLUMNS", "LINES", "PYTHONIOENCODING", *unset):
             environment.pop(name, None)
         environment.update(env or {})
         self.process = subprocess.Popen(
@@ -49,6 +56,8 @@ class Terminal:
             preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),  # so Ctrl-C sends it SIGINT
         )
         self.output = ""
+        # A character's bytes may arrive in two reads (Bengali and Kannada take 3 bytes each).
+        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self.screen = pyte.Screen(columns, lines)
         self.stream = pyte.Stream(self.screen)
 
@@ -60,7 +69,7 @@ class Terminal:
                 return
             if not data:
                 return
-            text = data.decode("utf-8", errors="replace")
+            text = self.decoder.decode(data)
             self.output += text
             self.stream.feed(text)
             timeout = 0.05

@@ -332,23 +332,17 @@ def compact_frame(view: View, width: int, height: int) -> Frame:
     card = game.card_to_place
     header = Text(t("term.title") + "  ", style="bold")
     header.append(deal_caption(session, reveal=game.is_over(), short=True), style="dim")
-    status = Text()
     if card is not None:
         header.append("  " + t("term.move_short", turn=game.turn + 1, total=DECK_SIZE))
-        status.append(t("term.to_place_short") + " ", style="bold")
-        status.append(face(t, card, glyphs.suits), style=card_style(card) + " reverse")
-        status.append("  ")
-    else:
-        status.append_text(end_lines(session)[0])
-        status.append(" ")
-    status.append(t("term.stock_short", left=game.stock_left) + "  ")
-    status.append_text(face_down_text(session, short=True))
+    status = compact_status(view, labelled=True)
+    if status.cell_len > width:  # a long language: the card without its label, so the counts still show
+        status = compact_status(view, labelled=False)
     board = compact_board(game, view.marks, glyphs, t)
     short = width < 70
     top = [one_line(line, width, ascii_only) for line in [header, status, *board.lines]]
     room = height - len(top)
-    bottom = bottom_lines([prompt_line(view, width if not short else 0), keys_line(view, width if not short else 0)],
-                          width, max(room, 2), ascii_only)
+    fit = 0 if short else width  # below 70 columns the short forms, always
+    bottom = bottom_lines([prompt_line(view, fit), keys_line(view, fit)], width, max(room, 2), ascii_only)
     room -= len(bottom)
     extra: list[Text] = []
     if card is None:
@@ -362,6 +356,24 @@ def compact_frame(view: View, width: int, height: int) -> Frame:
     lines = [*top, *extra[: max(room, 0)], *bottom]
     cells = {move: (top_ + 2, left, h, w) for move, (top_, left, h, w) in board.cells.items()}
     return Frame(Group(*lines), cells)
+
+
+def compact_status(view: View, labelled: bool) -> Text:
+    """The compact layout's second line: the card to place (or the outcome), the stock and the face-down count."""
+    session, t, glyphs = view.session, view.t, view.glyphs
+    card = session.game.card_to_place
+    status = Text()
+    if card is not None:
+        if labelled:
+            status.append(t("term.to_place_short") + " ", style="bold")
+        status.append(face(t, card, glyphs.suits), style=card_style(card) + " reverse")
+        status.append("  ")
+    else:
+        status.append_text(end_lines(session)[0])
+        status.append(" ")
+    status.append(t("term.stock_short", left=session.game.stock_left) + "  ")
+    status.append_text(face_down_text(session, short=True))
+    return status
 
 
 def too_small_frame(view: View, width: int, height: int) -> Frame:
