@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from typing import Any
 
@@ -22,8 +23,10 @@ def _translator(t: Translator | None) -> Translator:
     return choose_language(sys.argv[1:], os.environ)[0]
 
 
-def epilog(t: Translator, width: int = 100) -> str:
-    """``foursquare play --help``'s closing text: the in-game keys and where games are kept."""
+def epilog(t: Translator, width: int | None = None) -> str:
+    """``foursquare play --help``'s closing text: the in-game keys and where games are kept, wrapped to
+    ``width`` terminal cells (the terminal's, like argparse, at most 100)."""
+    width = width or max(40, min(100, shutil.get_terminal_size().columns - 2))
     from foursquare.tui.text import (
         COMMAND_PLAY,
         COMMAND_STATS,

@@ -43,7 +43,7 @@ Output is plain text, one fact per line, each starting with a fixed word. At the
 After every accepted command::
 
     placed 3S at D4           ("undone: 3S from D4" / "redone: 3S at D4")
-    turned over: 3S at D4 face down (row), 5C at D5 face up (column)     ("turned over: nothing";
+    turned over: 3S at D4 face down (Row), 5C at D5 face up (Column)     ("turned over: nothing";
                               after an undo the line reads "turned back: ...")
     <render.grid_text(game)>
     face down: 1 of 4
@@ -58,9 +58,13 @@ outcome and the program exits with status 0, reading no further input::
 
 ``q`` or the end of input before the end prints ``stopped: game not finished, N cards placed``
 (plus the ``deal`` line for a random deal) and exits 0. An illegal move, a malformed line, or an
-undo/redo with nothing to undo/redo prints one line to stderr (``illegal: cannot place a card at
-(5, 5): ...``, ``bad command ...``, ``cannot undo: ...``) and play continues, the game unchanged.
-Line mode does not keep games in the data directory (scripts would fill it).
+undo/redo with nothing to undo/redo prints one line to stderr (``illegal: F4: A card goes next to
+another card, or on a pile.``, ``bad command ...``, ``cannot undo: ...``) and play continues, the game
+unchanged. Line mode does not keep games in the data directory (scripts would fill it).
+
+Every word is in the player's language (``t``, the command line's: ``--lang`` or the environment), line
+mode's too; the English above is the ``en`` catalogue's. Card names (``3S``), cell names and deal numbers
+stay as they are in every language, so a script still finds them; numbers follow the language's digits.
 
 ``--save FILE`` writes the record (``foursquare.record.write``, atomic) at the start and after every
 move, undo and redo; an unwritable path is reported before play starts (exit status 2), and so is a
