@@ -109,8 +109,8 @@ def parse_accept_language(header: str) -> list[str]:
     for index, item in enumerate(header.split(",")):
         tag, _, params = item.strip().partition(";")
         quality = 1.0
-        match = re.search(r"q\s*=\s*([0-9.]+)", params)
-        if match:
+        match = re.search(r"\bq\s*=\s*([^;\s]*)", params)
+        if match:  # a malformed weight drops the tag rather than guessing
             try:
                 quality = float(match.group(1))
             except ValueError:
