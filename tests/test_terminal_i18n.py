@@ -193,6 +193,11 @@ def test_the_terminal_follows_lang_of_the_environment(terminals: list[Terminal],
     assert term.finish() == 0
     goodbye = bn("term.goodbye_unfinished", placed=bn("term.cards", count=1), path="\0").split("\0")[0]
     assert goodbye in term.plain
+    again = start(terminals, data_dir=data_dir, env={"LANG": "bn_BD.UTF-8"}, unset=LANGUAGE_VARIABLES[:3])
+    offer = again.wait_screen(head(bn("term.offer_resume", what="\0", when="\0", **keys()), 8))
+    assert "AM" not in offer and "PM" not in offer  # when it was saved: a 24-hour clock in Bengali digits
+    again.press("nq")  # a new game, then quit
+    assert again.finish() == 0
 
 
 def test_the_terminal_speaks_kannada_with_lang_kn(terminals: list[Terminal], data_dir: Path) -> None:

@@ -296,7 +296,10 @@ class Interactive:
         game = kept.game
         t = self.t
         deal = t("term.deal_number", deal=str(game.deal)) if kept.kind == "deal" else t(f"term.deal_{kept.kind}_short")
-        when = t.date_time(dt.datetime.fromtimestamp(kept.path.stat().st_mtime))
+        saved = dt.datetime.fromtimestamp(kept.path.stat().st_mtime)
+        # The date as the language writes it; the time on a 24-hour clock, since CLDR's Kannada and Bengali
+        # 12-hour clocks say AM/PM in Latin letters.
+        when = f"{t.date(saved.date())} {t.number(saved.hour)}:{t.number(saved.minute).rjust(2, t.number(0))}"
         what = t("term.what_resume", deal=deal, placed=cards(t, game.turn))
         return self.confirm(t("term.offer_resume", what=what, when=when, **keys()))
 
