@@ -57,7 +57,8 @@ def test_cli_bench_text_with_variant() -> None:
     variant = Variant("diagonal", True)
     wins, total = engine_greedy(range(5, 31), variant)
     assert "adjacency=diagonal, count_buried=True" in proc.stdout
-    assert f"both won {wins} games with a total score of {total}" in proc.stdout
+    games = "game" if wins == 1 else "games"
+    assert f"both won {wins} {games} with a total score of {total}" in proc.stdout
     assert "kernel:" in proc.stdout and "engine:" in proc.stdout and "speedup:" in proc.stdout
 
 

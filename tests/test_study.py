@@ -91,7 +91,7 @@ def test_report_text_html_and_plots(db: Path, tmp_path: Path) -> None:
     result = cli("report", "--db", str(db), "--html", str(page), "--plots", str(plots))
     assert result.returncode == 0, result.stderr
     assert "winnable 6, unwinnable 3, unresolved 1" in result.stdout
-    assert "31.27%-89.22%" in result.stdout and "wins 2/5 = 40.00%" in result.stdout
+    assert "31.27% to 89.22%" in result.stdout and "wins 2/5 = 40.00%" in result.stdout
     names = sorted(p.name for p in plots.iterdir())
     assert names == ["optimal_scores.png", "player_scores.png", "solver_time.png", "win_rates.png"]
     assert all((plots / n).read_bytes().startswith(b"\x89PNG") for n in names)

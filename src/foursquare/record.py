@@ -25,7 +25,22 @@ VERSION = 1
 
 
 class RecordError(ValueError):
-    """A game record is malformed or describes an impossible game."""
+    """A game record is malformed or describes an impossible game.
+
+    Besides its English text, for developers, it says what is wrong in a form a front end can put in its
+    player's words: ``code`` (``no_such_file``, ``cannot_read``, ``not_json``, ``not_object``,
+    ``unknown_format``, ``unsupported_version``, ``unknown_fields``, ``bad_variant``, ``deal_and_stock``,
+    ``bad_deal``, ``bad_stock``, ``moves_not_list``, ``bad_move``, ``move_after_end``, ``illegal_move``; empty
+    when unknown), ``params`` (the details: ``index`` of a move counted from 0, ``reason`` of an illegal move
+    (:class:`IllegalMoveError`'s code), ``found``/``expected``, ``fields``, ``detail`` (an English text)) and
+    ``path``, the file read, if any.
+    """
+
+    def __init__(self, message: str, code: str = "", *, path: str | None = None, **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.path = path
+        self.params = params
 
 
 def to_json(game: Game) -> dict[str, Any]:
@@ -47,42 +62,56 @@ def dumps(game: Game) -> str:
 def load(data: object) -> Game:
     """Check a record (a parsed JSON value) and replay it; raise :class:`RecordError` saying what is wrong."""
     if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object")
+        raise RecordError("a record must be a JSON object", "not_object")
     if data.get("format") != FORMAT:
-        raise RecordError(f"unknown format {data.get('format')!r}: expected {FORMAT!r}")
+        raise RecordError(
+            f"unknown format {data.get('format')!r}: expected {FORMAT!r}",
+            "unknown_format",
+            found=repr(data.get("format")),
+            expected=repr(FORMAT),
+        )
     version = data.get("version")
     if version != VERSION or isinstance(version, bool):
-        raise RecordError(f"unsupported version {version!r}: this program reads version {VERSION}")
+        raise RecordError(
+            f"unsupported version {version!r}: this program reads version {VERSION}",
+            "unsupported_version",
+            found=repr(version),
+            expected=VERSION,
+        )
     unknown = sorted(set(data) - {"format", "version", "deal", "stock", "variant", "moves"})
     if unknown:
-        raise RecordError(f"unknown field(s): {', '.join(map(str, unknown))}")
+        fields = ", ".join(map(str, unknown))
+        raise RecordError(f"unknown field(s): {fields}", "unknown_fields", fields=fields)
     try:
         variant = Variant.from_json(data.get("variant"))
     except VariantError as exc:
-        raise RecordError(f"bad variant: {exc}") from None
+        raise RecordError(f"bad variant: {exc}", "bad_variant", detail=str(exc)) from None
     has_deal, has_stock = "deal" in data, "stock" in data
     if has_deal == has_stock:
-        raise RecordError("a record needs exactly one of \"deal\" and \"stock\"")
+        raise RecordError("a record needs exactly one of \"deal\" and \"stock\"", "deal_and_stock")
     try:
         if has_deal:
             game = Game(deal=data["deal"], variant=variant)
         else:
             game = Game(stock=data["stock"], variant=variant)
     except CardError as exc:
-        raise RecordError(f"bad {'deal' if has_deal else 'stock'}: {exc}") from None
+        what = "deal" if has_deal else "stock"
+        raise RecordError(f"bad {what}: {exc}", f"bad_{what}", detail=str(exc)) from None
     moves = data.get("moves", [])
     if not isinstance(moves, list):
-        raise RecordError("moves must be a list of [row, col] pairs")
+        raise RecordError("moves must be a list of [row, col] pairs", "moves_not_list")
     for index, data_move in enumerate(moves):
         try:
             move = Move.from_json(data_move)
         except MoveError as exc:
-            raise RecordError(f"move {index}: {exc}") from None
+            raise RecordError(f"move {index}: {exc}", "bad_move", index=index, detail=str(exc)) from None
         if game.is_over():
-            raise RecordError(f"move {index}: the game was already over after {index} moves")
+            raise RecordError(
+                f"move {index}: the game was already over after {index} moves", "move_after_end", index=index
+            )
         error = game.illegality(move.row, move.col)
         if error is not None:
-            raise RecordError(f"move {index}: illegal: {error}")
+            raise RecordError(f"move {index}: illegal: {error}", "illegal_move", index=index, reason=error.reason)
         game.place(move.row, move.col)
     return game
 
@@ -91,7 +120,7 @@ def loads(text: str) -> Game:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON: {exc}") from None
+        raise RecordError(f"not valid JSON: {exc}", "not_json", detail=str(exc)) from None
     return load(data)
 
 
@@ -100,13 +129,16 @@ def read(path: str | os.PathLike[str]) -> Game:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise RecordError(f"{os.fspath(path)}: no such file") from None
+        raise RecordError(f"{os.fspath(path)}: no such file", "no_such_file", path=os.fspath(path)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{os.fspath(path)}: cannot read: {exc}") from None
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise RecordError(
+            f"{os.fspath(path)}: cannot read: {exc}", "cannot_read", path=os.fspath(path), reason=reason
+        ) from None
     try:
         return loads(text)
     except RecordError as exc:
-        raise RecordError(f"{os.fspath(path)}: {exc}") from None
+        raise RecordError(f"{os.fspath(path)}: {exc}", exc.code, path=os.fspath(path), **exc.params) from None
 
 
 def write(game: Game, path: str | os.PathLike[str]) -> None:

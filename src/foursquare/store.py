@@ -146,7 +146,18 @@ def default_path() -> Path:
 
 
 class StoreError(ValueError):
-    """The database cannot be used: unreadable, damaged, not ours, or from a newer version."""
+    """The database cannot be used: unreadable, damaged, not ours, or from a newer version.
+
+    ``code`` says which, for a front end's own words (``is_directory``, ``no_directory``, ``cannot_open``,
+    ``not_database``, ``damaged``, ``newer``, ``foreign``; empty for the others), ``path`` and ``error`` (the
+    database's own English words, if any) the details.
+    """
+
+    def __init__(self, message: str, code: str = "", path: object = None, error: object = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.path = path
+        self.error = error
 
 
 class UnknownGameError(ValueError):
@@ -323,9 +334,11 @@ class Store:
     def _check_and_prepare(self) -> None:
         path = self.path
         if path.is_dir():
-            raise StoreError(f"{path} is a directory, not a database file")
+            raise StoreError(f"{path} is a directory, not a database file", "is_directory", path)
         if not path.parent.is_dir():
-            raise StoreError(f"cannot create the database {path}: the directory {path.parent} does not exist")
+            raise StoreError(
+                f"cannot create the database {path}: the directory {path.parent} does not exist", "no_directory", path
+            )
         try:
             if path.exists():
                 # mode=rw: never create, and nothing below writes until the file is known to be ours.
@@ -333,13 +346,16 @@ class Store:
             else:
                 conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS)
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the database {path}: {exc}") from None
+            raise StoreError(f"cannot open the database {path}: {exc}", "cannot_open", path, exc) from None
         try:
             self._check(conn)
         except sqlite3.Error as exc:
             raise StoreError(
                 f"{path} is not a readable Foursquare database ({exc}); it was left untouched — "
-                "move it away or choose another file with --db"
+                "move it away or choose another file with --db",
+                "not_database",
+                path,
+                exc,
             ) from None
         finally:
             conn.close()
@@ -351,7 +367,9 @@ class Store:
         if problems != ["ok"]:
             raise StoreError(
                 f"the database {self.path} is damaged ({'; '.join(problems[:3])}); it was left untouched — "
-                "move it away or choose another file with --db"
+                "move it away or choose another file with --db",
+                "damaged",
+                self.path,
             )
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = sorted(
@@ -362,22 +380,28 @@ class Store:
         if version > SCHEMA_VERSION:
             raise StoreError(
                 f"the database {self.path} was written by a newer version of Foursquare (schema {version}; "
-                f"this version reads schema {SCHEMA_VERSION} and older)"
+                f"this version reads schema {SCHEMA_VERSION} and older)",
+                "newer",
+                self.path,
             )
         if version == 0 and tables:
             raise StoreError(
                 f"{self.path} is an SQLite database but not a Foursquare one (it has the tables "
-                f"{', '.join(tables)}); it was left untouched — choose another file with --db"
+                f"{', '.join(tables)}); it was left untouched — choose another file with --db",
+                "foreign",
+                self.path,
             )
         if version > 0 and "games" not in tables:
-            raise StoreError(f"the database {self.path} is damaged: it has no games table")
+            raise StoreError(f"the database {self.path} is damaged: it has no games table", "damaged", self.path)
         conn.execute("PRAGMA journal_mode = WAL")
         if version < SCHEMA_VERSION:
             self._create_or_migrate(conn)
         columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
         missing = sorted(set(COLUMNS) - columns)
         if missing:
-            raise StoreError(f"the database {self.path} is damaged: the games table lacks {', '.join(missing)}")
+            raise StoreError(
+                f"the database {self.path} is damaged: the games table lacks {', '.join(missing)}", "damaged", self.path
+            )
 
     def _create_or_migrate(self, conn: sqlite3.Connection) -> None:
         """Create the schema in an empty database, or bring an older one up to date, in one transaction."""

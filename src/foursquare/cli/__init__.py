@@ -8,16 +8,25 @@ error (a bug: please report it), 2 bad input or usage, 130 interrupted.
 
 from __future__ import annotations
 
-import argparse
+import inspect
 import os
 import sys
 from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
 
 from foursquare.cards import CardError
 from foursquare.cli import autoplay, bench, coach, play, records, serve, solve, stats, study
+from foursquare.cli.errors import user_message
 from foursquare.cli.language import add_lang_option, choose_language
 from foursquare.cli.options import EXIT_BAD_INPUT, CommandError, values_may_start_with_a_dash
+from foursquare.cli.parser import Parser, help_text
 from foursquare.i18n import Translator, translator
+
+PROG = "foursquare"
+#: What ``--lang``'s help lists: the codes it takes, and where the language comes from without it.
+LANGUAGE_CODES = "en, uz, hr, fil (tl), kn, bn"
+LANGUAGE_VARIABLES = "LANGUAGE, LC_ALL, LC_MESSAGES, LANG"
 
 EXIT_INTERNAL_ERROR = 1
 EXIT_INTERRUPTED = 130
@@ -26,29 +35,32 @@ EXIT_INTERRUPTED = 130
 COMMAND_GROUPS = (play, stats, records, autoplay, coach, solve, bench, study, serve)
 
 
-def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
+def build_parser(t: Translator | None = None) -> Parser:
     """The whole command line, its help in ``t``'s language (English by default)."""
     t = t or translator("en")
-    parser = argparse.ArgumentParser(
-        prog="foursquare",
-        description="Foursquare, the solitaire card game by Wil Su: play it, learn it, study it.",
+    parser = Parser(prog=PROG, description=t("cli.description"), translator=t)
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", help=help_text(t, "cli.commands.help", example=f"{PROG} COMMAND --help")
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", help="what to do (foursquare COMMAND --help)")
     for group in COMMAND_GROUPS:
-        group.register(sub)
-    add_lang_option(
-        parser,
-        "the language of messages and help: en, uz, hr, fil (or tl), kn, bn "
-        "(default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)",
-    )
+        _register(group, sub, t)
+    add_lang_option(parser, help_text(t, "cli.lang.help", codes=LANGUAGE_CODES, variables=LANGUAGE_VARIABLES))
     return parser
+
+
+def _register(group: ModuleType, sub: Any, t: Translator) -> None:
+    """``group.register(sub, t)``; a ``register(sub)`` of one parameter reads the language from ``sub.translator``."""
+    if len(inspect.signature(group.register).parameters) > 1:
+        group.register(sub, t)
+    else:
+        group.register(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = values_may_start_with_a_dash(list(sys.argv[1:] if argv is None else argv))
     t, unknown = choose_language(arguments, os.environ)
     if unknown is not None:
-        print(f"foursquare: note: no messages in the language {unknown!r}; using English", file=sys.stderr)
+        print(t("cli.note.unknown_language", prog=PROG, code=repr(unknown)), file=sys.stderr)
     parser = build_parser(t)
     args = parser.parse_args(arguments)
     args.translator = t
@@ -59,10 +71,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.run(args)
         return code
     except (ValueError, CardError) as exc:  # every bad-input error of ours subclasses ValueError
-        print(f"foursquare: error: {exc}", file=sys.stderr)
+        print(t("cli.error", prog=PROG, message=user_message(exc, t)), file=sys.stderr)
         return EXIT_BAD_INPUT
     except RuntimeError as exc:  # our internal errors (a kernel/engine disagreement, a solver bug) are bugs
-        print(f"foursquare: internal error (a bug: please report it): {exc}", file=sys.stderr)
+        print(t("cli.internal_error", prog=PROG, message=exc), file=sys.stderr)
         return EXIT_INTERNAL_ERROR
     except KeyboardInterrupt:
         print(file=sys.stderr)

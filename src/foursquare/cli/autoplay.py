@@ -14,54 +14,56 @@ from foursquare.cli.options import (
     deal_range,
     non_negative_float,
     positive_float,
+    positive_int,
     seed_number,
     variant_of,
 )
+from foursquare.cli.parser import help_text
+from foursquare.cli.records import outcome_text
 from foursquare.engine import Game
-
-TEXT = {
-    "bad_jobs": "--jobs must be at least 1, not {jobs}",
-    "deal_or_deals": "give --deal N to watch one game or --deals A-B to play many",
-    "demo_title": "{player} plays deal {deal}",
-    "demo_move": "turn {turn:>2}: {card} to {cell}{flips}",
-    "demo_flips": ", {n} turned over",
-    "demo_end": "{outcome}; {turn} cards played, score {score}",
-    "progress": "{player} playing deals {lo}-{hi}",
-    "summary": (
-        "{player}: {wins}/{games} won ({rate:.1%}, 95% CI {lo:.1%}-{hi:.1%}), mean score {mean:.2f} "
-        "(a loss scores 0), {ms:.1f} ms per move, {p95:.1f} ms at the 95th percentile"
-    ),
-}
+from foursquare.i18n import Translator
 
 
-def register(sub: Any) -> None:
-    p = sub.add_parser("autoplay", help="let an AI player play", description="Let a player play deals.")
-    p.add_argument("--player", default="best", help="random, greedy or best (default: best)")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--deal", type=deal_number, help="show one game move by move")
-    where.add_argument("--deals", type=deal_range, metavar="A-B", help="play deals A to B and report")
-    p.add_argument("--seed", type=seed_number, default=0, help="the player's random seed (default 0)")
-    p.add_argument("--time", type=positive_float, metavar="S", help="thinking time per move (best player)")
+def register(sub: Any, t: Translator | None = None) -> None:
+    t = t or sub.translator
+    p = sub.add_parser("autoplay", help=help_text(t, "cli.autoplay.help"), description=t("cli.autoplay.description"))
     p.add_argument(
-        "--delay", type=non_negative_float, default=0.4, metavar="S", help="pause between moves in the demo (0.4)"
+        "--player",
+        default="best",
+        help=help_text(t, "cli.autoplay.player.help", random="random", greedy="greedy", best="best"),
     )
-    p.add_argument("--jobs", type=int, default=1, metavar="N", help="processes for --deals (default 1)")
-    p.add_argument("--json", action="store_true", help="print a JSON summary")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--deal", type=deal_number, help=help_text(t, "cli.autoplay.deal.help"))
+    where.add_argument("--deals", type=deal_range, metavar="A-B", help=help_text(t, "cli.autoplay.deals.help"))
+    p.add_argument("--seed", type=seed_number, default=0, help=help_text(t, "cli.autoplay.seed.help"))
+    p.add_argument("--time", type=positive_float, metavar="S", help=help_text(t, "cli.autoplay.time.help"))
+    p.add_argument(
+        "--delay", type=non_negative_float, default=0.4, metavar="S", help=help_text(t, "cli.autoplay.delay.help")
+    )
+    p.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help=help_text(t, "cli.autoplay.jobs.help", deals="--deals"),
+    )
+    p.add_argument("--json", action="store_true", help=help_text(t, "cli.autoplay.json.help"))
     add_variant_options(p)
     p.set_defaults(run=run_autoplay)
 
 
 def run_autoplay(args: argparse.Namespace) -> int:
     """Watch one game (``--deal``) or play many (``--deals``)."""
-    from foursquare.players import make_player  # numba: slow to import, so only when needed
+    from foursquare.players import PLAYER_NAMES, make_player  # numba: slow to import, so only when needed
 
+    t: Translator = args.translator
+    if args.player not in PLAYER_NAMES:
+        raise CommandError(t("cli.player.unknown", name=repr(args.player), choices=", ".join(PLAYER_NAMES)))
     player = make_player(args.player, seed=args.seed, time_budget=args.time)
-    if args.jobs < 1:
-        raise CommandError(TEXT["bad_jobs"].format(jobs=args.jobs))
     if args.deals is not None:
         return _play_many(args)
     if args.deal is None:
-        raise CommandError(TEXT["deal_or_deals"])
+        raise CommandError(t("cli.autoplay.deal_or_deals", deal="--deal N", deals="--deals A-B"))
     return _watch(args, player)
 
 
@@ -74,19 +76,20 @@ def _watch(args: argparse.Namespace, player: Any) -> int:
     from foursquare.cli.render import grid_table, grid_text, unicode_ok
     from foursquare.players import play_game
 
+    t: Translator = args.translator
     console = Console()
     game = Game(deal=args.deal, variant=variant_of(args))
     interactive = console.is_terminal
-    console.print(TEXT["demo_title"].format(player=player.name, deal=args.deal), style="bold" if interactive else None)
+    title = t("cli.autoplay.demo_title", player=player.name, deal=str(args.deal))
+    console.print(title, style="bold" if interactive else None, markup=False)
 
     def show(g: Game) -> None:
         placement = g.placements[-1]
-        flips = TEXT["demo_flips"].format(n=len(placement.flips)) if placement.flips else ""
-        line = TEXT["demo_move"].format(
-            turn=g.turn, card=placement.card.name, cell=placement.move.name, flips=flips
-        )
+        flips = t("cli.autoplay.demo_flips", count=len(placement.flips)) if placement.flips else ""
+        turn = t.number(g.turn).rjust(2)
+        line = t("cli.autoplay.demo_move", turn=turn, card=placement.card.name, cell=placement.move.name, flips=flips)
         if interactive:
-            console.print(line, style="cyan", highlight=False)
+            console.print(line, style="cyan", highlight=False, markup=False)
             console.print(grid_table(g))
             if args.delay > 0:
                 time.sleep(args.delay)
@@ -96,9 +99,9 @@ def _watch(args: argparse.Namespace, player: Any) -> int:
             print()
 
     result = play_game(player, game, show)
-    end = TEXT["demo_end"].format(outcome=game.outcome(), turn=result.moves, score=result.score)
+    end = t("cli.autoplay.demo_end", outcome=outcome_text(game.outcome(), t), count=result.moves, score=result.score)
     if interactive:
-        console.print(end, style="bold green" if result.won else "bold red", highlight=False)
+        console.print(end, style="bold green" if result.won else "bold red", highlight=False, markup=False)
     else:
         print(end)
     return 0
@@ -107,15 +110,19 @@ def _watch(args: argparse.Namespace, player: Any) -> int:
 def _play_many(args: argparse.Namespace) -> int:
     """Deals A to B with a progress bar on stderr, then the summary (text or JSON) on stdout."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.markup import escape
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from foursquare.cli.progress import CountColumn
     from foursquare.players import p95_seconds_per_move, play_deals, results_summary
 
+    t: Translator = args.translator
     lo, hi = args.deals
     deals = range(lo, hi + 1)
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    columns = (TextColumn("{task.description}"), BarColumn(), CountColumn(t), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task(TEXT["progress"].format(player=args.player, lo=lo, hi=hi), total=len(deals))
+        description = t("cli.autoplay.progress", player=args.player, deals=f"{lo}-{hi}")
+        task = progress.add_task(escape(description), total=len(deals))
         results = play_deals(
             args.player,
             deals,
@@ -130,16 +137,17 @@ def _play_many(args: argparse.Namespace) -> int:
         print(json.dumps(summary))
         return 0
     print(
-        TEXT["summary"].format(
+        t(
+            "cli.autoplay.summary",
             player=summary["player"],
             wins=summary["wins"],
             games=summary["games"],
-            rate=summary["win_rate"],
-            lo=summary["ci95"][0],
-            hi=summary["ci95"][1],
-            mean=summary["mean_score"],
-            ms=summary["seconds_per_move"] * 1000,
-            p95=p95_seconds_per_move(results) * 1000,
+            rate=t.percent(summary["win_rate"], 1),
+            low=t.percent(summary["ci95"][0], 1),
+            high=t.percent(summary["ci95"][1], 1),
+            mean=t.number(summary["mean_score"], 2),
+            ms=t.number(summary["seconds_per_move"] * 1000, 1),
+            p95=t.number(p95_seconds_per_move(results) * 1000, 1),
         )
     )
     return 0

@@ -7,22 +7,17 @@ import json
 from typing import Any
 
 from foursquare.cli.options import add_variant_options, deal_range, variant_of
-
-TEXT = {
-    "title": "greedy playouts over deals {lo}-{hi} ({games}, {variant})",
-    "games_1": "1 game",
-    "games_n": "{count} games",
-    "kernel": "kernel: {gps:,.0f} games/s ({seconds:.3f} s; compiling or loading the cache took {compile:.2f} s)",
-    "engine": "engine: {gps:,.0f} games/s ({seconds:.3f} s)",
-    "speedup": "speedup: {speedup:,.0f}x",
-    "check": "both won {wins} games with a total score of {score}",
-}
+from foursquare.cli.parser import help_text
+from foursquare.i18n import Translator
 
 
-def register(sub: Any) -> None:
-    p = sub.add_parser("bench", help="measure playout speed", description="Greedy playouts: kernel vs engine.")
-    p.add_argument("--deals", type=deal_range, default=(1, 1000), metavar="A-B", help="the deals (default 1-1000)")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+def register(sub: Any, t: Translator | None = None) -> None:
+    t = t or sub.translator
+    p = sub.add_parser("bench", help=help_text(t, "cli.bench.help"), description=t("cli.bench.description"))
+    p.add_argument(
+        "--deals", type=deal_range, default=(1, 1000), metavar="A-B", help=help_text(t, "cli.bench.deals.help")
+    )
+    p.add_argument("--json", action="store_true", help=help_text(t, "cli.bench.json.help"))
     add_variant_options(p)
     p.set_defaults(run=run_bench)
 
@@ -31,6 +26,7 @@ def run_bench(args: argparse.Namespace) -> int:
     """Time both implementations; a disagreement between them is raised by the library as a bug."""
     from foursquare.bench import bench, check_agreement  # numba: slow to import, so only when needed
 
+    t: Translator = args.translator
     variant = variant_of(args)
     report = bench(args.deals, variant)
     if args.json:
@@ -39,13 +35,19 @@ def run_bench(args: argparse.Namespace) -> int:
         return 0
     lo, hi = report["deals"]
     variant_text = ", ".join(f"{k}={v}" for k, v in variant.to_json().items())
-    count = report["games"]
-    games = TEXT["games_1"] if count == 1 else TEXT["games_n"].format(count=count)
-    print(TEXT["title"].format(lo=lo, hi=hi, games=games, variant=variant_text))
+    games = t("cli.bench.games", count=report["games"])
+    print(t("cli.bench.title", deals=f"{lo}-{hi}", games=games, variant=variant_text))
     k, e = report["kernel"], report["engine"]
-    print(TEXT["kernel"].format(gps=k["games_per_second"], seconds=k["seconds"], compile=k["compile_seconds"]))
-    print(TEXT["engine"].format(gps=e["games_per_second"], seconds=e["seconds"]))
-    print(TEXT["speedup"].format(speedup=report["speedup"]))
+    print(
+        t(
+            "cli.bench.kernel",
+            speed=t.number(k["games_per_second"], 0),
+            seconds=t.number(k["seconds"], 3),
+            compile=t.number(k["compile_seconds"], 2),
+        )
+    )
+    print(t("cli.bench.engine", speed=t.number(e["games_per_second"], 0), seconds=t.number(e["seconds"], 3)))
+    print(t("cli.bench.speedup", speedup=t.number(report["speedup"], 0)))
     check_agreement(report)
-    print(TEXT["check"].format(wins=report["wins"], score=report["total_score"]))
+    print(t("cli.bench.check", count=report["wins"], score=report["total_score"]))
     return 0

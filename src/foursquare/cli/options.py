@@ -1,7 +1,8 @@
 """What several commands share: option types, the house-rule options, the error every command raises.
 
-Option types raise :class:`argparse.ArgumentTypeError`, which argparse turns into a usage message and
-exit status 2 (``foursquare solve: error: argument --timeout: ...``).
+Option types raise :class:`~foursquare.cli.parser.OptionError` (an :class:`argparse.ArgumentTypeError`),
+which argparse turns into a usage message in the run's language and exit status 2
+(``foursquare solve: error: argument --timeout: ...``). Values are quoted as typed (``'abc'``).
 """
 
 from __future__ import annotations
@@ -9,37 +10,39 @@ from __future__ import annotations
 import argparse
 
 from foursquare.cards import MAX_DEAL
+from foursquare.cli.errors import CommandError
+from foursquare.cli.parser import OptionError, help_text
 from foursquare.engine import Variant
+from foursquare.i18n import Translator, translator
 
 EXIT_BAD_INPUT = 2
 
-
-class CommandError(ValueError):
-    """A command was asked something it cannot do; printed as ``foursquare: error: …``, exit 2."""
+#: The largest deal number, written as deal numbers are (Latin digits).
+LAST_DEAL = str(MAX_DEAL - 1)
 
 
 def deal_number(text: str) -> int:
     try:
         value = int(text, 0)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"deal number must be an integer, not {text!r}") from None
+        raise OptionError("cli.option.deal_not_integer", value=repr(text)) from None
     if not 0 <= value < MAX_DEAL:
-        raise argparse.ArgumentTypeError(f"deal number {value} is outside 0 .. 2**64 - 1")
+        raise OptionError("cli.option.deal_out_of_range", value=str(value), max=LAST_DEAL)
     return value
 
 
 def deal_range(text: str) -> tuple[int, int]:
     """``A-B`` (inclusive) or a single ``N``."""
     if text.startswith("-"):
-        raise argparse.ArgumentTypeError(f"deal range {text!r} starts below 0: deal numbers run from 0 to 2**64 - 1")
+        raise OptionError("cli.option.deal_range_negative", value=repr(text), max=LAST_DEAL)
     first, sep, last = text.partition("-")
     try:
         lo = deal_number(first)
         hi = deal_number(last) if sep else lo
     except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(f"expected a deal range like 1-1000, not {text!r}") from None
+        raise OptionError("cli.option.deal_range_format", value=repr(text)) from None
     if hi < lo:
-        raise argparse.ArgumentTypeError(f"deal range {text!r} ends before it starts")
+        raise OptionError("cli.option.deal_range_reversed", value=repr(text))
     return lo, hi
 
 
@@ -47,9 +50,9 @@ def positive_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+        raise OptionError("cli.option.seconds_not_number", value=repr(text)) from None
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+        raise OptionError("cli.option.seconds_not_positive", value=repr(text))
     return value
 
 
@@ -57,9 +60,9 @@ def non_negative_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+        raise OptionError("cli.option.seconds_not_number", value=repr(text)) from None
     if not value >= 0:
-        raise argparse.ArgumentTypeError(f"expected 0 or more seconds, not {text!r}")
+        raise OptionError("cli.option.seconds_negative", value=repr(text))
     return value
 
 
@@ -67,9 +70,9 @@ def positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        raise OptionError("cli.option.not_whole", value=repr(text)) from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, not {text!r}")
+        raise OptionError("cli.option.at_least_one", value=repr(text))
     return value
 
 
@@ -77,37 +80,30 @@ def seed_number(text: str) -> int:
     try:
         return int(text, 0)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be an integer, not {text!r}") from None
+        raise OptionError("cli.option.seed_not_integer", value=repr(text)) from None
+
+
+def parser_translator(parser: argparse.ArgumentParser) -> Translator:
+    """The language of ``parser``'s help (a :class:`~foursquare.cli.parser.Parser`'s; else English)."""
+    found = getattr(parser, "translator", None)
+    return found if isinstance(found, Translator) else translator("en")
 
 
 def add_variant_options(parser: argparse.ArgumentParser) -> None:
     """``--adjacency`` and ``--count-buried``, read back by :func:`variant_of`."""
-    group = parser.add_argument_group("house rules")
+    t = parser_translator(parser)
+    group = parser.add_argument_group(t("cli.option.house_rules"))
     group.add_argument(
         "--adjacency",
         choices=("orthogonal", "diagonal"),
         default="orthogonal",
-        help="which empty cells next to a card may take one (default: orthogonal)",
+        help=help_text(t, "cli.option.adjacency.help", orthogonal="orthogonal", diagonal="diagonal"),
     )
-    group.add_argument(
-        "--count-buried",
-        action="store_true",
-        help="face-down cards covered by a later card still count towards the limit of 4",
-    )
+    group.add_argument("--count-buried", action="store_true", help=help_text(t, "cli.option.count_buried.help"))
 
 
 def variant_of(args: argparse.Namespace) -> Variant:
     return Variant(adjacency=args.adjacency, count_buried=args.count_buried)
-
-
-def add_json_option(parser: argparse.ArgumentParser, help: str = "print JSON instead of text") -> None:
-    parser.add_argument("--json", action="store_true", help=help)
-
-
-def add_seed_option(
-    parser: argparse.ArgumentParser, default: int | None = 0, help: str = "random seed: the same seed, the same answer"
-) -> None:
-    parser.add_argument("--seed", type=seed_number, default=default, help=f"{help} (default {default})")
 
 
 def values_may_start_with_a_dash(argv: list[str]) -> list[str]:
@@ -123,3 +119,16 @@ def values_may_start_with_a_dash(argv: list[str]) -> list[str]:
 
 
 DASHED_VALUE_OPTIONS = frozenset({"--deals", "--deal", "--delay", "--time", "--timeout", "--seed", "--jobs"})
+
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "CommandError",
+    "add_variant_options",
+    "deal_number",
+    "deal_range",
+    "non_negative_float",
+    "positive_float",
+    "positive_int",
+    "seed_number",
+    "variant_of",
+]

@@ -8,36 +8,25 @@ from typing import TYPE_CHECKING, Any
 
 from foursquare import record
 from foursquare.cli.options import add_variant_options, deal_number, positive_float, positive_int, variant_of
+from foursquare.cli.parser import help_text
 from foursquare.engine import Game
+from foursquare.i18n import Translator, translator
 
 if TYPE_CHECKING:
     from foursquare.solver import Solution
 
-TEXT = {
-    "optimal": "optimal: no line scores more",
-    "unwinnable": "unwinnable: no sequence of placements wins from here",
-    "bounds": "time ran out: bounds only",
-    "best": "best score found",
-    "none": "none",
-    "upper": "no line scores more than",
-    "line": "line",
-    "time": "time",
-    "nodes": "nodes searched",
-    "deal": "deal",
-    "from_record": "from the position the record reaches (turn {turn})",
-}
 
-
-def register(sub: Any) -> None:
-    p = sub.add_parser("solve", help="solve a deal with the stock known", description="Perfect-information solver.")
+def register(sub: Any, t: Translator | None = None) -> None:
+    t = t or sub.translator
+    p = sub.add_parser("solve", help=help_text(t, "cli.solve.help"), description=t("cli.solve.description"))
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--deal", type=deal_number, help="solve this numbered deal from its start")
-    src.add_argument("--record", metavar="FILE", help="solve from the position the record reaches")
-    p.add_argument("--timeout", type=positive_float, default=10.0, metavar="S", help="default 10 s")
+    src.add_argument("--deal", type=deal_number, help=help_text(t, "cli.solve.deal.help"))
+    src.add_argument("--record", metavar="FILE", help=help_text(t, "cli.solve.record.help"))
     p.add_argument(
-        "--threads", type=positive_int, metavar="N", help="search threads (default: the processors, at most 4)"
+        "--timeout", type=positive_float, default=10.0, metavar="S", help=help_text(t, "cli.solve.timeout.help")
     )
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--threads", type=positive_int, metavar="N", help=help_text(t, "cli.solve.threads.help"))
+    p.add_argument("--json", action="store_true", help=help_text(t, "cli.solve.json.help"))
     add_variant_options(p)
     p.set_defaults(run=run_solve)
 
@@ -51,24 +40,23 @@ def run_solve(args: argparse.Namespace) -> int:
     else:
         game = Game(deal=args.deal, variant=variant_of(args))
     solution = solve(game.stock, game.variant, moves=game.moves, timeout=args.timeout, threads=args.threads)
-    print(json.dumps(solution_json(solution, game)) if args.json else solution_text(solution, game))
+    print(json.dumps(solution_json(solution, game)) if args.json else solution_text(solution, game, args.translator))
     return 0
 
 
-def solution_text(solution: Solution, game: Game) -> str:
+def solution_text(solution: Solution, game: Game, t: Translator | None = None) -> str:
     """The status, the best score, the proven bound, the line, time and nodes."""
+    t = t or translator("en")
     lines = []
     if game.deal is not None:
-        lines.append(f"{TEXT['deal']}: {game.deal}")
+        lines.append(t("cli.solve.deal", deal=str(game.deal)))
     if game.turn:
-        lines.append(TEXT["from_record"].format(turn=game.turn))
-    lines.append(TEXT[solution.status])
-    best = TEXT["none"] if solution.best_score is None else str(solution.best_score)
-    lines.append(f"{TEXT['best']}: {best}")
+        lines.append(t("cli.solve.from_record", turn=game.turn))
+    lines.append(t(f"cli.solve.{solution.status}"))
+    lines.append(t("cli.solve.best", score=t("cli.solve.none") if solution.best_score is None else solution.best_score))
     if solution.status == "bounds":
-        lines.append(f"{TEXT['upper']}: {solution.upper_bound}")
+        lines.append(t("cli.solve.upper", upper=solution.upper_bound))
     if solution.line:
-        cells = " ".join(m.name for m in solution.line)
-        lines.append(f"{TEXT['line']}: {cells}")
-    lines.append(f"{TEXT['time']}: {solution.seconds:.2f} s; {TEXT['nodes']}: {solution.nodes}")
+        lines.append(t("cli.solve.line", cells=" ".join(m.name for m in solution.line)))
+    lines.append(t("cli.solve.time", seconds=t.number(solution.seconds, 2), nodes=solution.nodes))
     return "\n".join(lines)

@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 import webbrowser
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import platformdirs
@@ -37,8 +37,8 @@ def default_db_path() -> Path:
     return directory / "games.db"
 
 
-def _listen(host: str, port: int) -> socket.socket:
-    """A listening socket, or :class:`ServeError` saying why there cannot be one."""
+def _listen(host: str, port: int, say: Callable[..., str] = say) -> socket.socket:
+    """A listening socket, or :class:`ServeError` saying why there cannot be one (in ``say``'s words)."""
     if not 0 <= port <= 65535:
         raise ServeError(say("cannot_listen", host=host, port=port, error=say("bad_port")))
     try:
@@ -106,16 +106,19 @@ def serve(
     db: str | os.PathLike[str] | None = None,
     open_browser: bool = False,
     allowed_hosts: Sequence[str] | None = None,
+    say: Callable[..., str] = say,
 ) -> int:
     """Check the database, listen, print the URL, serve until interrupted (``foursquare serve``).
 
     ``allowed_hosts``: the ``Host`` names to answer (see :func:`hosts_to_allow`); others get 400 ``bad_host``.
+    ``say(key, **params)`` words what is printed (``serving``, ``open_to_any_host``, ``cannot_listen``,
+    ``bad_port``): the command line passes its own, in the user's language.
     """
     import uvicorn
 
     db = Path(db).expanduser() if db else default_db_path()
     app = create_app(db, allowed_hosts=hosts_to_allow(host, allowed_hosts))
-    sock = _listen(host, port)
+    sock = _listen(host, port, say)
     if allowed_hosts is None and not is_loopback(host):
         example = socket.gethostname() or "games.example.org"
         print(say("open_to_any_host", host=host or "every address", example=example), file=sys.stderr, flush=True)
