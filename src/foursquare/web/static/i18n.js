@@ -213,7 +213,9 @@ export function integer(value) {
 export function dateTime(iso) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(intlLocale(), { dateStyle: "medium", timeStyle: "short" }).format(date);
+  // A 24-hour clock, as the terminal's: CLDR's Kannada and Bengali 12-hour clocks write AM/PM in Latin letters.
+  const format = { dateStyle: "medium", timeStyle: "short", hourCycle: "h23" };
+  return new Intl.DateTimeFormat(intlLocale(), format).format(date);
 }
 
 /** The house rules of a game as short tags: ["Standard rules"] or e.g. ["Diagonal adjacency", …]. */
