@@ -4,7 +4,8 @@ For every language and the pseudo-language ``qps``: the page comes up in the lan
 alone (``<html lang>``, the title, the navigation); the language menu switches it and the choice survives a
 reload; the game, a finished game's analysis, the statistics and the rules fit their boxes. In ``qps`` (every
 message bracketed ⟦…⟧) no Latin-letter word outside the brackets is left in any text, ``aria-label``, ``title``
-or ``placeholder``: nothing the page shows escapes the catalogue. Screenshots:
+or ``placeholder``: nothing the page shows escapes the catalogue; in Kannada and Bengali, no Latin word but
+identifiers (cell names, card codes, keys). Screenshots:
 ``test-artifacts/screenshots/i18n-<code>-<desktop|phone>-<view>.png``.
 """
 
@@ -80,6 +81,22 @@ IDENTIFIER = re.compile(r"^(?:[A-G][1-7]?|Foursquare)$")
 BRACKETED = re.compile(r"⟦[^⟦⟧]*⟧")
 
 
+# In Kannada and Bengali, whose scripts are not Latin, the Latin words left are identifiers only: cell names
+# and card codes (D4, AC, 10S), keys (U, R, H, N), the rules' X, the deal algorithm's SplitMix64, next() and i.
+IDENTIFIER_IN_SCRIPT = re.compile(r"^(?:[A-G][1-7]|[A-Z]|(?:10|[2-9]|A)[CDHS]|SplitMix64|next|i|UTC|Foursquare)$")
+NON_LATIN = ("kn", "bn")
+
+
+def latin_words(texts: list[list[str]], code: str) -> list[str]:
+    """The Latin-letter words, identifiers aside, in the texts written in ``code`` (a non-Latin script)."""
+    found = []
+    for lang, text in texts:
+        words = [word for word in re.findall(r"[A-Za-z][A-Za-z0-9]*", text) if not IDENTIFIER_IN_SCRIPT.match(word)]
+        if lang == code and words:
+            found.append(f"{words} in {text!r}")
+    return found
+
+
 def untranslated(texts: list[list[str]], code: str) -> list[str]:
     """The Latin-letter words outside ⟦…⟧ in the texts written in ``code`` (the pseudo-language)."""
     found = []
@@ -131,6 +148,8 @@ def check_view(page: Any, code: str, size: str, view: str) -> None:
     assert page.evaluate(OVERFLOWS) == [], f"{view} overflows in {code} at {size}"
     if code == "qps":
         assert untranslated(page.evaluate(TEXTS), code) == [], f"{view}: text outside the catalogue"
+    if code in NON_LATIN:
+        assert latin_words(page.evaluate(TEXTS), code) == [], f"{view}: words of another language"
 
 
 @pytest.mark.parametrize("size", SIZES)
