@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import fcntl
 import os
 import re
@@ -15,25 +16,33 @@ from pathlib import Path
 
 import pyte
 
+from foursquare.tui.board import BOARD_WIDTH
+
 PLAY = [sys.executable, "-m", "foursquare.cli", "play"]
 ANSI = re.compile(r"\x1b\[[0-9;?<]*[A-Za-z]")
 
 
 class Terminal:
-    """``foursquare play ARGS`` on a pty of ``size`` (columns, lines); its games kept in ``data_dir``.
+    """``foursquare play ARGS`` on a pty of ``size`` (columns, lines); its games kept in ``data_dir``; ``env``
+    added to the environment and the variables named in ``unset`` taken out.
 
     ``output`` is everything the program wrote; ``screen`` is what a terminal emulator shows of it.
     """
 
     def __init__(
-        self, *args: str, data_dir: Path, size: tuple[int, int] = (100, 32), env: dict[str, str] | None = None
+        self,
+        *args: str,
+        data_dir: Path,
+        size: tuple[int, int] = (100, 32),
+        env: dict[str, str] | None = None,
+        unset: tuple[str, ...] = (),
     ) -> None:
         columns, lines = size
         self.master, self.slave = os.openpty()
         fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         self.mode = termios.tcgetattr(self.slave)
         environment = {**os.environ, "TERM": "xterm-256color", "FOURSQUARE_DATA_DIR": str(data_dir)}
-        for name in ("NO_COLOR", "COLUMNS", "LINES", "PYTHONIOENCODING"):
+        for name in ("NO_COLOR", "COLUMNS", "LINES", "PYTHONIOENCODING", *unset):
             environment.pop(name, None)
         environment.update(env or {})
         self.process = subprocess.Popen(
@@ -47,6 +56,8 @@ class Terminal:
             preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),  # so Ctrl-C sends it SIGINT
         )
         self.output = ""
+        # A character's bytes may arrive in two reads (Bengali and Kannada take 3 bytes each).
+        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self.screen = pyte.Screen(columns, lines)
         self.stream = pyte.Stream(self.screen)
 
@@ -58,7 +69,7 @@ class Terminal:
                 return
             if not data:
                 return
-            text = data.decode("utf-8", errors="replace")
+            text = self.decoder.decode(data)
             self.output += text
             self.stream.feed(text)
             timeout = 0.05
@@ -90,6 +101,23 @@ class Terminal:
             if text in shown:
                 return shown
         raise AssertionError(f"{text!r} never shown; the screen:\n{self.display()}")
+
+    def side_text(self, column: int = BOARD_WIDTH + 2) -> str:
+        """The words on the screen from ``column`` on (the side panel beside the board), lines joined by spaces."""
+        return " ".join(" ".join(line[column:].split()) for line in self.screen.display if line[column:].strip())
+
+    def page_through(self, key: str = " ", pages: int = 100) -> list[str]:
+        """Every screen shown while ``key`` pages on (the help screen), until the screen stops changing."""
+        screens = [self.display()]
+        for _ in range(pages):
+            self.press(key)
+            deadline = time.monotonic() + 1.5  # a page that does not change within this is the last one
+            while time.monotonic() < deadline and self.display() == screens[-1]:
+                self.read(0.05)
+            if self.display() == screens[-1]:
+                break
+            screens.append(self.display())
+        return screens
 
     def find(self, text: str) -> tuple[int, int]:
         """Where ``text`` is on the screen: (line, column), 0-based."""

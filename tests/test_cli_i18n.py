@@ -24,7 +24,7 @@ import pytest
 from foursquare import record
 from foursquare.cli import LANGUAGE_CODES, LANGUAGE_VARIABLES, build_parser, main
 from foursquare.cli.coach import analysis_text
-from foursquare.cli.parser import ARGPARSE_MESSAGES
+from foursquare.cli.parser import ARGPARSE_MESSAGES, ArgparseCatalogue
 from foursquare.engine import Game
 from foursquare.i18n import LANGUAGES, english, translator
 from foursquare.i18n.catalogue import translations
@@ -169,6 +169,20 @@ def test_argparse_gets_its_words_back_after_a_run(capsys: pytest.CaptureFixture[
     assert argparse._ is gettext.gettext  # type: ignore[attr-defined]
     assert argparse.ngettext is gettext.ngettext  # type: ignore[attr-defined]
     assert set(english()) >= {key for key, _ in ARGPARSE_MESSAGES.values()}
+
+
+@pytest.mark.parametrize("msgid", sorted(ARGPARSE_MESSAGES))
+def test_each_argparse_sentence_fills_every_placeholder_of_its_message(msgid: str) -> None:
+    """An argparse sentence given back in English and in the pseudo-language keeps all of argparse's fields."""
+    for code in ("en", "qps"):
+        catalogue = ArgparseCatalogue(translator(code))
+        if msgid.startswith("expected %s"):
+            text = catalogue.ngettext(msgid, msgid + "s", 3)
+        else:
+            text = catalogue.gettext(msgid)
+        assert "{" not in text, text
+        wanted = sorted(re.findall(r"%\(\w+\)[a-z]|%[sr]", msgid))
+        assert sorted(re.findall(r"%\(\w+\)[a-z]|(?<!%)%[sr]", text)) == wanted, (code, text)
 
 
 def test_argparse_says_nothing_we_do_not_translate() -> None:

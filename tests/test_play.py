@@ -21,7 +21,10 @@ from foursquare import record, tui
 from foursquare.cards import Card
 from foursquare.cli.render import grid_text
 from foursquare.engine import Game, Move, Variant
+from foursquare.i18n import translator
 from pty_support import ANSI, Terminal
+
+EN = translator("en")  # the tests read English (tests/conftest.py)
 
 PLAY = [sys.executable, "-m", "foursquare.cli", "play"]
 
@@ -85,7 +88,8 @@ def test_every_step_reports_what_turned_over_and_the_next_choices() -> None:
     for placement in game.placements[:12]:
         replay.place(*placement.move)
         flips = ", ".join(
-            f"{f.card.name} at {f.cell_name} face {'up' if f.face_up else 'down'} ({f.line})" for f in placement.flips
+            f"{f.card.name} at {f.cell_name} face {'up' if f.face_up else 'down'} ({EN(f'flip.line.{f.line}')})"
+            for f in placement.flips
         )
         block = "\n".join(
             [
@@ -139,19 +143,16 @@ def test_undo_of_a_flip_turns_the_card_back() -> None:
     game.place(0, 0)
     flip = game.place(0, 1).flips[0]
     result = play("--deal", "1", stdin="0 0\n0 1\nu\n")
-    assert f"turned over: {flip.card.name} at D4 face down (row)" in result.stdout
-    assert f"turned back: {flip.card.name} at D4 face up (row)" in result.stdout
+    assert f"turned over: {flip.card.name} at D4 face down (Row)" in result.stdout
+    assert f"turned back: {flip.card.name} at D4 face up (Row)" in result.stdout
     assert "face down: 1 of 4" in result.stdout
 
 
 def test_an_illegal_move_is_refused_and_changes_nothing() -> None:
     result = play("--deal", "5", stdin="1 1\n0 0\n5 5\n0 2\n-1 0\n")
     assert result.returncode == 0
-    assert result.stderr.splitlines() == [
-        "illegal: cannot place a card at (1, 1): the first card goes to D4",
-        "illegal: cannot place a card at (5, 5): the cell is empty and not orthogonally next to a card",
-        "illegal: cannot place a card at (0, 2): the cell is empty and not orthogonally next to a card",
-    ]
+    first, apart = EN("error.illegal.first_card"), EN("error.illegal.not_adjacent")  # the web page's words
+    assert result.stderr.splitlines() == [f"illegal: E5: {first}", f"illegal: 5 5: {apart}", f"illegal: F4: {apart}"]
     game = Game(deal=5)
     game.place(0, 0)
     game.place(-1, 0)
@@ -249,7 +250,7 @@ def test_diagonal_variant() -> None:
     assert "legal: C3, D3, E3, C4, D4, E4, C5, D5, E5" in lines
     assert lines[-1] == f"won: score {game.outcome().score}"
     orthogonal = play("--deal", str(WON_DIAGONAL), stdin="0 0\n1 1\n")
-    assert "not orthogonally next to a card" in orthogonal.stderr
+    assert f"illegal: E5: {EN('error.illegal.not_adjacent')}" in orthogonal.stderr
 
 
 def test_count_buried_variant(tmp_path: Path) -> None:
@@ -267,7 +268,7 @@ def test_count_buried_variant(tmp_path: Path) -> None:
     result = play("--deal", str(deal), "--count-buried", "--save", str(path), stdin=commands(game.moves))
     lines = result.stdout.splitlines()
     assert lines[1] == "variant: orthogonal adjacency, covered face-down cards count"
-    assert lines[-1] == tui.outcome_line(game.outcome())
+    assert lines[-1] == tui.outcome_line(game.outcome(), EN)
     assert lines[-2] == f"face down: {game.face_down} of 4"
     assert record.read(path).variant == variant
 
@@ -327,9 +328,9 @@ def test_interactive_one_key_places_a_card_and_q_quits(terminal_factory: StartTe
     screen = ANSI.sub("", term.output)[at:]
     assert re.search(r"│\s+3\s", screen) and re.search(r"│\s+4\s", screen)  # row numbers on the left edge,
     assert re.search(r"│\s+C\s+D\s+E\s+│", screen)  # the column letters below (the 3 × 3 window around D4)
-    assert "You placed A♣ at D4." in screen
+    assert "A♣ placed at D4." in screen
     term.press("?")
-    at = term.wait_for("How to play Foursquare", at)
+    at = term.wait_for("How to play", at)
     term.press("\x1b")
     at = term.wait_for("Move 2 of 40", at)
     term.press("q")
@@ -366,7 +367,7 @@ def test_interactive_game_to_a_win_then_the_same_deal_again(terminal_factory: St
     at = term.wait_for("Press a cell's key")
     term.press(keys)
     at = term.wait_for(f"YOU WON!  SCORE {game.outcome().score}", at)
-    at = term.wait_for("Play another? (n)ew random deal / (s)ame deal again / (q)uit", at)
+    at = term.wait_for("Play another? (n) new random deal / (s) same deal again / (q) quit", at)
     term.press("s")
     at = term.wait_for("Move 1 of 40", at)
     term.press("i")
@@ -389,8 +390,8 @@ def test_interactive_explains_why_a_line_turned(terminal_factory: StartTerminal)
     term.press("i")
     at = term.wait_for("Move 2 of 40", at)
     term.press(key)
-    at = term.wait_for("You placed A♥ at E4.", at)  # the move and what turned, by the cells' names
-    at = term.wait_for("Row: A♥ is the lowest face-up card, so", at)
-    term.wait_for("now face down: 3♠ D4", at)
+    term.wait_screen("A♥ placed at E4.")  # the move and what turned, by the cells' names, in the web page's words
+    term.wait_screen("turned face down.")
+    assert "Row: A♥ is lower than every other face-up card, so 3♠ on D4 turned face down." in term.side_text()
     term.press("q")
     assert term.finish() == 0

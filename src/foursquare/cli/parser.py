@@ -73,6 +73,8 @@ _OUR_NAMES = {
     "%r": "value",
     "parser_name": "name",
 }
+#: Where one message names a positional placeholder otherwise (one argument, not a list of them).
+_OUR_NAMES_IN = {"cli.argparse.not_allowed": {"%s": "argument"}}
 _POSITIONAL_NAMES = {"%s", "%r"}
 _NAMED = re.compile(r"%\((\w+)\)([a-z])")
 
@@ -109,7 +111,8 @@ class ArgparseCatalogue(gettext.NullTranslations):
             return self.t(key, count=count).replace("%", "%%").replace(self.t.number(count), "%s", 1)
         # Each placeholder becomes a marker no translation contains; the text is then made %-safe and the
         # markers become argparse's own placeholders again, which argparse fills after this returns.
-        markers = {_OUR_NAMES[name]: f"\x00{index}\x00" for index, name in enumerate(names)}
+        ours = {**_OUR_NAMES, **_OUR_NAMES_IN.get(key, {})}
+        markers = {ours[name]: f"\x00{index}\x00" for index, name in enumerate(names)}
         text = self.t(key, **markers).replace("%", "%%")
         conversions = dict(_NAMED.findall(message))  # %(value)r stays a repr, %(prog)s a str
         for name, marker in zip(names, markers.values(), strict=True):

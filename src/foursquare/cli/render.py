@@ -23,16 +23,17 @@ def unicode_ok(stream: TextIO) -> bool:
     return True
 
 
-def grid_text(game: Game, ascii_only: bool = False) -> str:
+def grid_text(game: Game, ascii_only: bool = False, empty: str = "") -> str:
     """The occupied box of the grid: ``7H`` face up, ``(7H)`` face down, ``·`` (``.`` in ASCII) empty; ``x3`` =
-    pile height.
+    pile height; ``empty`` (the caller's words, in the player's language) when no card is down.
 
     The column letters above it and the row numbers beside it are those of the cells' names (D4 for the first
-    card), the same in every front end.
+    card), the same in every front end. Card names and pile heights are identifiers (``7H``, ``x3``), as in
+    records: they read the same in every language.
     """
     bounds = game.bounds()
     if bounds is None:
-        return "(no cards placed)"
+        return empty
     min_r, max_r, min_c, max_c = bounds
     width = 9
     header = "      " + "".join(f"{column_name(c):^{width}}" for c in range(min_c, max_c + 1))

@@ -43,7 +43,7 @@ Output is plain text, one fact per line, each starting with a fixed word. At the
 After every accepted command::
 
     placed 3S at D4           ("undone: 3S from D4" / "redone: 3S at D4")
-    turned over: 3S at D4 face down (row), 5C at D5 face up (column)     ("turned over: nothing";
+    turned over: 3S at D4 face down (Row), 5C at D5 face up (Column)     ("turned over: nothing";
                               after an undo the line reads "turned back: ...")
     <render.grid_text(game)>
     face down: 1 of 4
@@ -58,9 +58,13 @@ outcome and the program exits with status 0, reading no further input::
 
 ``q`` or the end of input before the end prints ``stopped: game not finished, N cards placed``
 (plus the ``deal`` line for a random deal) and exits 0. An illegal move, a malformed line, or an
-undo/redo with nothing to undo/redo prints one line to stderr (``illegal: cannot place a card at
-(5, 5): ...``, ``bad command ...``, ``cannot undo: ...``) and play continues, the game unchanged.
-Line mode does not keep games in the data directory (scripts would fill it).
+undo/redo with nothing to undo/redo prints one line to stderr (``illegal: F4: A card goes next to
+another card, or on a pile.``, ``bad command ...``, ``cannot undo: ...``) and play continues, the game
+unchanged. Line mode does not keep games in the data directory (scripts would fill it).
+
+Every word is in the player's language (``t``, the command line's: ``--lang`` or the environment), line
+mode's too; the English above is the ``en`` catalogue's. Card names (``3S``), cell names and deal numbers
+stay as they are in every language, so a script still finds them; numbers follow the language's digits.
 
 ``--save FILE`` writes the record (``foursquare.record.write``, atomic) at the start and after every
 move, undo and redo; an unwritable path is reported before play starts (exit status 2), and so is a
@@ -80,6 +84,7 @@ from rich.console import Console
 
 from foursquare import record
 from foursquare.engine import Game, Move, Variant
+from foursquare.i18n import ENGLISH, Translator, translator
 from foursquare.store import default_path
 from foursquare.tui import saved
 from foursquare.tui.glyphs import ASCII, for_terminal
@@ -89,7 +94,6 @@ from foursquare.tui.lines import play_lines
 from foursquare.tui.session import (
     PlayError,
     Session,
-    cards,
     check_save_path,
     new_game,
     outcome_line,
@@ -97,9 +101,9 @@ from foursquare.tui.session import (
     what_it_holds,
 )
 from foursquare.tui.terminal import Screen, terminal
-from foursquare.tui.text import TEXT
+from foursquare.tui.text import COMMAND_PLAY, COMMAND_STATS, DATA_DIR_VARIABLE, cards, command_analyze, command_deal
 
-__all__ = ["CELL_KEYS", "TEXT", "CellKeys", "PlayError", "Session", "outcome_line", "play", "play_lines"]
+__all__ = ["CELL_KEYS", "CellKeys", "PlayError", "Session", "outcome_line", "play", "play_lines"]
 
 
 def play(
@@ -109,14 +113,17 @@ def play(
     winnable: bool = False,
     save: str | None = None,
     resume: str | None = None,
+    t: Translator | None = None,
 ) -> int:
     """Play in the terminal (see the package docstring); the exit status of ``foursquare play``.
 
     ``resume`` is a record to continue (its variant wins over ``variant``); it is saved back to itself
-    unless ``save`` names another file.
+    unless ``save`` names another file. ``t`` is the player's language (English by default): every word of
+    the game, in both modes, is its.
     """
+    t = t or translator(ENGLISH.code)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    session = _session(variant, deal, winnable, save, resume, interactive)
+    session = _session(variant, deal, winnable, save, resume, interactive, t)
     warning = offer = None
     if interactive:
         session.history = default_path()
@@ -125,7 +132,13 @@ def play(
             try:
                 session.keep, session.keep_is_new = saved.new_path(session.kind), True
             except OSError as exc:  # play on, saying so: the player may still --save elsewhere
-                warning = TEXT["cannot_keep"].format(path=saved.games_dir(), error=exc.strerror or exc)
+                warning = t(
+                    "term.cannot_keep",
+                    path=str(saved.games_dir()),
+                    error=str(exc.strerror or exc),
+                    variable=DATA_DIR_VARIABLE,
+                    option="--save FILE",
+                )
     error = session.write()
     if error is not None:
         raise PlayError(error.removeprefix("warning: "))
@@ -135,45 +148,50 @@ def play(
 
 
 def _session(
-    variant: Variant, deal: int | None, winnable: bool, save: str | None, resume: str | None, interactive: bool
+    variant: Variant,
+    deal: int | None,
+    winnable: bool,
+    save: str | None,
+    resume: str | None,
+    interactive: bool,
+    t: Translator,
 ) -> Session:
     """The first game of the run and where it is written, every --save question asked and answered."""
     if save is not None:
-        check_save_path(save)
+        check_save_path(save, t)
         if resume is None or not _same_file(save, resume):
-            _may_replace(save, interactive)
+            _may_replace(save, interactive, t)
     if resume is None:
         if winnable and interactive:
-            print(TEXT["finding_deal"], flush=True)
+            print(t("term.finding_deal"), flush=True)
         game = new_game(variant, deal, winnable)
-        return Session(game, game.variant, deal_shown=deal is not None, winnable=winnable, save=save)
+        return Session(game, game.variant, deal_shown=deal is not None, winnable=winnable, save=save, t=t)
     game = record.read(resume)
-    check_save_path(resume)
+    check_save_path(resume, t)
     kept = Path(resume)
     if kept.resolve().parent == saved.games_dir().resolve():  # a game of the data directory goes on in its file
         kind = saved.kind_of(kept)
-        session = Session(game, game.variant, kind == "deal", kind == "winnable", save=save, keep=kept)
-        return session
-    return Session(game, game.variant, deal_shown=True, winnable=False, save=save or resume)
+        return Session(game, game.variant, kind == "deal", kind == "winnable", save=save, keep=kept, t=t)
+    return Session(game, game.variant, deal_shown=True, winnable=False, save=save or resume, t=t)
 
 
 def _same_file(first: str, second: str) -> bool:
     return os.path.abspath(first) == os.path.abspath(second)
 
 
-def _may_replace(path: str, interactive: bool) -> None:
+def _may_replace(path: str, interactive: bool, t: Translator) -> None:
     """Ask before a --save path that holds something is replaced; refuse when nobody can be asked."""
-    holds = what_it_holds(path)
+    holds = what_it_holds(path, t)
     if holds is None:
         return
     if interactive:
         try:
-            answer = input(TEXT["replace_question"].format(holds=holds))
+            answer = input(t("term.replace_question", holds=holds, y="y", n="N"))
         except EOFError:
             answer = ""
         if answer.strip().lower() in ("y", "yes"):
             return
-    raise PlayError(TEXT["not_replaced"].format(holds=holds, path=path))
+    raise PlayError(t("term.not_replaced", holds=holds, option="--save", command=f"{COMMAND_PLAY} {path}"))
 
 
 def play_interactive(
@@ -187,7 +205,7 @@ def play_interactive(
     if glyphs is ASCII and isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(errors="replace")  # a character we missed shows as "?" rather than end the game
     status = 0
-    screen = Screen(console)
+    screen = Screen(console, ascii_only=glyphs is ASCII)
     try:
         with terminal(console, sys.stdin.fileno(), screen) as keyboard:
             game = Interactive(session, keyboard, screen, glyphs)
@@ -210,21 +228,22 @@ def _drop_if_empty(session: Session) -> None:
 def goodbye(session: Session) -> list[str]:
     """What is printed after the full screen closes: how the game ended, or where it is kept."""
     game: Game = session.game
+    t = session.t
     lines: list[str] = []
     outcome = game.outcome()
     path = session.record_path
     if outcome.is_over:
-        lines.append(TEXT["goodbye_finished"].format(deal=game.deal, outcome=outcome_words(outcome)))
+        lines.append(t("term.goodbye_finished", deal=str(game.deal), outcome=outcome_words(outcome, t)))
     elif game.turn:
-        lines.append(TEXT["goodbye_unfinished"].format(placed=cards(game.turn), path=session.keep or path))
-        lines.append(TEXT["goodbye_continue"] + ("" if session.keep else f" {path}"))
-        if session.deal_shown:
-            lines.append(TEXT["goodbye_again"].format(deal=game.deal))
-    lines.extend(TEXT["goodbye_saved"].format(path=p) for p in session.saved)
+        lines.append(t("term.goodbye_unfinished", placed=cards(t, game.turn), path=str(session.keep or path)))
+        lines.append(t("term.goodbye_continue", command=COMMAND_PLAY + ("" if session.keep else f" {path}")))
+        if session.deal_shown and game.deal is not None:
+            lines.append(t("term.goodbye_again", deal=str(game.deal), command=command_deal(game.deal)))
+    lines.extend(t("term.goodbye_saved", path=p) for p in session.saved)
     if outcome.is_over and path is not None:
-        lines.append(TEXT["goodbye_analyze"].format(path=path))
+        lines.append(t("term.end_analyze", command=command_analyze(path)))
     if outcome.is_over and session.history is not None:
-        lines.append(TEXT["goodbye_stats"])
+        lines.append(t("term.end_stats", command=COMMAND_STATS))
     return lines
 
 

@@ -1,16 +1,22 @@
 """The board pictures of the interactive game: the full board (3 lines per cell, framed) and the compact one
-(1 line per cell) for small terminals. Each picture says where every cell lies, for mouse clicks."""
+(1 line per cell) for small terminals. Each picture says where every cell lies, for mouse clicks.
+
+Widths are counted in terminal cells, and every cell's lines are cut to its width, so that an ace's letter or
+numbers in another script (``rank.short.1``, Bengali digits) never shift the board."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Literal
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from foursquare.cards import Card
 from foursquare.engine import Game, Move, Placement, column_name, row_name
+from foursquare.i18n import Translator
 from foursquare.tui.glyphs import Box, Glyphs
+from foursquare.tui.text import face, symbols_meanings
 
 CELL_WIDTH = 9  # columns per cell of the full board, borders included
 CELL_HEIGHT = 3  # lines per cell of the full board
@@ -103,13 +109,23 @@ def _border(game: Game, move: Move, marks: Marks, g: Glyphs) -> tuple[Box, str]:
     return g.plain, ""
 
 
-def full_cell(game: Game, move: Move, marks: Marks, g: Glyphs) -> list[Text]:
+def _fit(line: Text, width: int) -> Text:
+    """``line`` cut or padded to exactly ``width`` terminal cells."""
+    line.truncate(width, overflow="crop", pad=True)
+    return line
+
+
+def full_cell(game: Game, move: Move, marks: Marks, g: Glyphs, t: Translator) -> list[Text]:
     """Three lines of ``CELL_WIDTH`` columns picturing one cell (each part styled on its own)."""
+    return [_fit(line, CELL_WIDTH) for line in _full_cell(game, move, marks, g, t)]
+
+
+def _full_cell(game: Game, move: Move, marks: Marks, g: Glyphs, t: Translator) -> list[Text]:
     inner = CELL_WIDTH - 2
     pile = game.pile(*move)
     key = marks.keys.get(move)
     rank = marks.hints.get(move)
-    tag = f"#{rank}" if rank is not None else ""
+    tag = f"#{t.number(rank)}" if rank is not None else ""
     legal = not game.is_over() and game.is_legal(*move)
     if pile is None:
         if not legal and move != marks.cursor:
@@ -117,7 +133,7 @@ def full_cell(game: Game, move: Move, marks: Marks, g: Glyphs) -> list[Text]:
             return [Text(" " * CELL_WIDTH), Text(middle.center(CELL_WIDTH), style=STYLE_DIM), Text(" " * CELL_WIDTH)]
         box, style = (g.cursor, "bold") if move == marks.cursor else (g.dashed, STYLE_EMPTY_BORDER)
         label = (key or "").center(inner)
-        fill = inner - len(tag)
+        fill = max(0, inner - cell_len(tag))
         return [
             Text(box.top_left + box.across * inner + box.top_right, style=style),
             Text.assemble((box.down, style), (label, STYLE_LABEL_EMPTY), (box.down, style)),
@@ -131,32 +147,31 @@ def full_cell(game: Game, move: Move, marks: Marks, g: Glyphs) -> list[Text]:
     box, border = _border(game, move, marks, g)
     if key is not None:
         label = f" {key} "
-        rest = box.across * (inner - len(label)) + box.top_right
+        rest = box.across * (inner - cell_len(label)) + box.top_right
         top = Text.assemble((box.top_left, border), (label, STYLE_LABEL_PILE), (rest, border))
     else:
         top = Text(box.top_left + box.across * inner + box.top_right, style=border)
 
     card = pile.top
-    name = g.card(card)
+    name = face(t, card, g.suits)
+    room = max(0, inner - 1 - cell_len(name))
     if pile.top_face_up:
-        mid = Text.assemble(
-            (box.down + " ", border), (name, card_style(card)), (" " * (inner - 1 - len(name)) + box.down, border)
-        )
+        mid = Text.assemble((box.down + " ", border), (name, card_style(card)), (" " * room + box.down, border))
     else:  # a card back, with the name the player saw faded on it
         mid = Text.assemble(
             (box.down, border),
             (g.back, STYLE_BACK),
             (name, STYLE_BACK_NAME),
-            (g.back * (inner - 1 - len(name)), STYLE_BACK),
+            (g.back * room, STYLE_BACK),
             (box.down, border),
         )
 
     height = ""
     if pile.height > 1:
-        height = f"{g.times}{pile.height}"
+        height = f"{g.times}{t.number(pile.height)}"
         if game.variant.count_buried and pile.buried_face_down:
-            height += f"{g.buried}{pile.buried_face_down}"
-    fill = inner - len(height) - len(tag) - 1
+            height += f"{g.buried}{t.number(pile.buried_face_down)}"
+    fill = max(0, inner - cell_len(height) - cell_len(tag) - 1)
     bottom = Text.assemble(
         (box.bottom_left, border),
         (tag, STYLE_HINT),
@@ -167,7 +182,7 @@ def full_cell(game: Game, move: Move, marks: Marks, g: Glyphs) -> list[Text]:
     return [top, mid, bottom]
 
 
-def full_board(game: Game, marks: Marks, g: Glyphs) -> Picture:
+def full_board(game: Game, marks: Marks, g: Glyphs, t: Translator) -> Picture:
     """The framed board, ``BOARD_WIDTH`` × ``BOARD_HEIGHT``: the row numbers on its left edge and the column
     letters below, those of the cells' names (D4 for the first card)."""
     min_r, max_r, min_c, max_c = window(game, marks.cursor)
@@ -184,7 +199,7 @@ def full_board(game: Game, marks: Marks, g: Glyphs) -> Picture:
         for c in range(min_c, max_c + 1):
             move = Move(r, c)
             cells[move] = (1 + top + len(body), 2 + left + len(row_lines[0]), CELL_HEIGHT, CELL_WIDTH)
-            for i, line in enumerate(full_cell(game, move, marks, g)):
+            for i, line in enumerate(full_cell(game, move, marks, g, t)):
                 row_lines[i].append_text(line)
         body.extend(row_lines)
     letters = "".join(column_name(c).center(CELL_WIDTH) for c in range(min_c, max_c + 1))
@@ -200,7 +215,7 @@ def full_board(game: Game, marks: Marks, g: Glyphs) -> Picture:
     return Picture(lines, cells)
 
 
-def compact_cell(game: Game, move: Move, marks: Marks, g: Glyphs) -> Text:
+def compact_cell(game: Game, move: Move, marks: Marks, g: Glyphs, t: Translator) -> Text:
     """One cell in ``COMPACT_CELL`` columns: its key, then the card (``░7♥×2`` face down in a pile of 2)."""
     pile = game.pile(*move)
     key = marks.keys.get(move)
@@ -212,13 +227,12 @@ def compact_cell(game: Game, move: Move, marks: Marks, g: Glyphs) -> Text:
         rank = marks.hints.get(move)
         text = Text(f"[{key or ' '}]", style=STYLE_LABEL_EMPTY + cursor)
         if rank is not None:
-            text.append(f"#{rank}", style=STYLE_HINT + cursor)
+            text.append(f"#{t.number(rank)}", style=STYLE_HINT + cursor)
         cell = Text("  ") + text
-        cell.pad_right(COMPACT_CELL - cell.cell_len)
-        return cell
+        return _fit(cell, COMPACT_CELL)
     hinted = move in marks.hints
     text = Text(key or " ", style=("bold black on green" if hinted else STYLE_LABEL_PILE) if key else "")
-    name = g.card(pile.top)
+    name = face(t, pile.top, g.suits)
     placement = marks.placed()
     style = card_style(pile.top)
     if placement is not None and placement.move == move:
@@ -230,15 +244,14 @@ def compact_cell(game: Game, move: Move, marks: Marks, g: Glyphs) -> Text:
     else:
         text.append(g.back + name, style=STYLE_BACK_NAME + (" underline" if "underline" in style else ""))
     if pile.height > 1:
-        text.append(f"{g.times}{pile.height}", style="bold")
-    text.pad_right(COMPACT_CELL - text.cell_len)
-    text.truncate(COMPACT_CELL)
+        text.append(f"{g.times}{t.number(pile.height)}", style="bold")
+    _fit(text, COMPACT_CELL)
     if cursor:
         text.stylize(STYLE_CURSOR)
     return text
 
 
-def compact_board(game: Game, marks: Marks, g: Glyphs) -> Picture:
+def compact_board(game: Game, marks: Marks, g: Glyphs, t: Translator) -> Picture:
     """The board in one line per row: the row numbers on the left, the column letters below."""
     min_r, max_r, min_c, max_c = window(game, marks.cursor)
     lines: list[Text] = []
@@ -247,41 +260,41 @@ def compact_board(game: Game, marks: Marks, g: Glyphs) -> Picture:
         line = Text(row_name(r).rjust(COMPACT_RANK - 1) + " ", style=STYLE_DIM)
         for c in range(min_c, max_c + 1):
             cells[Move(r, c)] = (len(lines), line.cell_len, 1, COMPACT_CELL)
-            line.append_text(compact_cell(game, Move(r, c), marks, g))
+            line.append_text(compact_cell(game, Move(r, c), marks, g, t))
         lines.append(line)
     letters = "".join(column_name(c).center(COMPACT_CELL) for c in range(min_c, max_c + 1))
     lines.append(Text(" " * COMPACT_RANK + letters, style=STYLE_DIM))
     return Picture(lines, cells)
 
 
-def big_card(card: Card, g: Glyphs) -> Text:
+def big_card(card: Card, g: Glyphs, t: Translator) -> Text:
     """The card to place, drawn large."""
-    name = g.card(card)
+    name = face(t, card, g.suits)
     width = 9
     box = g.plain
+    gap = " " * max(0, width - cell_len(name))
     rows = [
         box.top_left + box.across * width + box.top_right,
-        box.down + name.ljust(width) + box.down,
+        box.down + name + gap + box.down,
         box.down + name[-1].center(width) + box.down,
-        box.down + name.rjust(width) + box.down,
+        box.down + gap + name + box.down,
         box.bottom_left + box.across * width + box.bottom_right,
     ]
     return Text("\n".join(rows), style=card_style(card))
 
 
-def symbols_legend(g: Glyphs) -> list[tuple[str, str]]:
+def symbols_legend(g: Glyphs, t: Translator) -> list[tuple[str, str]]:
     """What every mark of the board means, drawn with the glyphs in use (for the ``?`` screen)."""
     p, d, placed, cursor = g.plain, g.dashed, g.placed, g.cursor
+    meaning = symbols_meanings(t, buried=f"{g.buried}{t.number(1)}")
     return [
-        (f"{p.top_left} k {p.across}{p.top_right}", "a pile you may place on; k is its key (a pile holds up to 4)"),
-        (f"{d.top_left}{d.across * 3}{d.top_right}", "dashed: an empty cell you may place on ([k] on the small board)"),
-        (f"{g.back}{'7♥' if g.suits else '7H'}{g.back}", "a face-down card, its name faded on the back"),
-        (f"{g.times}2", f"a pile of 2 cards;  {g.buried}1: one face-down card covered in it (covered cards count)"),
-        (f"{placed.top_left}{placed.across * 3}{placed.top_right}", "heavy border, cyan (underlined on the small "
-         "board): the card just placed; magenta border: a card it turned over"),
-        (f"{cursor.top_left}{cursor.across * 3}{cursor.top_right}", "double border (reversed on the small board): "
-         "the cursor"),
-        ("#1 #2", "the hint's best moves, best first (h)"),
-        (g.empty, "an empty cell inside the grid, where no card may go now"),
-        ("Face down", "green, yellow at 3 (careful), red at 4 (one more loses)"),
+        (f"{p.top_left} k {p.across}{p.top_right}", meaning["pile"]),
+        (f"{d.top_left}{d.across * 3}{d.top_right}", meaning["target"]),
+        (f"{g.back}{'7♥' if g.suits else '7H'}{g.back}", meaning["back"]),
+        (f"{g.times}{t.number(2)}", meaning["height"]),
+        (f"{placed.top_left}{placed.across * 3}{placed.top_right}", meaning["placed"]),
+        (f"{cursor.top_left}{cursor.across * 3}{cursor.top_right}", meaning["cursor"]),
+        (f"#{t.number(1)} #{t.number(2)}", meaning["hint"]),
+        (g.empty, meaning["inside"]),
+        (t("term.face_down_label").rstrip(":： "), meaning["face_down"]),
     ]

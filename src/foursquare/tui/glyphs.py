@@ -7,7 +7,6 @@ import os
 from dataclasses import dataclass
 from typing import TextIO
 
-from foursquare.cards import Card
 from foursquare.cli.render import unicode_ok
 
 
@@ -36,10 +35,7 @@ class Glyphs:
     empty: str  #: an empty cell inside the grid
     times: str  #: before a pile's height
     buried: str  #: before the count of face-down cards covered in a pile
-    suits: bool  #: card names with suit symbols (``10♥``) rather than letters (``10H``)
-
-    def card(self, card: Card) -> str:
-        return card.symbol if self.suits else card.name
+    suits: bool  #: card faces with suit symbols (``10♥``, :func:`foursquare.tui.text.face`) rather than ``10H``
 
 
 UNICODE = Glyphs(

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import threading
-import time
 from collections.abc import Callable
 
 from rich.console import Group
@@ -27,9 +27,9 @@ from foursquare.tui.keys import (
     Keyboard,
 )
 from foursquare.tui.screens import Frame, Hint, View, draw_frame, help_lines
-from foursquare.tui.session import Session, cards, new_game
+from foursquare.tui.session import Session, new_game
 from foursquare.tui.terminal import Screen
-from foursquare.tui.text import TEXT
+from foursquare.tui.text import COMMAND_PLAY, FIRST_CELL, LAST_CELL, ROWS, cards, face, illegal_reason, keys
 
 STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
@@ -66,6 +66,7 @@ class Interactive:
 
     def __init__(self, session: Session, keyboard: Keyboard, screen: Screen, glyphs: Glyphs) -> None:
         self.session = session
+        self.t = session.t
         self.keyboard = keyboard
         self.screen = screen
         self.glyphs = glyphs
@@ -107,7 +108,7 @@ class Interactive:
                 return key
             if self.screen.resized() or (waiting and job is not None and job.done):
                 if job is not None and job.error is not None:
-                    self.message = TEXT["hint_failed"].format(error=job.error)
+                    self.message = self.t("term.hint_failed", error=job.error)
                 draw()
 
     # --- the loop ---
@@ -144,7 +145,7 @@ class Interactive:
         elif key == KEY_START_OVER:
             self.start_over()
         elif key == KEY_NEW:
-            if self.confirm(TEXT["confirm_new"]):
+            if self.confirm(self.t("term.confirm_new", command=COMMAND_PLAY, **keys())):
                 self.new_deal()
         elif key == KEY_HINT:
             self.hint_job = HintJob(game)
@@ -157,7 +158,7 @@ class Interactive:
             self.click(key)
         elif key in NAME_LETTERS:
             self.typing = key
-            self.message = TEXT["typing_name"].format(letter=key.upper())
+            self.message = self.t("term.typing_name", letter=key.upper(), rows=ROWS)
         elif key != "escape":
             self.place_key(key)
 
@@ -170,14 +171,14 @@ class Interactive:
         try:
             self.cursor = Move.from_name(f"{letter}{key}")
         except MoveError:
-            self.message = TEXT["bad_name"].format(name=f"{letter}{key}".upper())
+            self.message = self.t("term.bad_name", name=f"{letter}{key}".upper(), first=FIRST_CELL, last=LAST_CELL)
             return
         self.say_cursor()
 
     def say_cursor(self) -> None:
         card = self.session.game.card_to_place
         if self.cursor is not None and card is not None:
-            self.message = TEXT["cursor_at"].format(cell=self.cursor.name, card=self.glyphs.card(card))
+            self.message = self.t("term.cursor_at", cell=self.cursor.name, card=face(self.t, card, self.glyphs.suits))
 
     def move_cursor(self, drow: int, dcol: int) -> None:
         game = self.session.game
@@ -207,7 +208,7 @@ class Interactive:
     def place_key(self, key: str) -> None:
         move = self.keys.move_of(key)
         if move is None:
-            self.message = TEXT["no_such_cell"].format(key=key)
+            self.message = self.t("term.no_such_cell", key=repr(key), **keys())
             return
         self.place(move)
 
@@ -218,9 +219,9 @@ class Interactive:
         card = game.card_to_place
         error = game.illegality(move.row, move.col)
         if error is not None or card is None:
-            why = str(error).split(": ", 1)[-1]
-            name = self.glyphs.card(card) if card is not None else ""
-            self.message = TEXT["not_legal"].format(card=name, cell=move.name, why=why)
+            why = illegal_reason(self.t, error.reason if error is not None else "game_over")
+            name = face(self.t, card, self.glyphs.suits) if card is not None else ""
+            self.message = self.t("term.not_legal", card=name, cell=move.name, why=why)
             return
         self.last = LastAction("placed", game.place(move.row, move.col))
         self.after_change()
@@ -228,7 +229,7 @@ class Interactive:
     def undo(self) -> None:
         game = self.session.game
         if not game.can_undo:
-            self.message = TEXT["nothing_to_undo"]
+            self.message = self.t("term.nothing_to_undo")
             return
         self.last = LastAction("undone", game.undo())
         self.after_change(assisted=True)
@@ -236,7 +237,7 @@ class Interactive:
     def redo(self) -> None:
         game = self.session.game
         if not game.can_redo:
-            self.message = TEXT["nothing_to_redo"]
+            self.message = self.t("term.nothing_to_redo")
             return
         self.last = LastAction("redone", game.redo())
         self.after_change()
@@ -259,11 +260,11 @@ class Interactive:
 
     def new_deal(self) -> None:
         if self.session.winnable:
-            self.draw(TEXT["finding_deal"])
+            self.draw(self.t("term.finding_deal"))
         try:
             game = new_game(self.session.variant, None, self.session.winnable)
-        except ValueError as exc:  # the solver found no winnable deal in its tries
-            self.message = str(exc)
+        except ValueError:  # the solver found no winnable deal in its tries (its SolverError)
+            self.message = self.t("term.no_winnable_deal", **keys())
             return
         self.fresh()
         self.message = self.session.start(game, deal_shown=False)
@@ -293,10 +294,14 @@ class Interactive:
 
     def offer_resume(self, kept: saved.Kept) -> bool:
         game = kept.game
-        deal = TEXT["deal_number"].format(deal=game.deal) if kept.kind == "deal" else TEXT[f"deal_{kept.kind}_short"]
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(kept.path.stat().st_mtime))
-        what = TEXT["what_resume"].format(deal=deal, placed=cards(game.turn))
-        return self.confirm(TEXT["offer_resume"].format(what=what, when=when))
+        t = self.t
+        deal = t("term.deal_number", deal=str(game.deal)) if kept.kind == "deal" else t(f"term.deal_{kept.kind}_short")
+        saved = dt.datetime.fromtimestamp(kept.path.stat().st_mtime)
+        # The date as the language writes it; the time on a 24-hour clock, since CLDR's Kannada and Bengali
+        # 12-hour clocks say AM/PM in Latin letters.
+        when = f"{t.date(saved.date())} {t.number(saved.hour)}:{t.number(saved.minute).rjust(2, t.number(0))}"
+        what = t("term.what_resume", deal=deal, placed=cards(t, game.turn))
+        return self.confirm(t("term.offer_resume", what=what, when=when, **keys()))
 
     def resume(self, kept: saved.Kept) -> None:
         session = self.session
@@ -316,9 +321,9 @@ class Interactive:
         skip = 0
 
         def draw() -> int:
-            lines = self.screen.lines(Group(*help_lines(self.glyphs)))
+            lines = self.screen.lines(Group(*help_lines(self.t, self.glyphs)))
             more = len(lines) > self.screen.size[1] - 1
-            footer = self.screen.lines(Text(TEXT["help_more"] if more else TEXT["help_close"], style="dim"))
+            footer = self.screen.lines(Text(self.t("term.help_more" if more else "term.help_close"), style="dim"))
             room = self.screen.size[1] - len(footer)
             self.screen.draw_lines(lines[skip : skip + room] + footer)
             return len(lines) - room

@@ -7,13 +7,15 @@ from typing import Literal, TextIO
 
 from foursquare.cli.render import grid_text, unicode_ok
 from foursquare.engine import MAX_FACE_DOWN, Game, Move, MoveError, Placement
-from foursquare.tui.session import Session, cards, outcome_line
-from foursquare.tui.text import TEXT
+from foursquare.i18n import Translator
+from foursquare.tui.session import Session, outcome_line
+from foursquare.tui.text import cards, illegal_reason, keys
 
 
 def play_lines(session: Session, lines: Iterable[str], out: TextIO, err: TextIO) -> int:
     """Play from text commands, one per line; the output format is the module docstring's."""
-    game = session.game
+    game, t = session.game, session.t
+    empty = t("term.no_cards_placed")
 
     def say(text: str) -> None:
         print(text, file=out, flush=True)
@@ -27,14 +29,17 @@ def play_lines(session: Session, lines: Iterable[str], out: TextIO, err: TextIO)
         if error is not None:
             complain(error)
 
-    say(TEXT["deal"].format(deal=game.deal) if session.deal_shown else TEXT["deal_hidden"])
-    buried = TEXT["variant_buried"] if session.variant.count_buried else ""
-    say(TEXT["variant"].format(adjacency=session.variant.adjacency, buried=buried))
+    say(t("term.deal", deal=str(game.deal)) if session.deal_shown else t("term.deal_hidden"))
+    diagonal = session.variant.adjacency == "diagonal"
+    rules = [t("term.variant_diagonal" if diagonal else "term.variant_orthogonal")]
+    if session.variant.count_buried:
+        rules.append(t("term.variant_count_buried"))
+    say(t("term.variant", rules=t("list.sep").join(rules)))
     if game.is_over():  # a finished record given to continue: nothing left to play
-        say(grid_text(game, ascii_only=not unicode_ok(out)))
-        say(outcome_line(game.outcome()))
+        say(grid_text(game, ascii_only=not unicode_ok(out), empty=empty))
+        say(outcome_line(game.outcome(), t))
         return 0
-    say(_state_lines(game))
+    say(_state_lines(game, t))
 
     for raw in lines:
         command = raw.strip().lower()
@@ -44,43 +49,43 @@ def play_lines(session: Session, lines: Iterable[str], out: TextIO, err: TextIO)
             break
         if command in ("u", "undo"):
             if not game.can_undo:
-                complain(TEXT["cannot_undo"])
+                complain(t("term.cannot_undo"))
                 continue
             placement = game.undo()
             save()
-            say(_report_lines("undone", placement))
+            say(_report_lines("undone", placement, t))
         elif command in ("r", "redo"):
             if not game.can_redo:
-                complain(TEXT["cannot_redo"])
+                complain(t("term.cannot_redo"))
                 continue
             placement = game.redo()
             save()
-            say(_report_lines("redone", placement))
+            say(_report_lines("redone", placement, t))
         else:
             try:
                 move = _parse_cell(command)
             except MoveError:
-                complain(TEXT["bad_command"].format(line=raw.strip()))
+                complain(t("term.bad_command", line=repr(raw.strip()), example='"D4"', **keys()))
                 continue
             error = game.illegality(move.row, move.col)
             if error is not None:
-                complain(TEXT["illegal"].format(error=error))
+                complain(t("term.illegal", cell=_cell(move), why=illegal_reason(t, error.reason)))
                 continue
             placement = game.place(move.row, move.col)
             save()
-            say(_report_lines("placed", placement))
-        say(grid_text(game, ascii_only=not unicode_ok(out)))
-        say(TEXT["face_down_count"].format(count=game.face_down, limit=MAX_FACE_DOWN))
+            say(_report_lines("placed", placement, t))
+        say(grid_text(game, ascii_only=not unicode_ok(out), empty=empty))
+        say(t("term.face_down_count", count=game.face_down, limit=MAX_FACE_DOWN))
         if game.is_over():
-            say(outcome_line(game.outcome()))
+            say(outcome_line(game.outcome(), t))
             if not session.deal_shown:
-                say(TEXT["deal"].format(deal=game.deal))
+                say(t("term.deal", deal=str(game.deal)))
             return 0
-        say(_state_lines(game))
+        say(_state_lines(game, t))
     save()
-    say(TEXT["stopped"].format(placed=cards(game.turn)))
+    say(t("term.stopped", placed=cards(t, game.turn)))
     if not session.deal_shown:
-        say(TEXT["deal"].format(deal=game.deal))
+        say(t("term.deal", deal=str(game.deal)))
     return 0
 
 
@@ -91,28 +96,40 @@ def _parse_cell(text: str) -> Move:
     return Move.parse(text)
 
 
-def _state_lines(game: Game) -> str:
+def _cell(move: Move) -> str:
+    """A cell as the player named it: ``D4``, or ``5 5`` outside the named area."""
+    try:
+        return move.name
+    except MoveError:
+        return str(move)
+
+
+def _state_lines(game: Game, t: Translator) -> str:
     card = game.card_to_place
     assert card is not None
-    cells = ", ".join(move.name for move in game.legal_moves)
+    cells = ", ".join(move.name for move in game.legal_moves)  # identifiers, as a script reads them back
     return "\n".join(
-        [TEXT["card_to_place"].format(card=card.name, left=cards(game.stock_left)), TEXT["legal"].format(cells=cells)]
+        [t("term.card_to_place", card=card.name, left=cards(t, game.stock_left)), t("term.legal", cells=cells)]
     )
 
 
-def _report_lines(kind: Literal["placed", "undone", "redone"], placement: Placement) -> str:
+def _report_lines(kind: Literal["placed", "undone", "redone"], placement: Placement, t: Translator) -> str:
     move = placement.move
     undone = kind == "undone"  # an undo turns every flipped card back: it now faces the other way
     flips = [
-        TEXT["flip"].format(
-            card=f.card.name, cell=f.cell_name, way="up" if f.face_up != undone else "down", line=f.line
+        t(
+            "term.flip_up" if f.face_up != undone else "term.flip_down",
+            card=f.card.name,
+            cell=f.cell_name,
+            line=t(f"flip.line.{f.line}"),
         )
         for f in placement.flips
     ]
+    turned = t("list.sep").join(flips) or t("term.nothing")
     return "\n".join(
         [
-            TEXT[kind].format(card=placement.card.name, cell=move.name),
-            TEXT["turned_back" if undone else "turned_over"].format(flips=", ".join(flips) or TEXT["nothing"]),
+            t(f"term.{kind}", card=placement.card.name, cell=move.name),
+            t("term.turned_back" if undone else "term.turned_over", flips=turned),
         ]
     )
 

@@ -1,24 +1,30 @@
 """Whole frames of the interactive game: the full layout (framed board, side panel), the compact one for
-small terminals (down to ``MIN_WIDTH`` × ``MIN_HEIGHT``), a plain notice below that, and the help screen."""
+small terminals (down to ``MIN_WIDTH`` × ``MIN_HEIGHT``), a plain notice below that, and the help screen.
+
+Every word is in the player's language (``session.t``), and a frame never grows past the terminal whatever the
+language's length: texts are wrapped and measured in terminal cells, a long form gives way to a short one, the
+side panel is cut to the room beside the board, and the prompt and the keys always show at the bottom."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import io
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from foursquare.cards import DECK_SIZE, Card
-from foursquare.engine import MAX_FACE_DOWN, Flip, Move, Variant
+from foursquare.cards import DECK_SIZE
+from foursquare.engine import MAX_FACE_DOWN, Move, Variant
+from foursquare.i18n import Translator
 from foursquare.tui.board import (
     BOARD_HEIGHT,
     BOARD_WIDTH,
     COMPACT_WIDTH,
-    LastAction,
     Marks,
     big_card,
     card_style,
@@ -27,8 +33,20 @@ from foursquare.tui.board import (
     symbols_legend,
 )
 from foursquare.tui.glyphs import Glyphs
-from foursquare.tui.session import Session, cards
-from foursquare.tui.text import HELP_PARAGRAPHS, KEYS_LEGEND, TEXT
+from foursquare.tui.session import Session
+from foursquare.tui.text import (
+    COMMAND_STATS,
+    Sentence,
+    cards,
+    command_analyze,
+    face,
+    flip_sentences,
+    keys,
+    keys_legend,
+    over_reason,
+    rules,
+    variant_parts,
+)
 
 SIDE_MIN_WIDTH = 26
 FULL_WIDTH = BOARD_WIDTH + 2 + SIDE_MIN_WIDTH  # 80: the board with the side panel beside it
@@ -58,6 +76,10 @@ class View:
     hints: list[Hint] = field(default_factory=list)
     thinking: bool = False
 
+    @property
+    def t(self) -> Translator:
+        return self.session.t
+
 
 @dataclass
 class Frame:
@@ -76,10 +98,51 @@ class Frame:
 def draw_frame(view: View, width: int, height: int) -> Frame:
     """The frame that fits a ``width`` × ``height`` terminal."""
     if width >= FULL_WIDTH and height >= FULL_HEIGHT:
-        return full_frame(view, width)
+        return full_frame(view, width, height)
     if width >= MIN_WIDTH and height >= MIN_HEIGHT:
         return compact_frame(view, width, height)
     return too_small_frame(view, width, height)
+
+
+# --- text that fits -----------------------------------------------------------------------------------
+
+#: A console that only lays text out (wraps it, renders tables and panels into lines): it never writes.
+_LAYOUT = Console(file=io.StringIO(), width=80, legacy_windows=False, color_system="truecolor")
+
+
+def as_lines(renderable: RenderableType, width: int) -> list[Text]:
+    """``renderable`` laid out ``width`` terminal cells wide, as styled lines of text."""
+    options = _LAYOUT.options.update(width=max(1, width))
+    lines = []
+    for segments in _LAYOUT.render_lines(renderable, options, pad=False):
+        line = Text()
+        for segment in segments:
+            if not segment.control:
+                line.append(segment.text, segment.style)
+        lines.append(line)
+    return lines
+
+
+def one_line(text: Text, width: int, ascii_only: bool = False) -> Text:
+    """``text`` on one line of at most ``width`` cells, cut with "…" (or plainly, in ASCII)."""
+    overflow: Literal["ellipsis", "crop"] = "crop" if ascii_only else "ellipsis"
+    text.no_wrap = True
+    text.overflow = overflow
+    text.truncate(width, overflow=overflow)
+    return text
+
+
+def fitting(long: Text, short: Text, width: int) -> Text:
+    """The long form when it fits on one line, else the short one."""
+    return long if long.cell_len <= width else short
+
+
+def bottom_lines(items: list[Text], width: int, room: int, ascii_only: bool) -> list[Text]:
+    """``items`` wrapped to ``width`` when they fit in ``room`` lines so, else one line each, cut."""
+    wrapped = [line for item in items for line in as_lines(item, width)]
+    if len(wrapped) <= room:
+        return wrapped
+    return [one_line(item.copy(), width, ascii_only) for item in items]
 
 
 # --- the parts -------------------------------------------------------------------------------------------
@@ -87,99 +150,81 @@ def draw_frame(view: View, width: int, height: int) -> Frame:
 
 def deal_caption(session: Session, reveal: bool, short: bool = False) -> str:
     """The deal number, or for a random deal a note that it is kept secret until ``reveal``."""
+    t = session.t
     if session.deal_shown or reveal:
-        return TEXT["deal_number"].format(deal=session.game.deal)
+        return t("term.deal_number", deal=str(session.game.deal))
     suffix = "_short" if short else ""
-    return TEXT[f"deal_winnable{suffix}"] if session.winnable else TEXT[f"deal_random{suffix}"]
+    return t(f"term.deal_winnable{suffix}") if session.winnable else t(f"term.deal_random{suffix}")
 
 
-def variant_caption(variant: Variant) -> str | None:
+def variant_caption(variant: Variant, t: Translator) -> str | None:
     """The house rules in force, or None for the standard game."""
-    parts = []
-    if variant.adjacency == "diagonal":
-        parts.append(TEXT["variant_diagonal"])
-    if variant.count_buried:
-        parts.append(TEXT["variant_count_buried"])
-    return TEXT["variant_short"].format(text=", ".join(parts)) if parts else None
-
-
-def card_text(card: Card, glyphs: Glyphs) -> Text:
-    return Text(glyphs.card(card), style=card_style(card))
+    parts = variant_parts(t, variant)
+    return t("term.variant_short", text=t("list.sep").join(parts)) if parts else None
 
 
 def face_down_text(session: Session, short: bool) -> Text:
-    game = session.game
+    game, t = session.game, session.t
     down = game.face_down
     style = "bold red" if down >= MAX_FACE_DOWN else "bold yellow" if down == MAX_FACE_DOWN - 1 else "green"
-    line = Text(TEXT["face_down_short" if short else "face_down_label"])
-    value = TEXT["face_down_value_short" if short else "face_down_value"]
-    line.append(value.format(count=down, limit=MAX_FACE_DOWN), style=style)
+    line = Text(t("term.face_down_short" if short else "term.face_down_label") + " ")
+    value = t("term.face_down_value_short" if short else "term.face_down_value", count=down, limit=MAX_FACE_DOWN)
+    line.append(value, style=style)
     if game.card_to_place is not None and down == MAX_FACE_DOWN - 1:
-        line.append(TEXT["face_down_warn_3"], style="yellow")
+        line.append("  " + t("term.face_down_warn_3"), style="yellow")
     elif game.card_to_place is not None and down == MAX_FACE_DOWN:
-        line.append(TEXT["face_down_warn_4"], style="bold red")
+        line.append("  " + t("term.face_down_warn_4"), style="bold red")
     return line
 
 
-def _flip_lines(flips: Sequence[Flip], glyphs: Glyphs, undone: bool = False) -> Text:
-    """``  now face up: 2♦ E4, 7♠ F4`` and ``  now face down: A♦ D4`` (each way as the cards now face)."""
-    text = Text()
-    for up in (True, False):
-        turned = [f for f in flips if (f.face_up != undone) == up]
-        if not turned:
-            continue
-        text.append("\n" + TEXT["now_up" if up else "now_down"], style="green" if up else "yellow")
-        for index, flip in enumerate(turned):
-            text.append("," if index else "")
-            text.append(" ")
-            text.append_text(card_text(flip.card, glyphs))
-            text.append(" " + flip.cell_name)
-    return text
-
-
-def explain(last: LastAction | None, glyphs: Glyphs) -> Text:
-    """What the last command did and why, in words."""
+def explain(view: View) -> Text:
+    """What the last command did and why, in words (the web page's sentences): a sentence a line, the cards in
+    their colours."""
+    last, t, glyphs = view.marks.last, view.t, view.glyphs
     if last is None:
         return Text()
     if last.kind == "resumed":
-        return Text(TEXT["last_resumed"])
+        return Text(t("term.last_resumed"))
     if last.kind == "restart" or last.placement is None:
-        return Text(TEXT["last_restart"])
+        return Text(t("term.last_restart", **keys()))
     p = last.placement
-    name = glyphs.card(p.card)
-    if last.kind == "undone":
-        text = Text(TEXT["last_undone"].format(card=name, cell=p.move.name))
-        if p.flips:
-            text.append("\n" + TEXT["turned_back_line"])
-            text.append_text(_flip_lines(p.flips, glyphs, undone=True))
-        return text
-    key = "last_redone" if last.kind == "redone" else "last_placed"
-    text = Text(TEXT[key].format(card=name, cell=p.move.name))
-    if not p.flips:
-        text.append("\n" + TEXT["nothing_turned"])
-        return text
-    for line in ("row", "column"):
-        flips = [f for f in p.flips if f.line == line]
-        if not flips:
-            continue
-        why = TEXT[f"why_{flips[0].reason}"].format(line=TEXT[line], card=name)
-        text.append("\n" + why)
-        text.append_text(_flip_lines(flips, glyphs))
+    name = face(t, p.card, glyphs.suits)
+    undone = last.kind == "undone"
+    if undone:
+        head = t("term.last_undone", card=name, cell=p.move.name)
+    elif last.kind == "redone":
+        head = t("term.last_redone", card=name, cell=p.move.name)
+    else:
+        head = t("flip.placed", card=name, cell=p.move.name)
+    sentences = flip_sentences(t, p, glyphs.suits, undone=undone)
+    if not sentences and not undone:
+        sentences = [Sentence(t("term.nothing_turned"))]
+    text = Text("\n".join([head, *(sentence.text for sentence in sentences)]))
+    faces = {name: p.card} | {shown: card for sentence in sentences for shown, card in sentence.faces}
+    for shown, card in faces.items():
+        text.highlight_words([shown], card_style(card))
     return text
 
 
 def hint_lines(view: View, short: bool) -> list[Text]:
     """The hint's ranked moves (or that it is being worked out)."""
+    t = view.t
     if view.thinking:
-        return [Text(TEXT["thinking"], style="italic")]
+        return [Text(t("term.thinking"), style="italic")]
     if not view.hints:
         return []
-    lines = [] if short else [Text(TEXT["hint_title"], style="bold")]
+    lines = [] if short else [Text(t("term.hint_title"), style="bold")]
     for rank, hint in enumerate(view.hints[:HINTS_SHOWN], start=1):
         key = view.marks.keys.get(hint.move)
         note = f"[{key}] " if key else ""
-        form = "hint_short" if short else "hint_line"
-        words = TEXT[form].format(rank=rank, cell=hint.move.name, card_note=note, win=hint.win, score=hint.score)
+        words = t(
+            "term.hint_short" if short else "term.hint_line",
+            rank=rank,
+            cell=hint.move.name,
+            card_note=note,
+            win=t.percent(hint.win),
+            score=t.number(hint.score, 1),
+        )
         lines.append(Text(words, style="green" if rank == 1 else ""))
     if short:
         return [Text("  ").join(lines)]
@@ -188,80 +233,92 @@ def hint_lines(view: View, short: bool) -> list[Text]:
 
 def end_lines(session: Session) -> list[Text]:
     """The outcome, with the score, the deal number (now revealed) and where the statistics are."""
+    t = session.t
     outcome = session.game.outcome()
     if outcome.status == "won":
-        banner = TEXT["won_banner"].format(score=outcome.score)
-        style, body = "green", TEXT["won_score"].format(score=outcome.score)
+        banner, style = t("term.won_banner", score=outcome.score), "green"
+        body = t("term.won_score", count=outcome.score or 0)
     else:
-        banner = TEXT["lost_banner"]
-        style = "red"
-        body = TEXT["lost_face_down_long"] if outcome.reason == "too_many_face_down" else TEXT["lost_stock_long"]
+        banner, style = t("term.lost_banner"), "red"
+        body = over_reason(t, outcome)  # the web page's words for why the game ended
     lines = [Text(f" {banner} ", style=f"bold reverse {style}"), Text(body, style="bold")]
-    lines.append(Text(TEXT["end_deal"].format(deal=session.game.deal)))
+    lines.append(Text(t("term.end_deal", deal=str(session.game.deal))))
     if session.history is not None:
-        lines.append(Text(TEXT["end_stats"]))
+        lines.append(Text(t("term.end_stats", command=COMMAND_STATS)))
     return lines
 
 
 def analyze_line(session: Session) -> list[Text]:
     """After the end: the command that studies the game (a line of its own: the path may be long)."""
     path = session.record_path
-    return [] if path is None else [Text(TEXT["end_analyze"].format(path=path))]
+    return [] if path is None else [Text(session.t("term.end_analyze", command=command_analyze(path)))]
 
 
-def prompt_line(view: View, short: bool) -> Text:
+def prompt_line(view: View, width: int) -> Text:
+    """What to do now: the message of the last key, or how to place the card (or play again)."""
+    t = view.t
     card = view.session.game.card_to_place
     if view.message:
         return Text(view.message, style="bold yellow")
     if card is None:
-        return Text(TEXT["play_another_short" if short else "play_another"], style="bold")
-    return Text(TEXT["key_hint_short" if short else "key_hint"].format(card=view.glyphs.card(card)))
+        long = Text(t("term.play_another", **keys()), style="bold")
+        return fitting(long, Text(t("term.play_another_short", **keys()), style="bold"), width)
+    name = face(t, card, view.glyphs.suits)
+    long = Text(t("term.key_hint", card=name))
+    return fitting(long, Text(t("term.key_hint_short", card=name)), width)
 
 
-def keys_line(view: View, short: bool) -> Text:
+def keys_line(view: View, width: int) -> Text:
     over = view.session.game.card_to_place is None
-    name = ("footer_end" if over else "footer_play") + ("_short" if short else "")
-    return Text.from_markup(TEXT[name])
+    name = "term.footer_end" if over else "term.footer_play"
+    long = Text.from_markup(view.t(name, **keys(bold=True)))
+    return fitting(long, Text.from_markup(view.t(name + "_short", **keys(bold=True))), width)
 
 
 # --- the layouts ------------------------------------------------------------------------------------------
 
 
-def full_side(view: View) -> RenderableType:
+def full_side(view: View, width: int) -> RenderableType:
     """Beside the board: the card to place (or the outcome), stock, face-down count, the last move, the hint."""
-    session, glyphs = view.session, view.glyphs
+    session, glyphs, t = view.session, view.glyphs, view.t
     game = session.game
     items: list[RenderableType] = []
     card = game.card_to_place
     if card is not None:
-        items.append(Text(TEXT["move"].format(turn=game.turn + 1, total=DECK_SIZE), style="bold"))
-        items.append(Text(TEXT["to_place"]))
-        items.append(big_card(card, glyphs))
+        items.append(Text(t("term.move", turn=game.turn + 1, total=DECK_SIZE), style="bold"))
+        items.append(Text(t("term.to_place")))
+        items.append(big_card(card, glyphs, t))
     else:
-        items.append(Panel(Group(*end_lines(session)), width=44, border_style="bold"))
-    items.append(Text(TEXT["stock_left"].format(left=cards(game.stock_left))))
+        items.append(Panel(Group(*end_lines(session)), width=min(44, width), border_style="bold"))
+    items.append(Text(t("term.stock_left", left=cards(t, game.stock_left))))
     items.append(face_down_text(session, short=False))
-    caption = variant_caption(session.variant)
+    caption = variant_caption(session.variant, t)
     if caption:
         items.append(Text(caption, style="dim"))
     items.append(Text(""))
     hints = hint_lines(view, short=False)
-    items.extend(hints or [explain(view.marks.last, glyphs)])
+    items.extend(hints or [explain(view)])
     return Group(*items)
 
 
-def full_frame(view: View, width: int) -> Frame:
+def full_frame(view: View, width: int, height: int = FULL_HEIGHT) -> Frame:
     """Header, the framed board with the side panel beside it, the prompt and the keys."""
-    session = view.session
-    header = Text(TEXT["title"], style="bold")
+    session, t = view.session, view.t
+    ascii_only = not view.glyphs.suits
+    header = Text(t("term.title"), style="bold")
     header.append("   " + deal_caption(session, reveal=session.game.is_over()), style="dim")
-    board = full_board(session.game, view.marks, view.glyphs)
+    board = full_board(session.game, view.marks, view.glyphs, t)
+    after = analyze_line(session) if session.game.is_over() else []
+    bottom = bottom_lines(
+        [*after, prompt_line(view, width), keys_line(view, width)], width, height - 1 - BOARD_HEIGHT, ascii_only
+    )
+    side_width = min(width - BOARD_WIDTH - 2, 60)
+    side = as_lines(full_side(view, side_width), side_width)[: max(BOARD_HEIGHT, height - 1 - len(bottom))]
     layout = Table.grid(padding=(0, 2))
     layout.add_column(width=BOARD_WIDTH, no_wrap=True)
-    layout.add_column(width=min(width - BOARD_WIDTH - 2, 60))
-    layout.add_row(Text("\n").join(board.lines), full_side(view))
-    after = analyze_line(session) if session.game.is_over() else []
-    frame = Group(header, layout, *after, prompt_line(view, short=False), keys_line(view, short=False))
+    layout.add_column(width=side_width, no_wrap=True, overflow="crop")
+    layout.add_row(Text("\n").join(board.lines), Text("\n").join(side))
+    frame = Group(one_line(header, width, ascii_only), layout, *bottom)
     cells = {move: (top + 1, left, h, w) for move, (top, left, h, w) in board.cells.items()}
     return Frame(frame, cells)
 
@@ -269,70 +326,109 @@ def full_frame(view: View, width: int) -> Frame:
 def compact_frame(view: View, width: int, height: int) -> Frame:
     """One line each for the header and the card to place, the one-line board, then whatever fits of the last
     move and the hint, and always the prompt and the keys at the bottom."""
-    session, glyphs = view.session, view.glyphs
+    session, glyphs, t = view.session, view.glyphs, view.t
+    ascii_only = not glyphs.suits
     game = session.game
     card = game.card_to_place
-    header = Text(TEXT["title"] + "  ", style="bold")
+    header = Text(t("term.title") + "  ", style="bold")
     header.append(deal_caption(session, reveal=game.is_over(), short=True), style="dim")
+    if card is not None:
+        header.append("  " + t("term.move_short", turn=game.turn + 1, total=DECK_SIZE))
+    status = compact_status(view, labelled=True)
+    if status.cell_len > width:  # a long language: the card without its label, so the counts still show
+        status = compact_status(view, labelled=False)
+    board = compact_board(game, view.marks, glyphs, t)
+    short = width < 70
+    top = [one_line(line, width, ascii_only) for line in [header, status, *board.lines]]
+    room = height - len(top)
+    fit = 0 if short else width  # below 70 columns the short forms, always
+    bottom = bottom_lines([prompt_line(view, fit), keys_line(view, fit)], width, max(room, 2), ascii_only)
+    room -= len(bottom)
+    extra: list[Text] = []
+    if card is None:
+        for line in end_lines(session)[1:] + analyze_line(session):
+            extra.extend(as_lines(line, width))
+    hints = hint_lines(view, short=short)
+    if hints:
+        extra.extend(one_line(line, width, ascii_only) for line in hints)
+    else:
+        extra.extend(as_lines(explain(view), width))
+    lines = [*top, *extra[: max(room, 0)], *bottom]
+    cells = {move: (top_ + 2, left, h, w) for move, (top_, left, h, w) in board.cells.items()}
+    return Frame(Group(*lines), cells)
+
+
+def compact_status(view: View, labelled: bool) -> Text:
+    """The compact layout's second line: the card to place (or the outcome), the stock and the face-down count."""
+    session, t, glyphs = view.session, view.t, view.glyphs
+    card = session.game.card_to_place
     status = Text()
     if card is not None:
-        header.append("  " + TEXT["move_short"].format(turn=game.turn + 1, total=DECK_SIZE))
-        status.append(TEXT["to_place_short"] + " ", style="bold")
-        status.append(glyphs.card(card), style=card_style(card) + " reverse")
+        if labelled:
+            status.append(t("term.to_place_short") + " ", style="bold")
+        status.append(face(t, card, glyphs.suits), style=card_style(card) + " reverse")
         status.append("  ")
     else:
         status.append_text(end_lines(session)[0])
         status.append(" ")
-    status.append(TEXT["stock_short"].format(left=game.stock_left) + "  ")
+    status.append(t("term.stock_short", left=session.game.stock_left) + "  ")
     status.append_text(face_down_text(session, short=True))
-    board = compact_board(game, view.marks, glyphs)
-    short = width < 70
-    room = height - 2 - len(board.lines) - 2
-    extra: list[Text] = []
-    if card is None:
-        extra.extend(end_lines(session)[1:] + analyze_line(session))
-    hints = hint_lines(view, short=short)
-    extra.extend(hints or explain(view.marks.last, glyphs).split("\n"))
-    lines = [header, status, *board.lines, *extra[: max(room, 0)], prompt_line(view, short), keys_line(view, short)]
-    overflow: Literal["ellipsis", "crop"] = "ellipsis" if glyphs.suits else "crop"  # "…" is not ASCII
-    for line in lines:
-        line.no_wrap = True
-        line.overflow = overflow
-        line.truncate(width, overflow=overflow)
-    cells = {move: (top + 2, left, h, w) for move, (top, left, h, w) in board.cells.items()}
-    return Frame(Group(*lines), cells)
+    return status
 
 
 def too_small_frame(view: View, width: int, height: int) -> Frame:
     """Say plainly how large the terminal must be, and still show the card to place."""
-    notice = TEXT["too_small"].format(width=width, height=height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT)
+    t = view.t
+    notice = t("term.too_small", width=width, height=height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT)
     lines = [Text(notice, style="bold yellow")]
     card = view.session.game.card_to_place
     if card is not None:
-        line = Text(TEXT["too_small_card"])
-        line.append(view.glyphs.card(card), style=card_style(card))
+        line = Text(t("term.too_small_card").rstrip() + " ")
+        line.append(face(t, card, view.glyphs.suits), style=card_style(card))
         lines.insert(0, line)
     return Frame(Group(*lines))
 
 
-def help_lines(glyphs: Glyphs) -> list[RenderableType]:
-    """The ``?`` screen: the rules, what every symbol means, and the keys."""
+def _hanging(marker: str, text: Text, indent: int = 0) -> RenderableType:
+    """``text`` after ``marker`` (a step's number, a bullet), its later lines under its first."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True, width=max(2, cell_len(marker)))
+    grid.add_column()
+    grid.add_row(Text(marker), text)
+    return Padding(grid, (0, 0, 0, indent)) if indent else grid
+
+
+def help_lines(t: Translator, glyphs: Glyphs) -> list[RenderableType]:
+    """The ``?`` screen: the rules (the web page's, ``rules.*``), what every symbol means, and the keys."""
     gap = Text("")
-    items: list[RenderableType] = [Text(TEXT["help_title"], style="bold underline"), gap]
-    for paragraph in HELP_PARAGRAPHS:
-        items.append(Text.from_markup(paragraph))
-    items.extend([gap, Text(TEXT["help_symbols"], style="bold")])
+    items: list[RenderableType] = []
+    bullet = "•" if glyphs.suits else "-"
+    for part in rules(t):
+        if part.kind == "title":
+            items.extend([Text(part.text, style="bold underline"), gap])
+        elif part.kind == "heading":
+            items.extend([gap, Text(part.text, style="bold")])
+        elif part.kind == "item":
+            items.append(_hanging(part.number, Text(part.text)))
+        elif part.kind == "sub":
+            items.append(_hanging(bullet, Text(part.text), indent=3))
+        elif part.kind == "reading":
+            reading = Text.assemble((t("rules.readingLabel"), "bold"), " — ", part.text)
+            items.append(Padding(reading, (0, 0, 0, 3)))
+        else:
+            items.append(Text(part.text))
+    items.extend([gap, Text(t("term.help_symbols"), style="bold")])
     symbols = Table.grid(padding=(0, 2))
     symbols.add_column(no_wrap=True)
     symbols.add_column()
-    for sign, meaning in symbols_legend(glyphs):
+    for sign, meaning in symbols_legend(glyphs, t):
         symbols.add_row(Text(sign, style="bold"), Text(meaning))  # Text: "[k]" is not markup
     items.append(symbols)
-    items.extend([gap, Text(TEXT["help_keys"], style="bold")])
-    keys = Table.grid(padding=(0, 2))
-    keys.add_column(no_wrap=True)
-    keys.add_column()
-    for key, meaning in KEYS_LEGEND:
-        keys.add_row(Text(key, style="bold"), Text(meaning))
-    items.append(keys)
+    items.extend([gap, Text(t("term.help_keys"), style="bold")])
+    legend = Table.grid(padding=(0, 2))
+    legend.add_column(no_wrap=True)
+    legend.add_column()
+    for key, meaning in keys_legend(t):
+        legend.add_row(Text(key, style="bold"), Text(meaning))
+    items.append(legend)
     return items

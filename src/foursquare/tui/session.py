@@ -9,9 +9,10 @@ from pathlib import Path
 
 from foursquare import record
 from foursquare.engine import Game, Outcome, Variant
+from foursquare.i18n import ENGLISH, Translator, translator
 from foursquare.store import TERMINAL_PLAYER, Store, StoreError
 from foursquare.tui.saved import DealKind, new_path
-from foursquare.tui.text import TEXT
+from foursquare.tui.text import cards
 
 
 class PlayError(ValueError):
@@ -30,6 +31,8 @@ class Session:
     ``history`` is the games database where the game is recorded for ``foursquare stats`` when it ends (and
     marked assisted when the player takes a card back or a hint), under an id made from ``keep``'s name, so
     that a game continued later is still one game; None (line mode) records nothing.
+
+    ``t`` is the player's language (``foursquare play --lang``, else the environment's): every word shown.
     """
 
     game: Game
@@ -44,6 +47,7 @@ class Session:
     #: Whether ``keep`` was made for this run's game (so an empty one may be removed again at the end).
     keep_is_new: bool = False
     history: Path | None = None
+    t: Translator = field(default_factory=lambda: translator(ENGLISH.code))
 
     def __post_init__(self) -> None:
         if self.save_path is None:
@@ -80,7 +84,7 @@ class Session:
             try:
                 record.write(self.game, path)
             except OSError as exc:
-                return TEXT["save_failed"].format(path=path, error=exc.strerror or exc)
+                return self.t("term.save_failed", path=str(path), error=str(exc.strerror or exc))
             if path == self.save_path and path not in self.saved:
                 self.saved.append(path)
         return None
@@ -98,7 +102,7 @@ class Session:
             finally:
                 store.close()
         except (StoreError, sqlite3.Error, OSError) as exc:
-            return TEXT["not_counted"].format(error=exc)
+            return self.t("term.not_counted", error=str(exc))
         return None
 
     @property
@@ -118,47 +122,46 @@ def new_game(variant: Variant, deal: int | None, winnable: bool) -> Game:
     return Game(deal=deal, variant=variant)
 
 
-def check_save_path(path: str) -> None:
+def check_save_path(path: str, t: Translator) -> None:
     """Refuse a --save path that cannot be written, before any game starts."""
     target = os.path.abspath(path)
     directory = os.path.dirname(target)
+    why = None
     if os.path.isdir(target):
-        raise PlayError(TEXT["cannot_save"].format(path=path, error="it is a directory"))
-    if not os.path.isdir(directory):
-        raise PlayError(TEXT["cannot_save"].format(path=path, error=f"no such directory {directory}"))
-    if not os.access(directory, os.W_OK | os.X_OK):
-        raise PlayError(TEXT["cannot_save"].format(path=path, error=f"directory {directory} is not writable"))
+        why = t("term.save_is_directory")
+    elif not os.path.isdir(directory):
+        why = t("term.save_no_directory", directory=directory)
+    elif not os.access(directory, os.W_OK | os.X_OK):
+        why = t("term.save_not_writable", directory=directory)
+    if why is not None:
+        raise PlayError(t("term.cannot_save", path=path, error=why))
 
 
-def what_it_holds(path: str) -> str | None:
+def what_it_holds(path: str, t: Translator) -> str | None:
     """How to describe an existing --save file to the player before replacing it; None when it is absent."""
     if not os.path.exists(path):
         return None
     try:
         game = record.read(path)
     except record.RecordError:
-        return TEXT["holds_other"].format(path=path)
-    what = TEXT["what_game"].format(deal=game.deal, placed=cards(game.turn))
-    return TEXT["holds_game"].format(path=path, what=what)
+        return t("term.holds_other", path=path)
+    what = t("term.what_game", deal=str(game.deal), placed=cards(t, game.turn))
+    return t("term.holds_game", path=path, what=what)
 
 
-def cards(count: int) -> str:
-    """``1 card``, ``7 cards``."""
-    return TEXT["cards_1"] if count == 1 else TEXT["cards_n"].format(count=count)
-
-
-def outcome_line(outcome: Outcome) -> str:
+def outcome_line(outcome: Outcome, t: Translator) -> str:
+    """Line mode's last line: ``won: score 7``, ``lost: the stock ran out``..."""
     if outcome.status == "won":
-        return TEXT["won"].format(score=outcome.score)
+        return t("term.won", score=outcome.score)
     if outcome.reason == "too_many_face_down":
-        return TEXT["lost_face_down"]
-    return TEXT["lost_stock"]
+        return t("term.lost_face_down")
+    return t("term.lost_stock")
 
 
-def outcome_words(outcome: Outcome) -> str:
+def outcome_words(outcome: Outcome, t: Translator) -> str:
     """``won with score 7``, ``lost when the stock ran out``..."""
     if outcome.status == "won":
-        return TEXT["outcome_won"].format(score=outcome.score)
+        return t("term.outcome_won", score=outcome.score)
     if outcome.reason == "too_many_face_down":
-        return TEXT["outcome_lost_face_down"]
-    return TEXT["outcome_lost_stock"]
+        return t("term.outcome_lost_face_down")
+    return t("term.outcome_lost_stock")

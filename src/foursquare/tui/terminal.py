@@ -9,17 +9,37 @@ import signal
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from rich.cells import cell_len
 from rich.console import Console, RenderableType
 
 from foursquare.tui.keys import MOUSE_OFF, MOUSE_ON, Keyboard
 
+#: Typographic characters of the messages (the rules' quotes, dashes, suit symbols) as a plain ASCII terminal
+#: (``LANG=C``) can show them.
+ASCII_FORMS = str.maketrans(
+    {
+        "“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "ʻ": "'", "—": "-", "–": "-", "−": "-", "…": "...",
+        "×": "x", "·": ".", "•": "-", "♣": "C", "♦": "D", "♥": "H", "♠": "S", "⁶": "6", "⁴": "4", "\u00a0": " ",
+    }
+)
+
+
+def ascii_text(text: str) -> str:
+    """``text`` in ASCII: typographic characters in their plain forms, any other as ``?`` for each cell it
+    takes (a combining mark takes none), so that lines keep their widths."""
+    text = text.translate(ASCII_FORMS)
+    if text.isascii():
+        return text
+    return "".join(ch if ch.isascii() else "?" * cell_len(ch) for ch in text)
+
 
 @dataclass
 class Screen:
-    """Draws whole frames on the alternate screen without flicker."""
+    """Draws whole frames on the alternate screen without flicker (in ASCII alone with ``ascii_only``)."""
 
     console: Console
     last_size: tuple[int, int] = field(default=(0, 0))
+    ascii_only: bool = False
 
     @property
     def size(self) -> tuple[int, int]:
@@ -29,7 +49,8 @@ class Screen:
         """The frame as lines of text with their styles (escape sequences)."""
         with self.console.capture() as capture:
             self.console.print(renderable)
-        lines = capture.get().split("\n")
+        output = capture.get()
+        lines = (ascii_text(output) if self.ascii_only else output).split("\n")
         if lines and lines[-1] == "":
             lines.pop()
         return lines

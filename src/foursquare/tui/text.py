@@ -1,161 +1,269 @@
-"""Every user-visible string of the terminal game, in one place (for translation)."""
+"""The words of the terminal game, in the player's language: every one comes from the message catalogue.
+
+The ``term.*`` messages are the terminal's own; card faces, why cards turned over, why a game ended, why a move
+is illegal and the rules are the messages the web page shows too (``rank.*``, ``flip.*``, ``over.reason.*``,
+``error.illegal.*``, ``rules.*``). What stays as typed is filled in here, never translated: the keys (``u``,
+``?``...), commands (``foursquare play``), cell names (``D4``), card faces (``7♥``) and deal numbers.
+Numbers are written with the language's digits (:meth:`Translator.number`).
+
+Widths are measured in terminal cells (:func:`rich.cells.cell_len`), not characters: Kannada and Bengali
+combining marks take no cell of their own.
+"""
 
 from __future__ import annotations
 
-TEXT: dict[str, str] = {
-    # option errors and questions asked before the game starts
-    "cannot_save": "cannot save the game to {path}: {error}",
-    "holds_game": "{path} already holds a game ({what})",
-    "holds_other": "{path} already exists and is not a game record",
-    "what_game": "deal {deal}, {placed} placed",
-    "replace_question": "{holds}. Replace it? [y/N] ",
-    "not_replaced": "{holds}: left as it was. Choose another --save file, or continue that game with: "
-    "foursquare play {path}",
-    # line mode
-    "deal": "deal {deal}",
-    "deal_hidden": "deal: random (its number is shown when the game ends)",
-    "variant": "variant: {adjacency} adjacency{buried}",
-    "variant_buried": ", covered face-down cards count",
-    "card_to_place": "card to place: {card} ({left} left in the stock)",
-    "cards_1": "1 card",
-    "cards_n": "{count} cards",
-    "legal": "legal: {cells}",
-    "placed": "placed {card} at {cell}",
-    "redone": "redone: {card} at {cell}",
-    "undone": "undone: {card} from {cell}",
-    "turned_over": "turned over: {flips}",
-    "turned_back": "turned back: {flips}",
-    "nothing": "nothing",
-    "flip": "{card} at {cell} face {way} ({line})",
-    "face_down_count": "face down: {count} of {limit}",
-    "won": "won: score {score}",
-    "lost_face_down": "lost: more than 4 cards face down",
-    "lost_stock": "lost: the stock ran out",
-    "stopped": "stopped: game not finished, {placed} placed",
-    "illegal": "illegal: {error}",
-    "bad_command": (
-        'bad command {line!r}: expected a cell such as "D4" (or "ROW COL", two integers), u (undo), r (redo) '
-        "or q (quit)"
-    ),
-    "cannot_undo": "cannot undo: no card has been placed",
-    "cannot_redo": "cannot redo: there is no undone move to play again",
-    "save_failed": "warning: cannot save the game to {path}: {error}",
-    "not_counted": "Warning: this game is not counted in your statistics: {error}",
-    "cannot_keep": "Warning: this game cannot be kept in {path} ({error}): set FOURSQUARE_DATA_DIR, or --save FILE.",
-    # interactive mode
-    "title": "Foursquare",
-    "deal_number": "Deal {deal}",
-    "deal_random": "Random deal (number shown at the end)",
-    "deal_winnable": "Winnable deal (number shown at the end)",
-    "deal_random_short": "Random deal",
-    "deal_winnable_short": "Winnable deal",
-    "variant_short": "Variant: {text}",
-    "variant_diagonal": "diagonal adjacency",
-    "variant_count_buried": "covered face-down cards count",
-    "move": "Move {turn} of {total}",
-    "move_short": "Move {turn}/{total}",
-    "to_place": "Card to place",
-    "to_place_short": "Place",
-    "stock_left": "Stock: {left} left",
-    "stock_short": "stock {left}",
-    "face_down_label": "Face down: ",
-    "face_down_short": "down ",
-    "face_down_value": "{count} of {limit}",
-    "face_down_value_short": "{count}/{limit}",
-    "face_down_warn_3": "  careful",
-    "face_down_warn_4": "  one more loses",
-    "last_placed": "You placed {card} at {cell}.",
-    "last_redone": "Redone: {card} at {cell}.",
-    "last_undone": "Took back {card} from {cell}.",
-    "last_restart": "Started over: press r to replay your moves.",
-    "last_resumed": "Welcome back: the game goes on where you left it.",
-    "why_highest": "{line}: {card} is the highest face-up card, so",
-    "why_lowest": "{line}: {card} is the lowest face-up card, so",
-    "why_none_face_up": "{line}: no other card was face up, so",
-    "turned_back_line": "Turned back:",
-    "nothing_turned": "Nothing turned over.",
-    "row": "Row",
-    "column": "Column",
-    "now_up": "  now face up:",
-    "now_down": "  now face down:",
-    "key_hint": "Press a cell's key, or move with the arrows and press Enter, to place the {card}.",
-    "key_hint_short": "Key, arrows+Enter or name: place {card}",
-    "no_such_cell": "No cell has the key {key!r}: press a highlighted key, or ? for help.",
-    "typing_name": "Cell {letter}_: type its row number (1-7), Esc to cancel.",
-    "bad_name": "There is no cell {name}: names run from A1 to G7.",
-    "cursor_at": "Cursor on {cell}: Enter or space places the {card} there.",
-    "not_legal": "The {card} cannot go to {cell}: {why}",
-    "nothing_to_undo": "Nothing to undo.",
-    "nothing_to_redo": "Nothing to redo.",
-    "thinking": "Thinking about the best moves...",
-    "hint_title": "Best moves (chance to win, expected score):",
-    "hint_line": "{rank}. {cell} {card_note}win {win:.0%}, score {score:.1f}",
-    "hint_short": "{rank}.{cell} {win:.0%}/{score:.1f}",
-    "hint_failed": "No hint: {error}",
-    "footer_play": "[b]u[/b] undo  [b]r[/b] redo  [b]s[/b] start over  [b]n[/b] new deal  [b]h[/b] hint  "
-    "[b]?[/b] help  [b]q[/b] quit",
-    "footer_play_short": "[b]u[/b]ndo [b]r[/b]edo [b]h[/b]int [b]?[/b]help [b]q[/b]uit",
-    "footer_end": "[b]n[/b] new deal  [b]s[/b] same deal  [b]u[/b] take back the last card  [b]?[/b] help  "
-    "[b]q[/b] quit",
-    "footer_end_short": "[b]n[/b]ew [b]s[/b]ame [b]u[/b]ndo [b]q[/b]uit",
-    "play_another": "Play another? (n)ew random deal / (s)ame deal again / (q)uit",
-    "play_another_short": "Again? (n)ew deal / (s)ame deal / (q)uit",
-    "won_banner": "YOU WON!  SCORE {score}",
-    "won_score": "All 16 cells face up with {score} cards left in the stock.",
-    "lost_banner": "LOST",
-    "lost_face_down_long": "More than 4 cards are face down.",
-    "lost_stock_long": "The stock ran out before all 16 cells were face up.",
-    "end_deal": "This was deal {deal}.",
-    "end_stats": "Your statistics: foursquare stats",
-    "end_analyze": "See your mistakes: foursquare analyze {path}",
-    "confirm_new": "Leave this game for a new random deal? It stays kept: foursquare play continues it. (y/n)",
-    "offer_resume": "Continue your unfinished game ({what}, saved {when})? y continue / n new game",
-    "what_resume": "{deal}, {placed} placed",
-    "finding_deal": "Looking for a winnable deal...",
-    "too_small": "This terminal is {width} x {height}; Foursquare needs at least {min_width} x {min_height}.",
-    "too_small_card": "Card to place: ",
-    "help_title": "How to play Foursquare",
-    "help_symbols": "What the board shows",
-    "help_keys": "Keys",
-    "help_close": "Any other key goes back to the game.",
-    "help_more": "Space/arrows: scroll; other key: back",
-    "goodbye_finished": "Foursquare: deal {deal}, {outcome}.",
-    "goodbye_unfinished": "Foursquare: game not finished after {placed}. It is kept in {path}",
-    "goodbye_continue": "Continue it with: foursquare play",
-    "goodbye_again": "Or play deal {deal} again from the start with: foursquare play --deal {deal}",
-    "goodbye_saved": "Saved: {path}",
-    "goodbye_stats": "Your statistics: foursquare stats",
-    "goodbye_analyze": "See your mistakes with: foursquare analyze {path}",
-    "outcome_won": "won with score {score}",
-    "outcome_lost_face_down": "lost with more than 4 cards face down",
-    "outcome_lost_stock": "lost when the stock ran out",
+from dataclasses import dataclass
+
+from rich.cells import cell_len
+
+from foursquare.cards import SUIT_SYMBOLS, Card
+from foursquare.engine import MAX_FACE_DOWN, Flip, Outcome, Placement, Variant
+from foursquare.i18n import Translator
+from foursquare.tui.keys import KEY_HELP, KEY_HINT, KEY_NEW, KEY_QUIT, KEY_REDO, KEY_START_OVER, KEY_UNDO
+
+#: The keys messages name through placeholders (``{u} undo``): they do not change with the language.
+KEY_NAMES = {
+    "u": KEY_UNDO,
+    "r": KEY_REDO,
+    "s": KEY_START_OVER,
+    "n": KEY_NEW,
+    "h": KEY_HINT,
+    "q": KEY_QUIT,
+    "y": "y",
+    "help": KEY_HELP,
 }
+#: Commands the player may type, named in messages through ``{command}``.
+PROGRAM = "foursquare"
+COMMAND_PLAY = f"{PROGRAM} play"
+COMMAND_STATS = f"{PROGRAM} stats"
+DATA_DIR_VARIABLE = "FOURSQUARE_DATA_DIR"
+#: The cells' names run from A1 to G7; a name is typed as a column letter then a row number.
+FIRST_CELL, LAST_CELL, ROWS, NAME_EXAMPLE = "A1", "G7", "1-7", "e4"
 
-HELP_PARAGRAPHS = (
-    "[b]Cards.[/b] 40 cards, ace (1, lowest) to 10 (highest) in four suits; only ranks matter. The stock is "
-    "shuffled and you only ever see the card you must place next.",
-    "[b]Placing.[/b] The first card starts the grid. Each later card goes on an empty cell next to a card "
-    "(above, below, left or right; corners too with the diagonal variant) or on top of a pile of fewer than "
-    "4 cards. The grid may never grow beyond 4 cells wide or tall.",
-    "[b]Turning over.[/b] Look at the other top cards in the new card's row. If the new card is higher than "
-    "every face-up one of them, or lower than every face-up one, they all turn over: face up to face down "
-    "and face down to face up (so if none is face up, all turn face up). Then the same for its column.",
-    "[b]Winning.[/b] All 16 cells of the 4 x 4 square filled, every top card face up. Your score is the number "
-    "of cards left in the stock.",
-    "[b]Losing.[/b] More than 4 top cards face down (with the count-buried variant, face-down cards under "
-    "other cards count too), or the stock runs out.",
-    "[b]Tips.[/b] A middle rank in a busy row turns nothing over. Covering a face-down card takes it out of "
-    "the count (unless covered cards count). Undo freely: u takes a card back, r plays it again.",
+
+def keys(bold: bool = False) -> dict[str, str]:
+    """The key placeholders of a message, plain or in bold markup (for ``Text.from_markup``)."""
+    return {name: f"[b]{key}[/b]" if bold else key for name, key in KEY_NAMES.items()}
+
+
+def command_analyze(path: str) -> str:
+    return f"{PROGRAM} analyze {path}"
+
+
+def command_deal(deal: int) -> str:
+    return f"{COMMAND_PLAY} --deal {deal}"
+
+
+def cards(t: Translator, count: int) -> str:
+    """``1 card``, ``7 cards`` (with each language's plural forms and digits)."""
+    return t("term.cards", count=count)
+
+
+def face(t: Translator, card: Card, suits: bool = True) -> str:
+    """A card's face as the board shows it: ``7♥``, the ace's letter from the catalogue (``rank.short.1``, as on
+    the web page); ``7H`` where the terminal cannot show suit symbols (ASCII, like the record's names)."""
+    if not suits:
+        return card.name
+    rank = t("rank.short.1") if card.rank == 1 else str(card.rank)
+    return rank + SUIT_SYMBOLS[card.suit]
+
+
+def join(t: Translator, items: list[str]) -> str:
+    """``A, B and C`` with the language's separators (``list.sep``, ``list.and``, as on the web page)."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return t("list.and", a=t("list.sep").join(items[:-1]), b=items[-1])
+
+
+def variant_parts(t: Translator, variant: Variant) -> list[str]:
+    """The house rules in force, in words (empty for the standard game)."""
+    parts = []
+    if variant.adjacency == "diagonal":
+        parts.append(t("term.variant_diagonal"))
+    if variant.count_buried:
+        parts.append(t("term.variant_count_buried"))
+    return parts
+
+
+def illegal_reason(t: Translator, reason: str) -> str:
+    """Why a move is illegal (``error.illegal.*``, the web page's words)."""
+    key = f"error.illegal.{reason}"
+    return t(key) if t.has(key) else t("error.illegal.bad_cell")
+
+
+def over_reason(t: Translator, outcome: Outcome) -> str:
+    """Why the game ended (``over.reason.*``, the web page's words)."""
+    return t(f"over.reason.{outcome.reason or 'sixteen_face_up'}")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence about the last move, and the card faces in it (to colour them)."""
+
+    text: str
+    faces: tuple[tuple[str, Card], ...] = ()
+
+
+def flip_sentences(t: Translator, placement: Placement, suits: bool, undone: bool = False) -> list[Sentence]:
+    """Why cards turned over, a sentence per line checked (the web page's ``flip.*``): "Row: A♥ is lower than
+    every other face-up card, so 3♠ on D4 turned face down." After an undo the cards turned back, each now the
+    other way, and no reason is given."""
+    sentences = []
+    placed = face(t, placement.card, suits)
+    for line in ("row", "column"):
+        flips = [f for f in placement.flips if f.line == line]
+        if not flips:
+            continue
+        what = []
+        faces: list[tuple[str, Card]] = [(placed, placement.card)]
+        for up in (False, True):
+            turned: list[Flip] = [f for f in flips if (f.face_up != undone) == up]
+            if turned:
+                named = [t("flip.cardAt", card=face(t, f.card, suits), cell=f.cell_name) for f in turned]
+                what.append(t("flip.up" if up else "flip.down", cards=join(t, named)))
+                faces.extend((face(t, f.card, suits), f.card) for f in turned)
+        name = t(f"flip.line.{line}")
+        if undone:
+            text = t("flip.sentence", line=name, what=join(t, what))
+        else:
+            reason = t(f"flip.reason.{flips[0].reason}", card=placed)
+            text = t("flip.explained", line=name, reason=reason, what=join(t, what))
+        sentences.append(Sentence(text, tuple(faces)))
+    return sentences
+
+
+def keys_legend(t: Translator) -> list[tuple[str, str]]:
+    """The in-game keys and what they do, for ``?`` and ``foursquare play --help`` (plain text)."""
+    k = keys()
+    named = [
+        "i-z, 0-9",
+        t("term.key.arrows"),
+        "a-g 1-7",
+        t("term.key.mouse"),
+        f"{KEY_UNDO}, {t('term.key.backspace')}",
+        KEY_START_OVER,
+        KEY_HINT,
+        KEY_HELP,
+    ]
+    params: dict[str, object] = {
+        **k,
+        "example": NAME_EXAMPLE,
+        "marks": f"#{t.number(1)}{t('list.sep')}#{t.number(2)}...",
+        "command": COMMAND_PLAY,
+    }
+    return [(key, t(f"term.keys.{number}.text", **params)) for number, key in enumerate(named, start=1)]
+
+
+#: The rules as the web page shows them (docs/rules.md, readings and the deal-1 example included), in order:
+#: (kind, key). Kinds: ``title``, ``heading``, ``text``, ``item`` (a numbered step), ``sub`` (a case of the
+#: step before), ``reading`` (how an open point of the original sheet is read, with its reason).
+RULES: tuple[tuple[str, str], ...] = (
+    ("title", "rules.title"),
+    ("text", "rules.intro"),
+    ("text", "rules.readings"),
+    ("heading", "rules.cards.title"),
+    ("text", "rules.cards.text"),
+    ("text", "rules.cards.stock"),
+    ("heading", "rules.laying.title"),
+    ("item", "rules.laying.take"),
+    ("item", "rules.laying.first"),
+    ("item", "rules.laying.later"),
+    ("sub", "rules.laying.onPile"),
+    ("sub", "rules.laying.nextTo"),
+    ("reading", "rules.reading.nextTo"),
+    ("reading", "rules.reading.box"),
+    ("heading", "rules.turning.title"),
+    ("text", "rules.turning.intro"),
+    ("item", "rules.turning.row"),
+    ("sub", "rules.turning.allDown"),
+    ("sub", "rules.turning.tie"),
+    ("item", "rules.turning.column"),
+    ("item", "rules.turning.topOnly"),
+    ("reading", "rules.reading.faceDown"),
+    ("reading", "rules.reading.flip"),
+    ("reading", "rules.reading.tie"),
+    ("heading", "rules.end.title"),
+    ("item", "rules.end.intro"),
+    ("sub", "rules.end.win"),
+    ("sub", "rules.end.faceDown"),
+    ("sub", "rules.end.stock"),
+    ("text", "rules.end.zero"),
+    ("reading", "rules.reading.topCount"),
+    ("reading", "rules.reading.winFirst"),
+    ("heading", "rules.house.title"),
+    ("text", "rules.house.intro"),
+    ("sub", "rules.house.diagonal"),
+    ("sub", "rules.house.countBuried"),
+    ("text", "rules.house.standard"),
+    ("heading", "rules.deals.title"),
+    ("text", "rules.deals.text"),
+    ("heading", "rules.example.title"),
+    ("text", "rules.example.deal"),
+    ("sub", "rules.example.first"),
+    ("sub", "rules.example.second"),
+    ("sub", "rules.example.third"),
+    ("sub", "rules.example.fourth"),
 )
 
-#: The in-game keys, for ``?`` and for ``foursquare play --help`` (plain text: no markup).
-KEYS_LEGEND = (
-    ("i-z, 0-9", "a highlighted key places the card on that cell (a cell keeps its key while it stays legal)"),
-    ("arrows", "move the cursor; Enter or space places the card under it"),
-    ("a-g 1-7", "a cell's name (column letter, then row number, e.g. e4) moves the cursor there; Enter places"),
-    ("mouse", "click a cell to place the card there (where the terminal reports clicks)"),
-    ("u, Backspace", "undo the last card;  r  redo it"),
-    ("s", "start over (r replays your moves);  n  a new random deal"),
-    ("h", "hint: the best moves with their chance to win and expected score, marked #1, #2... on the board"),
-    ("?", "this help;  q  quit (the game is kept: foursquare play continues it)"),
-)
+
+@dataclass(frozen=True)
+class RulePart:
+    """A paragraph of the rules: its kind (see :data:`RULES`), its text, and a step's number (``1.``)."""
+
+    kind: str
+    text: str
+    number: str = ""
+
+
+def rules(t: Translator) -> list[RulePart]:
+    """The rules in ``t``'s language, in the order of :data:`RULES`, the steps numbered in the language's
+    digits. A key the catalogue lacks is left out (the web page owns the rules' keys)."""
+    shown: list[RulePart] = []
+    step = 0
+    for kind, key in RULES:
+        if not t.has(key):
+            continue
+        number = ""
+        if kind == "item":
+            step += 1
+            number = t.number(step) + "."
+        shown.append(RulePart(kind, t(key), number))
+    return shown
+
+
+def symbols_meanings(t: Translator, buried: str) -> dict[str, str]:
+    """What each mark of the board means (the help's legend); ``buried`` is the board's mark of a covered
+    face-down card (``↓1``)."""
+    return {
+        "pile": t("term.symbol.pile", key="k"),
+        "target": t("term.symbol.target", label="[k]"),
+        "back": t("term.symbol.back"),
+        "height": t("term.symbol.height", count=2, buried=buried),
+        "placed": t("term.symbol.placed"),
+        "cursor": t("term.symbol.cursor"),
+        "hint": t("term.symbol.hint", h=KEY_HINT),
+        "inside": t("term.symbol.inside"),
+        "face_down": t("term.symbol.face_down", careful=MAX_FACE_DOWN - 1, limit=MAX_FACE_DOWN),
+    }
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal cells."""
+    return text + " " * max(0, width - cell_len(text))
+
+
+def wrap(text: str, width: int, indent: str = "") -> list[str]:
+    """``text`` in lines of at most ``width`` terminal cells, broken at spaces (a longer word stays whole)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else indent + word
+        if line and cell_len(candidate) > width:
+            lines.append(line)
+            candidate = indent + word
+        line = candidate
+    if line:
+        lines.append(line)
+    return lines
