@@ -12,14 +12,38 @@ import subprocess
 import sys
 import termios
 import time
+import unicodedata
 from pathlib import Path
 
 import pyte
+from wcwidth import wcwidth
 
 from foursquare.tui.board import BOARD_WIDTH
 
 PLAY = [sys.executable, "-m", "foursquare.cli", "play"]
 ANSI = re.compile(r"\x1b\[[0-9;?<]*[A-Za-z]")
+
+
+class IndicScreen(pyte.Screen):  # type: ignore[misc]
+    """pyte's screen, but a mark of combining class 0 (Bengali ো, Kannada ೆ ಾ, a zero-width joiner: no cell
+    for rich) joins the previous cell as rich counts it, where pyte would drop it and the rest of the text."""
+
+    def draw(self, data: str) -> None:
+        run: list[str] = []
+        for char in data:
+            mark = unicodedata.category(char) in ("Mn", "Mc", "Me", "Cf")
+            if mark and wcwidth(char) == 0 and not unicodedata.combining(char):
+                if run:
+                    super().draw("".join(run))
+                    run = []
+                x, y = self.cursor.x, self.cursor.y
+                if x > 0:
+                    cell = self.buffer[y][x - 1]
+                    self.buffer[y][x - 1] = cell._replace(data=cell.data + char)
+            else:
+                run.append(char)
+        if run:
+            super().draw("".join(run))
 
 
 class Terminal:
@@ -58,7 +82,7 @@ class Terminal:
         self.output = ""
         # A character's bytes may arrive in two reads (Bengali and Kannada take 3 bytes each).
         self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self.screen = pyte.Screen(columns, lines)
+        self.screen = IndicScreen(columns, lines)
         self.stream = pyte.Stream(self.screen)
 
     def read(self, timeout: float = 0.0) -> None:

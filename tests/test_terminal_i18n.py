@@ -312,3 +312,26 @@ def test_frames_fit_the_terminal_in_any_script(code: str, letters: str, stretch:
         assert lines[-1].strip(), (name, "\n".join(lines))  # the keys line comes last, never cut off
     for line in screen.lines(Group(*help_lines(t, UNICODE))):
         assert cell_len(line) <= width, line
+
+
+def test_no_line_runs_longer_on_the_terminal_than_it_is_wide() -> None:
+    """Bengali and Kannada spacing vowel signs take a cell on xterm, tmux and VTE but none for rich: lines are
+    laid out narrower so that none wraps there (a wrapped line would push the whole frame down)."""
+    import io
+
+    from rich.cells import cell_len
+    from rich.console import Console
+    from rich.text import Text
+
+    from foursquare.tui.screens import as_lines
+    from foursquare.tui.terminal import _ESCAPES, Screen
+    from foursquare.tui.text import terminal_cells
+
+    for code in ("bn", "kn"):
+        rules = " ".join(translator(code)(key) for key in ("rules.intro", "rules.turning.row", "rules.end.win"))
+        assert terminal_cells(rules) > cell_len(rules)  # the text has spacing vowel signs
+        for width in (40, 61, 80):
+            screen = Screen(Console(file=io.StringIO(), width=width, force_terminal=True, color_system="standard"))
+            drawn = screen.lines(Text(rules, style="bold"))
+            assert max(terminal_cells(_ESCAPES.sub("", line)) for line in drawn) <= width
+            assert max(terminal_cells(line.plain) for line in as_lines(Text(rules), width)) <= width

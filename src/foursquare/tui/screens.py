@@ -45,6 +45,7 @@ from foursquare.tui.text import (
     keys_legend,
     over_reason,
     rules,
+    terminal_cells,
     variant_parts,
 )
 
@@ -111,8 +112,21 @@ _LAYOUT = Console(file=io.StringIO(), width=80, legacy_windows=False, color_syst
 
 
 def as_lines(renderable: RenderableType, width: int) -> list[Text]:
-    """``renderable`` laid out ``width`` terminal cells wide, as styled lines of text."""
-    options = _LAYOUT.options.update(width=max(1, width))
+    """``renderable`` laid out ``width`` terminal cells wide, as styled lines of text.
+
+    Laid out narrower where rich's count of a line falls short of the terminal's (:func:`terminal_cells`),
+    so that no line of Bengali or Kannada wraps on the terminal."""
+    room = max(1, width)
+    while True:
+        lines = _render_lines(renderable, room)
+        overhang = max((terminal_cells(line.plain) - width for line in lines), default=0)
+        if overhang <= 0 or room == 1:
+            return lines
+        room = max(1, room - overhang)
+
+
+def _render_lines(renderable: RenderableType, width: int) -> list[Text]:
+    options = _LAYOUT.options.update(width=width)
     lines = []
     for segments in _LAYOUT.render_lines(renderable, options, pad=False):
         line = Text()
@@ -124,11 +138,16 @@ def as_lines(renderable: RenderableType, width: int) -> list[Text]:
 
 
 def one_line(text: Text, width: int, ascii_only: bool = False) -> Text:
-    """``text`` on one line of at most ``width`` cells, cut with "…" (or plainly, in ASCII)."""
+    """``text`` on one line of at most ``width`` cells (as the terminal counts), cut with "…" (or plainly, in
+    ASCII)."""
     overflow: Literal["ellipsis", "crop"] = "crop" if ascii_only else "ellipsis"
     text.no_wrap = True
     text.overflow = overflow
-    text.truncate(width, overflow=overflow)
+    room = width
+    text.truncate(room, overflow=overflow)
+    while room > 1 and terminal_cells(text.plain) > width:
+        room -= terminal_cells(text.plain) - width
+        text.truncate(max(1, room), overflow=overflow)
     return text
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ from rich.cells import cell_len
 from rich.console import Console, RenderableType
 
 from foursquare.tui.keys import MOUSE_OFF, MOUSE_ON, Keyboard
+from foursquare.tui.text import terminal_cells
 
 #: Typographic characters of the messages (the rules' quotes, dashes, suit symbols) as a plain ASCII terminal
 #: (``LANG=C``) can show them.
@@ -22,6 +24,11 @@ ASCII_FORMS = str.maketrans(
         "×": "x", "·": ".", "•": "-", "♣": "C", "♦": "D", "♥": "H", "♠": "S", "⁶": "6", "⁴": "4", "\u00a0": " ",
     }
 )
+
+
+_ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+#: A line's trailing padding, before the style resets that may follow it.
+_TRAILING_PADDING = re.compile(r" +((?:\x1b\[[0-9;]*m)*)$")
 
 
 def ascii_text(text: str) -> str:
@@ -46,14 +53,24 @@ class Screen:
         return self.console.size.width, self.console.size.height
 
     def lines(self, renderable: RenderableType) -> list[str]:
-        """The frame as lines of text with their styles (escape sequences)."""
-        with self.console.capture() as capture:
-            self.console.print(renderable)
-        output = capture.get()
+        """The frame as lines of text with their styles (escape sequences), laid out narrower where a line would
+        be longer on the terminal than rich counts (:func:`terminal_cells`)."""
+        width = room = self.console.size.width
+        while True:
+            with self.console.capture() as capture:
+                self.console.print(renderable, width=room)
+            output = capture.get()
+            overhang = max((terminal_cells(_ESCAPES.sub("", line)) - width for line in output.split("\n")), default=0)
+            if overhang <= 0 or room == 1:
+                break
+            room = max(1, room - overhang)
         lines = (ascii_text(output) if self.ascii_only else output).split("\n")
         if lines and lines[-1] == "":
             lines.pop()
-        return lines
+        # Bengali and Kannada vowel signs take no cell for rich but one in most terminals (xterm, tmux, VTE):
+        # padded to the full width, such a line would wrap there. Unpadded, "erase to the end of the line"
+        # clears the rest, and a line only runs a little further right.
+        return [_TRAILING_PADDING.sub(r"\1", line) for line in lines]
 
     def draw(self, renderable: RenderableType) -> None:
         """Draw a whole frame; a terminal too small for it loses the bottom (it never scrolls)."""

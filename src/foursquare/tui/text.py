@@ -6,12 +6,13 @@ is illegal and the rules are the messages the web page shows too (``rank.*``, ``
 ``?``...), commands (``foursquare play``), cell names (``D4``), card faces (``7♥``) and deal numbers.
 Numbers are written with the language's digits (:meth:`Translator.number`).
 
-Widths are measured in terminal cells (:func:`rich.cells.cell_len`), not characters: Kannada and Bengali
-combining marks take no cell of their own.
+Widths are measured in terminal cells, not characters: Kannada and Bengali combining marks take no cell of
+their own, and their spacing vowel signs one on most terminals though none for rich (:func:`terminal_cells`).
 """
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from rich.cells import cell_len
@@ -267,3 +268,9 @@ def wrap(text: str, width: int, indent: str = "") -> list[str]:
     if line:
         lines.append(line)
     return lines
+
+
+def terminal_cells(text: str) -> int:
+    """The cells ``text`` takes on most terminals (xterm, tmux, VTE): as rich counts them, plus one for each
+    spacing vowel sign of Bengali or Kannada (ো, ಾ), which rich counts as none and those terminals as one."""
+    return cell_len(text) + sum(1 for ch in text if unicodedata.category(ch) == "Mc" and cell_len(ch) == 0)
