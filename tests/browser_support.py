@@ -128,7 +128,11 @@ def under_csp(page: Any) -> Any:
 
 
 def new_page(browser: Any, viewport: dict[str, int] = DESKTOP, **options: Any) -> Any:
-    """A fresh browser context (so a fresh player cookie) and page; page errors fail the test."""
+    """A fresh browser context (so a fresh player cookie) and page; page errors fail the test.
+
+    The page is in English (``Accept-Language: en-US``) unless ``options`` name another ``locale``.
+    """
+    options.setdefault("locale", "en-US")
     context = browser.new_context(viewport=viewport, **options)
     open_page = context.new_page
     context.new_page = lambda: under_csp(open_page())  # a second tab of the test is wrapped too
@@ -206,10 +210,11 @@ STATIC = ROOT / "src" / "foursquare" / "web" / "static"
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
-def catalogue() -> dict[str, str]:
-    """The plain (one-line, no plural) messages of the page's English catalogue."""
-    text = (STATIC / "messages" / "en.js").read_text(encoding="utf-8")
-    return dict(re.findall(r'^  "([\w.]+)": "(.*)",$', text, flags=re.M))
+def catalogue(code: str = "en") -> dict[str, str]:
+    """The plain (no plural) messages of the page's catalogue of a language (English by default)."""
+    from foursquare.i18n import page_messages
+
+    return {key: value for key, value in page_messages(code).items() if isinstance(value, str)}
 
 
 def symbol(card: str) -> str:

@@ -32,6 +32,7 @@ from browser_support import (
     winning,
 )
 from foursquare.engine import FlipReason, Game, Move
+from foursquare.i18n import page_messages
 from foursquare.web.errors import ERROR_CODES
 
 pytestmark = BROWSER_MARKS
@@ -188,7 +189,8 @@ def test_keyboard_placement_reload_resume_and_rules(browser: Any, server: str) -
     # … and from localStorage when the start page is opened without one.
     page.goto(server + "/#/rules")
     expect(page.locator("#rules-title")).to_be_visible()
-    expect(page.locator("#rules-body p")).to_have_count(5)
+    expect(page.locator("#rules-body h2")).to_have_count(7)  # the full rules: cards, laying, turning, … example
+    expect(page.locator("#rules-controls li")).to_have_count(4)
     page.goto(server + "/")
     wait_turn(page, 2)
     assert page.url.endswith(f"#/game/{game_id}")
@@ -680,13 +682,12 @@ class _VisibleText(HTMLParser):
 
 
 def test_every_message_the_page_shows_comes_from_the_catalogue() -> None:
-    catalogue = (STATIC / "messages" / "en.js").read_text(encoding="utf-8")
-    keys = set(re.findall(r'^  "([\w.]+)":', catalogue, flags=re.M))
+    keys = set(page_messages("en"))
     used: set[str] = set(DYNAMIC_KEYS)
     for script in STATIC.glob("*.js"):
-        used.update(re.findall(r'\bt(?:Lines)?\("([\w.]+)"', script.read_text(encoding="utf-8")))
+        used.update(re.findall(r'\bt\("([\w.]+)"', script.read_text(encoding="utf-8")))
     html = (STATIC / "index.html").read_text(encoding="utf-8")
-    used.update(re.findall(r'data-i18n(?:-label|-title)?="([\w.]+)"', html))
+    used.update(re.findall(r'data-i18n(?:-label|-title|-placeholder)?="([\w.]+)"', html))
     assert sorted(used - keys) == []
     parser = _VisibleText()
     parser.feed(html)

@@ -256,7 +256,8 @@ def test_the_service_worker_registers_and_controls_the_page_on_reload(browser: A
     wait_turn(page, turn)
     controller = page.evaluate("navigator.serviceWorker.controller && navigator.serviceWorker.controller.scriptURL")
     assert controller == server + "/sw.js"
-    # The cache holds the page's files, under a versioned name, and never an API answer.
+    # The cache holds the page's files, under a versioned name, and no API answer but the page's catalogues
+    # (the one in use: none other was fetched); no font of a script the page did not show.
     cached = page.evaluate(
         """async () => {
           const names = await caches.keys();
@@ -268,7 +269,10 @@ def test_the_service_worker_registers_and_controls_the_page_on_reload(browser: A
     assert len(cached["names"]) == 1 and cached["names"][0].startswith("foursquare-")
     assert server + "/static/app.js" in cached["urls"]
     assert server + "/" in cached["urls"]
-    assert not [url for url in cached["urls"] if "/api/" in url]
+    catalogues = [server + "/api/languages", server + "/api/messages/en"]
+    assert not [url for url in cached["urls"] if "/api/" in url and url not in catalogues]
+    assert set(catalogues) <= set(cached["urls"])
+    assert not [url for url in cached["urls"] if "/static/fonts/" in url]
     # The page still plays under the service worker (the API goes to the server).
     cell = page.locator("#board .slot.legal").first
     click_cell(page, int(cell.get_attribute("data-row")), int(cell.get_attribute("data-col")))

@@ -71,15 +71,18 @@ def test_every_operation_documents_its_errors_with_the_real_error_body(document:
     for method, path, operation in operations(document):
         statuses = set(operation["responses"])
         assert {"400", "413"} <= statuses, (method, path)
-        # Only an operation on a game, or a new game "like" another, names a game that may not exist.
-        assert ("404" in statuses) == ("{game_id}" in path or (method, path) == ("post", "/api/games")), (method, path)
-        for status in statuses - {"200", "201"}:
+        # Only an operation on a game, or a new game "like" another, names a game that may not exist (and the
+        # catalogue of a language, a language that may not be ours).
+        names_one = "{game_id}" in path or (method, path) in (("post", "/api/games"), ("get", "/api/messages/{code}"))
+        assert ("404" in statuses) == names_one, (method, path)
+        for status in statuses - {"200", "201", "304"}:  # 304: a catalogue's ETag is current (no body)
             assert set(codes_of(document, path, method, int(status))) <= set(ERROR_CODES)
     moves = document["paths"]["/api/games/{game_id}/moves"]["post"]["responses"]
     assert set(moves) == {"200", "400", "403", "404", "409", "413", "422"}
     assert set(codes_of(document, "/api/games/{game_id}/moves", "post", 422)) == {"bad_request", "illegal_move"}
     assert set(document["paths"]["/api/games/{game_id}/hint"]["get"]["responses"]) >= {"409", "503"}
     assert "422" not in document["paths"]["/api/stats"]["get"]["responses"]  # nothing to get wrong
+    assert codes_of(document, "/api/messages/{code}", "get", 404) == ["unknown_language", "not_found"]
 
 
 def test_errors_answer_the_documented_shape_and_code(client: TestClient, document: dict[str, Any]) -> None:
@@ -97,6 +100,7 @@ def test_errors_answer_the_documented_shape_and_code(client: TestClient, documen
         ("post", "/api/games/{game_id}/undo", 409, client.post(f"/api/games/{game['id']}/undo")),
         ("get", "/api/games/{game_id}/record", 409, client.get(f"/api/games/{game['id']}/record")),
         ("post", "/api/games", 413, client.post("/api/games", content=b"{" + b" " * 70_000 + b"}")),
+        ("get", "/api/messages/{code}", 404, client.get("/api/messages/xx")),
     ]  # fmt: skip
     for method, path, status, response in cases:
         assert response.status_code == status, (path, response.text)

@@ -28,6 +28,9 @@ def test_sw_js_is_served_from_the_root_uncached_with_the_page_files(tmp_path: Pa
     assert {"/static/app.js", "/static/style.css", "/static/manifest.webmanifest"} <= set(files)
     assert "/static/sw.js" not in files
     assert not [f for f in files if "/api/" in f or not f.startswith("/static/")]
+    # The fonts are fetched only for a script shown (and kept once fetched): none is precached.
+    assert "/static/fonts.css" in files
+    assert not [f for f in files if f.startswith("/static/fonts/")]
 
 
 def test_a_changed_static_file_is_a_new_version(tmp_path: Path) -> None:
@@ -39,3 +42,18 @@ def test_a_changed_static_file_is_a_new_version(tmp_path: Path) -> None:
     assert files_and_version(worker_script(tmp_path))[1] == first
     (tmp_path / "app.js").write_text("two", encoding="utf-8")
     assert files_and_version(worker_script(tmp_path))[1] != first
+
+
+def test_a_font_changes_the_version_but_is_not_precached(tmp_path: Path) -> None:
+    (tmp_path / "sw.js").write_text('const VERSION = "__VERSION__";\nconst FILES = __FILES__;\n', encoding="utf-8")
+    (tmp_path / "fonts").mkdir()
+    (tmp_path / "fonts" / "a.woff2").write_bytes(b"one")
+    files, first = files_and_version(worker_script(tmp_path))
+    assert files == []
+    (tmp_path / "fonts" / "a.woff2").write_bytes(b"two")
+    assert files_and_version(worker_script(tmp_path))[1] != first
+
+
+def test_the_worker_keeps_the_catalogues_once_fetched_and_no_other_api_answer() -> None:
+    source = (Path(__file__).resolve().parent.parent / "src/foursquare/web/static/sw.js").read_text(encoding="utf-8")
+    assert 'path === "/api/languages" || path.startsWith("/api/messages/")' in source

@@ -30,7 +30,7 @@ from foursquare.web.limits import BodyLimit
 from foursquare.web.openapi import install as install_openapi
 from foursquare.web.player import identify_player
 from foursquare.web.pool import ComputePool, PoolSettings
-from foursquare.web.routes import analysis, docs, games, page, pwa, stats
+from foursquare.web.routes import analysis, docs, games, languages, page, pwa, stats
 from foursquare.web.security import AllowedHosts, SecurityHeaders
 
 # No request of the API needs more than a few hundred bytes; a bigger body is refused (413) unread.
@@ -91,7 +91,7 @@ def create_app(
     app.middleware("http")(identify_player)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     install_error_handlers(app)
-    for router in (games.router, analysis.router, stats.router, page.router, pwa.router, docs.router):
+    for router in (games.router, analysis.router, stats.router, languages.router, page.router, pwa.router, docs.router):
         app.include_router(router)
     install_openapi(app)
     app.mount("/static", StaticFiles(directory=page.STATIC_DIR, check_dir=False), name="static")

@@ -1,6 +1,7 @@
 """The API's errors: each answers ``{"detail": "a plain sentence", "code": "a_stable_code"}``.
 
-``code`` is for programs (the page shows its own message for it), ``detail`` for people and scripts.
+``code`` is for programs (the page shows its own message for it), ``detail`` for people and scripts: in
+English, or in the language of the request's ``Accept-Language`` when the game speaks it.
 An illegal move also carries the engine's ``reason`` (``IllegalMoveError.reason``). No answer ever
 carries a stack trace: an unexpected error is logged and answered ``internal``.
 """
@@ -18,8 +19,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import compile_path
 
 from foursquare.engine import IllegalMoveError
+from foursquare.i18n import Translator
 from foursquare.store import DamagedGameError, UnknownGameError
-from foursquare.web.messages import say
+from foursquare.web.messages import english, request_translator, say, say_in
 from foursquare.web.not_found import not_found_page, wants_html
 
 log = logging.getLogger("foursquare.web")
@@ -35,7 +37,7 @@ ERROR_CODES = (
     "unknown_game", "game_over", "stale_turn", "wrong_card", "illegal_move", "nothing_to_undo", "nothing_to_redo",
     "still_playing", "bad_replay_turn", "bad_request", "not_available", "no_page", "damaged_game", "internal",
     "not_your_game",
-    "busy",
+    "busy", "unknown_language",
     *HTTP_CODES.values(), "http_error", *MIDDLEWARE_CODES,
 )  # fmt: skip
 """Every ``code`` an error answer may carry (``docs/api.md``, and the page's catalogue, name each one)."""
@@ -46,12 +48,17 @@ class ApiError(ValueError):
 
     status = 400
 
-    def __init__(self, code: str, **params: object) -> None:
+    def __init__(self, code: str, /, **params: object) -> None:
         super().__init__(say(code, **params))
         self.code = code
+        self.params = params
 
-    def body(self) -> dict[str, Any]:
-        return {"detail": str(self), "code": self.code}
+    def detail(self, t: Translator) -> str:
+        """The sentence of this error in ``t``'s language (``str(error)`` is the English one)."""
+        return say_in(t, self.code, **self.params)
+
+    def body(self, t: Translator | None = None) -> dict[str, Any]:
+        return {"detail": self.detail(t or english()), "code": self.code}
 
     def headers(self) -> dict[str, str]:
         return {}
@@ -82,12 +89,24 @@ class IllegalMove(UnprocessableError):
         super().__init__("illegal_move", error=error)
         self.reason = error.reason
 
-    def body(self) -> dict[str, Any]:
-        return {**super().body(), "reason": self.reason}
+    def detail(self, t: Translator) -> str:
+        # The engine explains in English; another language says the shared sentence of the page and terminal.
+        if t.code == english().code or not t.has(f"error.illegal.{self.reason}"):
+            return str(self)
+        return say_in(t, self.code, error=t(f"error.illegal.{self.reason}"))
+
+    def body(self, t: Translator | None = None) -> dict[str, Any]:
+        return {**super().body(t), "reason": self.reason}
 
 
 class PageMissingError(ApiError):
     """The page's files are not installed."""
+
+    status = 404
+
+
+class UnknownLanguageError(ApiError):
+    """No catalogue of the language asked for."""
 
     status = 404
 
@@ -144,25 +163,31 @@ def _field_name(loc: tuple[Any, ...]) -> str:
     return ".".join(parts)
 
 
-def _problem(error: dict[str, Any]) -> str:
+def _problem(error: dict[str, Any], t: Translator) -> str:
     kind = str(error.get("type", ""))
-    field = _field_name(tuple(error.get("loc", ()))) or say("the_body")
+    field = _field_name(tuple(error.get("loc", ()))) or say_in(t, "the_body")
     ctx = error.get("ctx") or {}
     key = PROBLEMS.get(kind)
     if key is None:
-        return say("other", field=field, message=str(error.get("msg", kind)).lower())
+        return say_in(t, "other", field=field, message=str(error.get("msg", kind)).lower())
     limit = ctx.get(LIMITS[key]) if key in LIMITS else None
-    return say(key, field=field, expected=ctx.get("expected", "?"), limit=limit)
+    return say_in(t, key, field=field, expected=ctx.get("expected", "?"), limit=limit)
 
 
-def validation_sentence(errors: list[dict[str, Any]]) -> str:
+def validation_sentence(errors: list[dict[str, Any]], t: Translator | None = None) -> str:
     """FastAPI's validation errors as one plain sentence, e.g. ``bad request: row is missing``."""
+    t = t or english()
     problems: list[str] = []
     for error in errors:
-        text = _problem(error)
+        text = _problem(error, t)
         if text not in problems:
             problems.append(text)
-    return say("bad_request", problems="; ".join(problems))
+    return say_in(t, "bad_request", problems="; ".join(problems))
+
+
+def translator_of(request: Request) -> Translator:
+    """The language of a request's ``Accept-Language`` (English by default)."""
+    return request_translator(request.headers.get("accept-language"))
 
 
 # --- the handlers -----------------------------------------------------------------------------------------
@@ -174,7 +199,7 @@ def error_response(status: int, code: str, detail: str, **extra: Any) -> JSONRes
 
 async def on_api_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
-    return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers())
+    return JSONResponse(exc.body(translator_of(request)), status_code=exc.status, headers=exc.headers())
 
 
 async def on_unknown_game(request: Request, exc: Exception) -> JSONResponse:
@@ -183,18 +208,19 @@ async def on_unknown_game(request: Request, exc: Exception) -> JSONResponse:
 
 async def on_invalid_request(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    return error_response(422, "bad_request", validation_sentence(list(exc.errors())))
+    return error_response(422, "bad_request", validation_sentence(list(exc.errors()), translator_of(request)))
 
 
 async def on_http_error(request: Request, exc: Exception) -> Response:
     """The framework's refusals; an unknown address is the "page not found" page for a browser."""
     assert isinstance(exc, StarletteHTTPException)
+    t = translator_of(request)
     if exc.status_code == 404:
         if wants_html(request.url.path, request.headers.get("accept", "")):
-            return not_found_page()
-        return error_response(404, "not_found", say("not_found"))
+            return not_found_page(t)
+        return error_response(404, "not_found", say_in(t, "not_found"))
     if exc.status_code == 400:  # FastAPI could not read the body (not UTF-8, say): as any body that is not JSON
-        return error_response(422, "bad_request", say("bad_request", problems=say("body_not_json")))
+        return error_response(422, "bad_request", say_in(t, "bad_request", problems=say_in(t, "body_not_json")))
     headers = exc.headers
     if exc.status_code == 405:  # Starlette's Allow names the methods of the first route of the path only
         headers = {**(headers or {}), "Allow": ", ".join(allowed_methods(request, headers))}
@@ -221,7 +247,7 @@ async def on_damaged_game(request: Request, exc: Exception) -> JSONResponse:
 
 async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
     log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
-    return error_response(500, "internal", say("internal"))
+    return error_response(500, "internal", say_in(translator_of(request), "internal"))
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -1,59 +1,71 @@
-"""Every sentence the server says to a person, in one place (for translation), keyed by a stable code.
+"""Every sentence the server says to a person comes from the catalogue's ``server.*`` messages.
 
-An error's key is also the ``code`` of the API's error answer (``docs/api.md``), which the page maps
-to its own catalogue (``static/messages/en.js``); the sentence is the answer's ``detail``, for scripts.
+An error's key is also the ``code`` of the API's error answer (``docs/api.md``); the page shows its own
+message for that code (the catalogue's ``error.code.*``), and the sentence is the answer's ``detail``, for
+scripts — in English unless the request's ``Accept-Language`` asks for another language of the game.
+
+>>> say("nothing_to_undo")
+'there is nothing to undo'
+>>> say("bad_request", problems=Phrase("missing", field="row"))
+'bad request: row is missing'
+>>> say_in(translator("qps"), "not_your_game", what=Phrase("doing.undo")).startswith("⟦")
+True
+
+Numbers in a detail (turns, limits, deal numbers) are written as typed, in ASCII digits: scripts read them.
 """
 
 from __future__ import annotations
 
-MESSAGES = {
-    # Errors of the API: the key is the answer's "code".
-    "game_over": "the game is over ({outcome}): it cannot change any more",
-    "stale_turn": "the game is at turn {turn}, not {asked}: it changed since you last looked (reload it)",
-    "wrong_card": "the card to place is {card}, not {asked}: the game changed since you last looked (reload it)",
-    "illegal_move": "{error}",
-    "nothing_to_undo": "there is nothing to undo",
-    "nothing_to_redo": "there is nothing to redo",
-    "still_playing": "the game is still being played: {what} is available once it is over",
-    "bad_replay_turn": "turn must be between 0 and {turn} (the cards placed in this game), not {asked}",
-    "not_available": "{what} is not available in this installation ({error})",
-    "no_page": "the web page is not installed (missing {path})",
-    "not_your_game": "this game is another player's: only the browser that started it may {what}",
-    "internal": "internal error",
-    "not_found": "not found",
-    "bad_host": "the host name {host!r} is not served here (foursquare serve --allowed-hosts names those that are)",
-    "busy": "the server is busy with other hints and analyses: try again in {retry_after} s",
-    "bad_request": "bad request: {problems}",
-    # The problems a bad request names.
-    "body_not_json": "the request body is not valid JSON",
-    "must_be_object": "{field} must be a JSON object",
-    "missing": "{field} is missing",
-    "extra": "{field} is not a known field",
-    "integer": "{field} must be an integer",
-    "boolean": "{field} must be true or false",
-    "string": "{field} must be a string",
-    "card_name": "{field} must be a card name such as AC, 7H or 10S",
-    "one_of": "{field} must be {expected}",
-    "at_least": "{field} must be at least {limit}",
-    "at_most": "{field} must be at most {limit}",
-    "less_than": "{field} must be less than {limit}",
-    "other": "{field}: {message}",
-    "the_body": "the request body",
-    "one_deal_kind": "give at most one of deal, daily, winnable and like",
-    "like_keeps_rules": "variant cannot be given with like: the new game keeps the house rules of that game",
-    # The "page not found" page (web/not_found.py).
-    "page_not_found.title": "Page not found",
-    "page_not_found.text": "There is nothing at this address.",
-    "page_not_found.link": "Play Foursquare",
-    # foursquare serve
-    "serving": "Foursquare is being served at {url}  (database: {db}; press Ctrl+C to stop)",
-    "cannot_listen": "cannot listen on {host} port {port}: {error}",
-    "bad_port": "a port is a number from 0 to 65535 (0: any free port)",
-    "open_to_any_host": "warning: listening on {host}, which other machines can reach, and answering requests "
-    "for any host name; pass --allowed-hosts with the names this server is reached by, "
-    "e.g. --allowed-hosts {example} (or --allowed-hosts '*' to accept any, and hide this warning)",
-}
+from foursquare.i18n import ENGLISH, Language, Translator, negotiate, parse_accept_language, translator
 
 
-def say(key: str, **params: object) -> str:
-    return MESSAGES[key].format(**params)
+class Phrase:
+    """A part of a sentence said later, in the language of the whole (``say`` fills it in)."""
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        self.key = key
+        self.params = params
+
+    def say(self, t: Translator) -> str:
+        return say_in(t, self.key, **self.params)
+
+    def __str__(self) -> str:
+        return self.say(english())
+
+
+def english() -> Translator:
+    return translator(ENGLISH.code)
+
+
+# What ``foursquare serve`` prints is the command line's (``cli.serve.*``, in the user's language: the command
+# passes its own words to :func:`foursquare.web.server.serve`); called as a library, serve() says it in English.
+_SERVE = ("serving", "cannot_listen", "bad_port", "open_to_any_host")
+
+
+def say(key: str, /, **params: object) -> str:
+    """The server's message ``server.<key>`` in English, ``params`` filled in."""
+    if key in _SERVE:
+        return english()(f"cli.serve.{key}", **{name: _plain(value, english()) for name, value in params.items()})
+    return say_in(english(), key, **params)
+
+
+def say_in(t: Translator, key: str, /, **params: object) -> str:
+    """The server's message ``server.<key>`` in ``t``'s language, ``params`` filled in."""
+    return t(f"server.{key}", **{name: _plain(value, t) for name, value in params.items()})
+
+
+def _plain(value: object, t: Translator) -> object:
+    if isinstance(value, Phrase):
+        return value.say(t)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+def request_language(accept_language: str | None) -> Language:
+    """The language a request's ``Accept-Language`` header asks for; English when it names none of ours."""
+    return negotiate(parse_accept_language(accept_language or "")) or ENGLISH
+
+
+def request_translator(accept_language: str | None) -> Translator:
+    return translator(request_language(accept_language).code)

@@ -1,7 +1,8 @@
 """The "page not found" page a browser gets for an unknown address (programs get JSON, see :mod:`.errors`).
 
 It is self-contained — its style is inline, allowed by its own CSP hash, so it shows even when the page's
-files are missing — and says only a few words from :mod:`.messages`, never the address asked for.
+files are missing — and says only a few words of the catalogue (``server.page_not_found.*``), in the language
+of the request's ``Accept-Language``, never the address asked for.
 
 >>> wants_html("/nowhere", "text/html,application/xhtml+xml,*/*;q=0.8"), wants_html("/api/x", "text/html")
 (True, False)
@@ -15,7 +16,8 @@ from html import escape
 
 from fastapi.responses import HTMLResponse
 
-from foursquare.web.messages import say
+from foursquare.i18n import Translator
+from foursquare.web.messages import english, say_in
 from foursquare.web.security import content_security_policy, csp_header, sha256_source
 
 STYLE = """
@@ -40,12 +42,12 @@ a:focus-visible { outline: 3px solid var(--text); outline-offset: 2px; }
 """
 
 PAGE = """<!doctype html>
-<html lang="en">
+<html lang="{lang}" dir="{direction}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>{title} · Foursquare</title>
+<title>{page_title}</title>
 <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <script src="/static/theme-init.js"></script>
 <style>{style}</style>
@@ -69,8 +71,11 @@ def wants_html(path: str, accept: str) -> bool:
     return not path.startswith("/api/") and "text/html" in accept.lower()
 
 
-def not_found_page() -> HTMLResponse:
-    """404, the "page not found" page, with a link to the game."""
-    words = {key: escape(say(f"page_not_found.{key}")) for key in ("title", "text", "link")}
-    html = PAGE.format(style=STYLE, **words)
+def not_found_page(t: Translator | None = None) -> HTMLResponse:
+    """404, the "page not found" page in ``t``'s language (English by default), with a link to the game."""
+    t = t or english()
+    words = {key: escape(say_in(t, f"page_not_found.{key}")) for key in ("title", "text", "link")}
+    page_title = escape(t("app.pageTitle", page=say_in(t, "page_not_found.title")))
+    lang = t.language
+    html = PAGE.format(style=STYLE, lang=lang.code, direction=lang.direction, page_title=page_title, **words)
     return HTMLResponse(html, status_code=404, headers={"Content-Security-Policy": POLICY, "Cache-Control": "no-cache"})

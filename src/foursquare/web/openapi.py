@@ -42,6 +42,7 @@ ROUTE_ERRORS: dict[tuple[str, str], dict[int, tuple[str, ...]]] = {
     ("get", "/api/games/{game_id}/analysis"): {409: ("still_playing",), 503: ("not_available", "busy")},
     ("get", "/api/games/{game_id}/record"): {409: ("still_playing",)},
     ("get", "/api/games/{game_id}/replay"): {409: ("still_playing",), 422: ("bad_replay_turn",)},
+    ("get", "/api/messages/{code}"): {404: ("unknown_language", "not_found")},
 }
 """The errors an operation may answer beyond the rules above, by (method, path)."""
 
@@ -80,7 +81,10 @@ class ErrorBody(BaseModel):
 
     model_config = ConfigDict(extra="allow", title=ERROR_SCHEMA)
 
-    detail: str = Field(description="a plain sentence, in English, for people and scripts")
+    detail: str = Field(
+        description="a plain sentence for people and scripts: in English, or in the language of the request's "
+        "Accept-Language when the game speaks it"
+    )
     code: str = Field(description="a stable code, for programs", json_schema_extra={"enum": list(ERROR_CODES)})
     reason: str | None = Field(None, description="only with `illegal_move`: the engine's code of why")
 

@@ -34,7 +34,8 @@ async def identify_player(request: Request, call_next: RequestResponseEndpoint) 
     fresh = not valid_player_id(player)
     request.state.player = secrets.token_urlsafe(16) if fresh else player
     response = await call_next(request)
-    response.headers["Cache-Control"] = "no-store"
+    # An API answer is never stored, unless it says how to cache it (the catalogues: revalidated by ETag).
+    response.headers.setdefault("Cache-Control", "no-store")
     if fresh:
         response.set_cookie(
             COOKIE, request.state.player, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="lax"

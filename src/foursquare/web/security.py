@@ -19,7 +19,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from foursquare.web.messages import say
+from foursquare.web.messages import request_translator, say_in
 
 CSP = {
     "default-src": "'self'",
@@ -128,7 +128,9 @@ class AllowedHosts:
             return
         header = dict(scope["headers"]).get(b"host", b"")
         if not host_allowed(host_name(header), self.allowed):
-            detail = say("bad_host", host=header.decode("latin-1")[:100])
+            headers = dict(scope["headers"])
+            t = request_translator(headers.get(b"accept-language", b"").decode("latin-1"))
+            detail = say_in(t, "bad_host", host=repr(header.decode("latin-1")[:100]))
             refusal = JSONResponse({"detail": detail, "code": "bad_host"}, status_code=400)  # errors.py's shape
             await refusal(scope, receive, send)
             return

@@ -24,6 +24,7 @@ from foursquare.engine import Placement, View
 from foursquare.store import Store, StoredGame
 from foursquare.web.deps import AnalysisJobsDep, PlayerDep, PoolDep, StoreDep
 from foursquare.web.errors import BusyError, ConflictError, UnavailableError, UnprocessableError
+from foursquare.web.messages import Phrase
 from foursquare.web.pool import ComputePool, analysis_json, hint_json
 from foursquare.web.routes.games import refuse_if_not_yours, refuse_if_over
 from foursquare.web.views import position_json
@@ -31,7 +32,7 @@ from foursquare.web.views import position_json
 router = APIRouter(prefix="/api/games")
 
 
-def finished(store: Store, game_id: str, what: str) -> StoredGame:
+def finished(store: Store, game_id: str, what: Phrase) -> StoredGame:
     """The stored game, or 409 while it is being played (``what`` is available once it is over)."""
     stored = store.get(game_id)
     if not stored.is_over:
@@ -51,12 +52,12 @@ def hint_view(store: Store, game_id: str, player: str) -> View:
     """What the hint is computed from: the player's view of the game (403 for another's, 409 once it is over)."""
     stored = store.get(game_id)
     game = stored.rebuild()
-    refuse_if_not_yours(stored, player, "ask for a hint")  # a hint is assistance: for the player only
+    refuse_if_not_yours(stored, player, Phrase("doing.hint"))  # a hint is assistance: for the player only
     refuse_if_over(stored, game)
     try:
         importlib.import_module("foursquare.players")  # the workers need it: answer 503 at once without it
     except ImportError as exc:
-        raise UnavailableError("not_available", what="the hint", error=exc) from None
+        raise UnavailableError("not_available", what=Phrase("what.hint"), error=exc) from None
     return game.view()
 
 
@@ -79,12 +80,12 @@ async def analysis(game_id: str, store: StoreDep, jobs: AnalysisJobsDep, pool: P
 def analysable(stored: StoredGame) -> None:
     """409 while the game is being played; 503 without the analysis module."""
     if not stored.is_over:
-        raise ConflictError("still_playing", what="the analysis")
+        raise ConflictError("still_playing", what=Phrase("what.analysis"))
     if stored.analysis is None:
         try:
             importlib.import_module("foursquare.analysis")  # the workers need it: answer 503 at once without it
         except ImportError as exc:
-            raise UnavailableError("not_available", what="the analysis", error=exc) from None
+            raise UnavailableError("not_available", what=Phrase("what.analysis"), error=exc) from None
 
 
 def start_analysis(pool: ComputePool, stored: StoredGame) -> Future[dict[str, Any]]:
@@ -93,12 +94,12 @@ def start_analysis(pool: ComputePool, stored: StoredGame) -> Future[dict[str, An
 
 @router.get("/{game_id}/record", summary="The game record of a finished game")
 def game_record(game_id: str, store: StoreDep) -> dict[str, Any]:
-    return record.to_json(finished(store, game_id, "the record").rebuild())
+    return record.to_json(finished(store, game_id, Phrase("what.record")).rebuild())
 
 
 @router.get("/{game_id}/replay", summary="The position after the first k moves of a finished game")
 def replay(game_id: str, store: StoreDep, turn: Annotated[int | None, Query()] = None) -> dict[str, Any]:
-    stored = finished(store, game_id, "the replay")
+    stored = finished(store, game_id, Phrase("what.replay"))
     k = stored.turn if turn is None else turn
     if not 0 <= k <= stored.turn:
         raise UnprocessableError("bad_replay_turn", turn=stored.turn, asked=k)

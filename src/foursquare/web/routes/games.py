@@ -19,7 +19,7 @@ from foursquare.store import Store, StoredGame
 from foursquare.web.deps import PlayerDep, StoreDep
 from foursquare.web.errors import ConflictError, ForbiddenError, IllegalMove, UnavailableError, UnprocessableError
 from foursquare.web.fields import WHOLE, Integer
-from foursquare.web.messages import say
+from foursquare.web.messages import Phrase
 from foursquare.web.views import placement_json, state_json, summary_json
 
 MAX_PER_PAGE = 100
@@ -90,7 +90,7 @@ def refuse_if_over(stored: StoredGame, game: Game) -> None:
         raise ConflictError("game_over", outcome=game.outcome())
 
 
-def refuse_if_not_yours(stored: StoredGame, player: str, what: str) -> None:
+def refuse_if_not_yours(stored: StoredGame, player: str, what: Phrase) -> None:
     """403 unless ``player`` started the game: looking at a game is open to its link, playing it is not."""
     if stored.player != player:
         raise ForbiddenError("not_your_game", what=what)
@@ -110,11 +110,11 @@ def new_game(
     body = body or NewGameBody()
     kinds = [body.deal is not None, body.daily, body.winnable, body.like is not None]
     if sum(kinds) > 1:
-        raise UnprocessableError("bad_request", problems=say("one_deal_kind"))
+        raise UnprocessableError("bad_request", problems=Phrase("one_deal_kind"))
     variant = Variant(**body.variant.model_dump()) if body.variant else Variant()
     if body.like is not None:
         if body.variant is not None:
-            raise UnprocessableError("bad_request", problems=say("like_keeps_rules"))
+            raise UnprocessableError("bad_request", problems=Phrase("like_keeps_rules"))
         stored, created = game_like(store, player, body.like)
     elif body.daily:
         stored, created = store.daily_game(player, variant)
@@ -135,11 +135,11 @@ def winnable_deal(variant: Variant) -> int:
     try:
         from foursquare.solver import SolverError, random_winnable_deal
     except ImportError as exc:
-        raise UnavailableError("not_available", what="a winnable deal", error=exc) from None
+        raise UnavailableError("not_available", what=Phrase("what.winnable"), error=exc) from None
     try:
         return random_winnable_deal(variant)
     except SolverError as exc:
-        raise UnavailableError("not_available", what="a winnable deal", error=exc) from None
+        raise UnavailableError("not_available", what=Phrase("what.winnable"), error=exc) from None
 
 
 def game_like(store: Store, player: str, game_id: str) -> tuple[StoredGame, bool]:
@@ -151,7 +151,7 @@ def game_like(store: Store, player: str, game_id: str) -> tuple[StoredGame, bool
     """
     source = store.get(game_id)
     if source.player == player and not source.is_over:
-        raise ConflictError("still_playing", what="another game of this deal")
+        raise ConflictError("still_playing", what=Phrase("what.anotherGame"))
     if source.daily is not None and source.daily == store.today():
         return store.daily_game(player, source.variant)
     hidden = source.deal is not None and source.visible_deal is None
@@ -181,7 +181,7 @@ def get_game(game_id: str, store: StoreDep, player: PlayerDep) -> dict[str, Any]
 @router.post("/{game_id}/moves", summary="Place the card to place")
 def move(game_id: str, body: MoveBody, store: StoreDep, player: PlayerDep) -> dict[str, Any]:
     def apply(game: Game, stored: StoredGame) -> Placement:
-        refuse_if_not_yours(stored, player, "place a card")
+        refuse_if_not_yours(stored, player, Phrase("doing.place"))
         refuse_if_over(stored, game)
         if body.turn != game.turn:
             raise ConflictError("stale_turn", turn=game.turn, asked=body.turn)
@@ -202,7 +202,7 @@ def step_in_history(store: Store, game_id: str, player: str, *, undo: bool) -> d
     """Undo the last card, or redo the last undone one; 409 when there is none."""
 
     def apply(game: Game, stored: StoredGame) -> None:
-        refuse_if_not_yours(stored, player, "undo" if undo else "redo")
+        refuse_if_not_yours(stored, player, Phrase("doing.undo" if undo else "doing.redo"))
         refuse_if_over(stored, game)
         if not (game.can_undo if undo else game.can_redo):
             raise ConflictError("nothing_to_undo" if undo else "nothing_to_redo")
@@ -228,7 +228,7 @@ def redo(game_id: str, store: StoreDep, player: PlayerDep) -> dict[str, Any]:
 @router.post("/{game_id}/restart", summary="Back to the first card of the same deal")
 def restart(game_id: str, store: StoreDep, player: PlayerDep) -> dict[str, Any]:
     def apply(game: Game, stored: StoredGame) -> None:
-        refuse_if_not_yours(stored, player, "restart it")
+        refuse_if_not_yours(stored, player, Phrase("doing.restart"))
         refuse_if_over(stored, game)
         game.restart()
 

@@ -2,28 +2,58 @@
 
 ``/deal/{number}?adjacency=…&count_buried=…`` is a share link: the page starts a fresh game of that
 deal with those house rules for whoever opens it (and says so plainly if the link is malformed).
+
+The page is served in the language the request's ``Accept-Language`` negotiates (English when it names none
+of the game's): ``<html lang>``, the document's title and ``<meta name="foursquare-language">`` are filled
+in, so that the page's script loads that catalogue first and the first paint is already in the language.
+The meta tag is empty when the header names none of the game's languages: the page then tries
+``navigator.languages`` before English.
+A language the player chose in the page's menu (remembered in the browser) still wins over this one.
 """
 
 from __future__ import annotations
 
+from functools import cache
+from html import escape
 from pathlib import Path
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
 
+from foursquare.i18n import ENGLISH, negotiate, parse_accept_language, translator
 from foursquare.web.errors import PageMissingError
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PAGE_ROUTES = ("/", "/stats", "/rules", "/game/{game_id}", "/deal/{deal}")
+LANGUAGE_META = "foursquare-language"
 
 router = APIRouter(include_in_schema=False)
 
 
-def page() -> FileResponse:
+@cache
+def _index(mtime_ns: int) -> str:  # the file's modification time: an edited file is read again
+    return (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+
+
+@cache
+def page_html(source: str, code: str) -> str:
+    """``index.html`` with the language ``code`` (or ``""``: none negotiated) filled in: lang, dir, title, meta."""
+    t = translator(code or ENGLISH.code)
+    lang = t.language
+    html = source.replace('<html lang="en"', f'<html lang="{lang.code}" dir="{lang.direction}"', 1)
+    html = html.replace("<title>Foursquare</title>", f"<title>{escape(t('app.title'))}</title>", 1)
+    meta = f'<meta name="{LANGUAGE_META}" content="{code}">'
+    return html.replace("<meta charset=\"utf-8\">", f'<meta charset="utf-8">\n  {meta}', 1)
+
+
+def page(request: Request) -> HTMLResponse:
     index = STATIC_DIR / "index.html"
     if not index.is_file():
         raise PageMissingError("no_page", path="static/index.html")
-    return FileResponse(index, headers={"Cache-Control": "no-cache"})
+    negotiated = negotiate(parse_accept_language(request.headers.get("accept-language", "")))
+    code = negotiated.code if negotiated else ""
+    html = page_html(_index(index.stat().st_mtime_ns), code)
+    return HTMLResponse(html, headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
 
 for path in PAGE_ROUTES:

@@ -3,7 +3,13 @@
 A service worker controls only the paths under its own URL, so it is served from the root (the page lives
 at ``/``, ``/game/…``, ``/stats``, ``/rules``), not from ``/static/``. The server writes into it the list of
 the page's files and a digest of them: a new release is then a new script, which the browser installs with a
-new cache, dropping the old one. The web-app manifest is a static file (``/static/manifest.webmanifest``).
+new cache, dropping the old one. The web-app manifest is ``static/manifest.webmanifest``, served at its
+static address with its name and description in the language of the request's ``Accept-Language``.
+
+The web fonts (``static/fonts/``: Bengali and Kannada) are not in the list: a browser downloads a font only
+when its script is shown, and the service worker keeps a copy of what was fetched, as it does of the
+language's catalogue (``/api/messages/{code}``) — so the page works offline in the language in use, and
+nobody downloads every font and catalogue up front.
 """
 
 from __future__ import annotations
@@ -13,15 +19,20 @@ import json
 from functools import cache
 from pathlib import Path
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from foursquare.i18n import translator
 from foursquare.web.errors import PageMissingError
+from foursquare.web.messages import request_language
 from foursquare.web.routes.page import STATIC_DIR
 
 router = APIRouter(include_in_schema=False)
 
 WORKER = "sw.js"
+MANIFEST = "manifest.webmanifest"
+NOT_PRECACHED = ("fonts/",)
+"""Folders of ``static/`` cached only once fetched (fonts, loaded only for the scripts shown)."""
 
 
 def worker_script(static_dir: Path = STATIC_DIR) -> str:
@@ -38,7 +49,8 @@ def worker_script(static_dir: Path = STATIC_DIR) -> str:
     for path in files:
         digest.update(path.relative_to(static_dir).as_posix().encode())
         digest.update(path.read_bytes())
-    urls = [f"/static/{path.relative_to(static_dir).as_posix()}" for path in files]
+    names = [path.relative_to(static_dir).as_posix() for path in files]
+    urls = [f"/static/{name}" for name in names if not name.startswith(NOT_PRECACHED)]
     text = source.read_text(encoding="utf-8")
     return text.replace('"__VERSION__"', json.dumps(digest.hexdigest()[:16])).replace("__FILES__", json.dumps(urls))
 
@@ -54,4 +66,25 @@ def service_worker() -> Response:
         installed_worker_script(),
         media_type="text/javascript",
         headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )
+
+
+def manifest_json(code: str, static_dir: Path = STATIC_DIR) -> str:
+    """The web-app manifest in the language ``code``: its names and description from the catalogue."""
+    source = static_dir / MANIFEST
+    if not source.is_file():
+        raise PageMissingError("no_page", path=f"static/{MANIFEST}")
+    manifest = json.loads(source.read_text(encoding="utf-8"))
+    t = translator(code)
+    manifest.update(name=t("app.footer"), short_name=t("app.title"), description=t("app.description"), lang=code)
+    return json.dumps(manifest, ensure_ascii=False, indent=2)
+
+
+@router.get(f"/static/{MANIFEST}")
+def web_app_manifest(request: Request) -> Response:
+    code = request_language(request.headers.get("accept-language")).code
+    return Response(
+        manifest_json(code),
+        media_type="application/manifest+json",
+        headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"},
     )

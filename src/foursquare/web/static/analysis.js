@@ -5,20 +5,29 @@
 import { api } from "./api.js";
 import { evaluationChart, markChartMove } from "./chart.js";
 import { $, el, errorMessage } from "./dom.js";
-import { cardSymbol, decimal, percent, t } from "./i18n.js";
+import { cardSymbol, decimal, integer, percent, t } from "./i18n.js";
 import { currentReplay, showReplay } from "./replay.js";
 import { gameState } from "./store.js";
 
 const MAX_COSTLY = 5;
 
 let asked = null; // the id of the game whose analysis was asked for (loading, shown or failed)
+let shown = null; // {id, analysis}: the analysis on screen, drawn again after a change of language
 
 const isCurrent = (id) => gameState()?.id === id;
 
 /** Forget the analysis asked for (another game is shown: coming back to this one asks again). */
 export function forgetAnalysis() {
   asked = null;
+  shown = null;
   showChart(null);
+}
+
+/** Draw the analysis on screen again (the language changed); one still loading or failed is asked again. */
+export function rerenderAnalysis() {
+  const id = gameState()?.id;
+  if (shown && shown.id === id) renderAnalysis(shown.analysis);
+  else if (asked === id) loadAnalysis();
 }
 
 /** Fetch and show the analysis of the current (finished) game, unless it is already there or on its way. */
@@ -38,7 +47,10 @@ async function loadAnalysis() {
   );
   try {
     const analysis = await api.analysis(id);
-    if (isCurrent(id)) renderAnalysis(analysis);
+    if (isCurrent(id)) {
+      shown = { id, analysis };
+      renderAnalysis(analysis);
+    }
   } catch (error) {
     if (!isCurrent(id)) return;
     asked = null;
@@ -108,7 +120,7 @@ function chartDescription(moves) {
   });
   const mistakes = moves.filter((m) => m.mistake).map((m) => m.index + 1);
   const marked = mistakes.length
-    ? t("chart.descMistakes", { count: mistakes.length, moves: mistakes.join(", ") })
+    ? t("chart.descMistakes", { count: mistakes.length, moves: mistakes.map(integer).join(t("list.sep")) })
     : t("chart.descNoMistakes");
   return `${course} ${marked}`;
 }

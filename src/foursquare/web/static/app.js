@@ -10,27 +10,29 @@
 //   stats.js, rules.js   the other two views; api.js the server; dom.js, i18n.js helpers
 //   settings.js, connection.js, pwa.js, reveal.js   settings; server reachability and stale tabs;
 //                        the service worker; a finished game's result brought into view on a phone
-//   messages/en.js       every sentence the page shows
+//   i18n.js      the language: its catalogue from the server (every sentence the page shows), the menu's choice
 
 import { $ } from "./dom.js";
 import { setupDrag } from "./drag.js";
 import { openNewGameDialog, setupNewGameDialog } from "./dialogs.js";
 import { place, playThisDeal, redo, requestHint, restart, startNewGame, undo } from "./game.js";
-import { t, translateTree } from "./i18n.js";
+import { onLanguageChange, setupLanguage, t, translateTree } from "./i18n.js";
 import { showAnalysis } from "./over.js";
-import { setupReplayButtons } from "./replay.js";
-import { currentView, route } from "./routing.js";
+import { rerenderAnalysis } from "./analysis.js";
+import { currentReplay, setupReplayButtons, showReplay } from "./replay.js";
+import { currentView, route, viewTitle } from "./routing.js";
 import { renderRules } from "./rules.js";
-import { copyLink, shareLink } from "./share.js";
+import { copyLink, rerenderNoGame, shareLink } from "./share.js";
 import { setupShortcuts } from "./shortcuts.js";
-import { setupStats } from "./stats.js";
+import { setupStats, showStats } from "./stats.js";
 import { gameState } from "./store.js";
 import { board } from "./table.js";
-import { setupTheme } from "./theme.js";
+import { applyTheme, setupTheme } from "./theme.js";
 import { setupConnection } from "./connection.js";
 import { registerServiceWorker } from "./pwa.js";
 import { setupReveal } from "./reveal.js";
-import { setupSettings } from "./settings.js";
+import { renderLanguageMenu, setupSettings } from "./settings.js";
+import { renderGame } from "./view.js";
 
 const newGame = () => openNewGameDialog(gameState()?.variant);
 
@@ -62,7 +64,32 @@ function setupButtons() {
   });
 }
 
-function start() {
+/** The language changed: every view again, in the new language (the game, its analysis, the other views). */
+function rerender() {
+  translateTree(document);
+  document.title = t("app.title");
+  renderRules();
+  applyTheme();
+  renderLanguageMenu();
+  $("board-message").textContent = "";
+  $("offline-banner").textContent = $("offline-banner").hidden ? "" : t("connection.lost");
+  const view = currentView();
+  if (view === "game" && gameState()) {
+    renderGame({});
+    rerenderAnalysis();
+    const replay = currentReplay();
+    if (replay) showReplay(replay.turn);
+  } else if (view === "game") {
+    rerenderNoGame();
+  } else if (view === "stats") {
+    showStats();
+  }
+  if (view !== "game") viewTitle(view);
+}
+
+async function start() {
+  await setupLanguage();
+  onLanguageChange(rerender);
   translateTree(document);
   document.title = t("app.title");
   renderRules();

@@ -5,7 +5,7 @@
 
 import { createCard, flipDuration, setCard } from "./cards.js";
 import { el } from "./dom.js";
-import { cardName, t } from "./i18n.js";
+import { cardName, integer, t } from "./i18n.js";
 
 const key = (row, col) => `${row},${col}`;
 
@@ -306,7 +306,7 @@ export class Board {
       badge = el("span", { class: "hint-badge", "aria-hidden": "true" });
       slot.append(badge);
     }
-    badge.textContent = hint.rank === 1 ? hint.label : String(hint.rank);
+    badge.textContent = hint.rank === 1 ? hint.label : integer(hint.rank);
   }
 
   /** A replay marker (the card placed, the cell played, the best cell) with its tag, or none. */

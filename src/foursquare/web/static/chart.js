@@ -3,7 +3,7 @@
 // stand out as red marks; each point is a button (one tab stop, arrow keys move between points).
 
 import { svgEl } from "./dom.js";
-import { decimal, percent, t } from "./i18n.js";
+import { decimal, integer, percent, t } from "./i18n.js";
 
 // Drawn at the width it is shown at (one unit a pixel), so its text is never scaled down on a phone.
 const HEIGHT = 150;
@@ -46,7 +46,7 @@ function axes(at, top) {
     parts.push(svgEl("text", { class: "chart-axis chart-axis-score", x: at.width - PAD.right + 5, y: y + 4, text: decimal(top * fraction, 0) }));
   }
   for (const n of moveTicks(at.count, at.plotW)) {
-    parts.push(svgEl("text", { class: "chart-axis", x: at.x(n), y: HEIGHT - 6, "text-anchor": "middle", text: String(n) }));
+    parts.push(svgEl("text", { class: "chart-axis", x: at.x(n), y: HEIGHT - 6, "text-anchor": "middle", text: integer(n) }));
   }
   return svgEl("g", { "aria-hidden": "true" }, ...parts);
 }

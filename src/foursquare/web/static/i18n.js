@@ -1,39 +1,138 @@
-// Translation: t(key, params) looks a message up in the catalogue and fills its {placeholders}.
-// Card names and lists are built from catalogue entries too, so no visible text lives elsewhere.
+// Translation: the page's messages come from the server's catalogues (GET /api/messages/{code}, the same
+// gettext catalogues as the terminal's), loaded before the page draws anything. t(key, params) looks a
+// message up and fills its {placeholders}; numbers are written the language's way (Intl: Bengali ০–৯).
+//
+// The language: the one chosen in the settings' menu (remembered: localStorage fs.language), else the one
+// the server negotiated from Accept-Language (<meta name="foursquare-language">), else the first of
+// navigator.languages the game speaks, else English. Choosing another re-renders every view, no reload.
 
-import en from "./messages/en.js";
+const STORAGE_LANGUAGE = "fs.language";
+const FALLBACK = "en";
+// Other names of a language (ISO 639-1 tl is Tagalog, which CLDR files as Filipino), as the server knows them.
+const ALIASES = { tl: "fil", tgl: "fil", uzb: "uz", hrv: "hr", kan: "kn", ben: "bn", eng: "en" };
 
-const catalogues = { en };
-let locale = "en";
-let messages = en;
-let plurals = new Intl.PluralRules(locale);
+let catalogue = { code: FALLBACK, name: "", locale: FALLBACK, direction: "ltr", messages: {} };
+let languages = []; // [{code, name}] of the menu
+let plurals = new Intl.PluralRules(FALLBACK);
+let numbers = new Intl.NumberFormat(FALLBACK);
+const listeners = new Set();
 
-/** Switch language (only English ships for now). */
-export function setLocale(name) {
-  if (!(name in catalogues)) throw new Error(`no message catalogue for ${name}`);
-  locale = name;
-  messages = catalogues[name];
-  plurals = new Intl.PluralRules(locale);
-  document.documentElement.lang = name;
+function remembered(value) {
+  try {
+    if (value === undefined) return localStorage.getItem(STORAGE_LANGUAGE);
+    localStorage.setItem(STORAGE_LANGUAGE, value);
+  } catch {
+    /* storage disabled: the choice lasts as long as the page */
+  }
+  return null;
 }
 
+/** The code of the language shown ("en", "bn", … or "qps", the tests' pseudo-language). */
 export function getLocale() {
-  return locale;
+  return catalogue.code;
+}
+
+/** The locale of Intl's numbers and dates in the language shown (e.g. "uz-Latn"; English for "qps"). */
+export function intlLocale() {
+  return catalogue.locale;
+}
+
+/** The languages of the menu, each named in itself: [{code, name}]. */
+export function availableLanguages() {
+  return languages;
+}
+
+/** Call `listener()` after each change of language (the page re-renders its views). */
+export function onLanguageChange(listener) {
+  listeners.add(listener);
+}
+
+/** A language tag ("bn-BD", "uz-Latn-UZ", "tl") as the game's code, or null if the game does not speak it. */
+function ourCode(tag) {
+  const base = String(tag).trim().split(/[-_.@]/)[0].toLowerCase();
+  const code = ALIASES[base] ?? base;
+  if (code === "qps") return code;
+  if (code === "uz" && /[-_](cyrl|arab)\b/i.test(tag)) return null; // only Latin-script Uzbek is written
+  return languages.some((language) => language.code === code) ? code : null;
+}
+
+async function fetchJson(url) {
+  const response = await fetch(url, { headers: { Accept: "application/json" } });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.json();
+}
+
+function apply(loaded) {
+  catalogue = loaded;
+  plurals = new Intl.PluralRules(loaded.locale);
+  numbers = new Intl.NumberFormat(loaded.locale);
+  const root = document.documentElement;
+  root.lang = loaded.code;
+  root.dir = loaded.direction ?? "ltr";
+}
+
+/** The language to start in: remembered, else negotiated by the server, else the browser's, else English. */
+function startingLanguage() {
+  const choice = remembered();
+  if (choice && ourCode(choice)) return ourCode(choice);
+  const negotiated = document.querySelector('meta[name="foursquare-language"]')?.content;
+  if (negotiated && ourCode(negotiated)) return ourCode(negotiated);
+  for (const tag of navigator.languages ?? [navigator.language]) {
+    const code = tag && ourCode(tag);
+    if (code) return code;
+  }
+  return FALLBACK;
+}
+
+/** Load the menu's languages and the catalogue of the starting language (before the first render). */
+export async function setupLanguage() {
+  languages = (await fetchJson("/api/languages").catch(() => ({ languages: [] }))).languages;
+  const code = startingLanguage();
+  try {
+    apply(await fetchJson(`/api/messages/${encodeURIComponent(code)}`));
+  } catch (error) {
+    if (code === FALLBACK) throw error;
+    apply(await fetchJson(`/api/messages/${FALLBACK}`));
+  }
+  // Another tab of this browser chose a language: follow it.
+  window.addEventListener("storage", (event) => {
+    if (event.key !== STORAGE_LANGUAGE && event.key !== null) return;
+    const chosen = ourCode(remembered() ?? "") ?? startingLanguage();
+    if (chosen !== catalogue.code) showLanguage(chosen);
+  });
+}
+
+/** Show the page in the language `code` (loading its catalogue) and re-render every view. */
+async function showLanguage(code) {
+  const loaded = await fetchJson(`/api/messages/${encodeURIComponent(code)}`);
+  apply(loaded);
+  for (const listener of listeners) listener();
+}
+
+/** The player chose the language `code` in the menu: show it, and remember it in this browser. */
+export async function chooseLanguage(code) {
+  const found = ourCode(code);
+  if (!found) return;
+  remembered(found);
+  if (found !== catalogue.code) await showLanguage(found);
 }
 
 function fill(text, params) {
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, name) => {
+    if (!(name in params)) return whole;
+    const value = params[name];
+    // A number is written the language's way; identifiers (deal numbers, cell names) are passed as strings.
+    return typeof value === "number" ? numbers.format(value) : String(value);
+  });
 }
 
 /** The message `key` with `params` substituted; plural messages pick their form from params.count. */
 export function t(key, params = {}) {
-  let value = messages[key];
-  if (value === undefined) value = en[key];
+  let value = catalogue.messages[key];
   if (value === undefined) {
     console.warn(`missing message ${key}`);
     return key;
   }
-  if (Array.isArray(value)) return value.map((line) => fill(line, params));
   if (typeof value === "object") {
     const form = plurals.select(Number(params.count ?? 0));
     value = value[form] ?? value.other;
@@ -43,13 +142,7 @@ export function t(key, params = {}) {
 
 /** Whether the catalogue has a message `key`. */
 export function hasMessage(key) {
-  return key in messages || key in en;
-}
-
-/** A list of lines (catalogue entries that are arrays, e.g. the rules). */
-export function tLines(key) {
-  const value = t(key);
-  return Array.isArray(value) ? value : [value];
+  return key in catalogue.messages;
 }
 
 /** Fill every element with data-i18n="key" (text) or data-i18n-label="key" (aria-label). */
@@ -57,6 +150,7 @@ export function translateTree(root) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
 }
 
 // --- cards -------------------------------------------------------------------------------------
@@ -105,21 +199,23 @@ export function joinList(items) {
 }
 
 export function percent(fraction, digits = 0) {
-  return new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: digits }).format(fraction);
+  return new Intl.NumberFormat(intlLocale(), { style: "percent", maximumFractionDigits: digits }).format(fraction);
 }
 
 export function decimal(value, digits = 1) {
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value);
+  return new Intl.NumberFormat(intlLocale(), { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value);
 }
 
 export function integer(value) {
-  return new Intl.NumberFormat(locale).format(value);
+  return numbers.format(value);
 }
 
 export function dateTime(iso) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(date);
+  // A 24-hour clock, as the terminal's: CLDR's Kannada and Bengali 12-hour clocks write AM/PM in Latin letters.
+  const format = { dateStyle: "medium", timeStyle: "short", hourCycle: "h23" };
+  return new Intl.DateTimeFormat(intlLocale(), format).format(date);
 }
 
 /** The house rules of a game as short tags: ["Standard rules"] or e.g. ["Diagonal adjacency", …]. */

@@ -21,7 +21,7 @@ export function showGameOver(justEnded) {
   $("over-reason").textContent = state.reason ? t(`over.reason.${state.reason}`) : "";
   $("over-score").textContent = integer(state.score ?? 0);
   $("over-score-note").textContent = state.outcome === "won" ? t("over.scoreValue", { count: state.score ?? 0 }) : "";
-  $("over-deal").textContent = state.deal !== null ? t("over.deal", { deal: state.deal }) : "";
+  $("over-deal").textContent = state.deal !== null ? t("over.deal", { deal: String(state.deal) }) : "";
   $("btn-same-deal").hidden = state.deal === null || !isMine(state);
   $("btn-again").hidden = !isMine(state);
 

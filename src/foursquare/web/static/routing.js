@@ -24,6 +24,11 @@ export function showView(name) {
   document.body.dataset.view = name;
 }
 
+/** The document's title for the statistics or the rules view. */
+export function viewTitle(view) {
+  document.title = t("app.pageTitle", { page: t(view === "stats" ? "stats.title" : "nav.rules") });
+}
+
 /** Show what the URL names. */
 export async function route() {
   if (location.pathname !== "/" && !location.hash) {
@@ -41,11 +46,11 @@ export async function route() {
     await openShareLink(decodeURIComponent(deal[1]), deal[2] ?? "");
   } else if (hash === "/stats") {
     showView("stats");
-    document.title = t("app.pageTitle", { page: t("stats.title") });
+    viewTitle("stats");
     await showStats();
   } else if (hash === "/rules") {
     showView("rules");
-    document.title = t("app.pageTitle", { page: t("nav.rules") });
+    viewTitle("rules");
   } else {
     await showStartPage();
   }

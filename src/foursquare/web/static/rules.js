@@ -1,8 +1,9 @@
-// The rules view: the rules in our own words (from the catalogue) and a pictured example.
+// The rules view: the full rules (docs/rules.md) from the catalogue's rules.* messages, which the terminal's
+// rules screen shares, with the readings of the original sheet marked, a pictured example and the controls.
 
 import { createCard } from "./cards.js";
 import { $, el } from "./dom.js";
-import { t, tLines } from "./i18n.js";
+import { t } from "./i18n.js";
 
 // --- rules ---------------------------------------------------------------------------------------
 
@@ -39,10 +40,65 @@ function rulesExample() {
   );
 }
 
-/** Fill the rules view from the catalogue. */
+const para = (key) => el("p", { text: t(key) });
+const list = (tag, keys) => el(tag, {}, ...keys.map((key) => el("li", { text: t(key) })));
+const heading = (key) => el("h2", { text: t(key) });
+
+/** A point the original sheet leaves open, and how this game reads it. */
+function reading(key) {
+  return el("p", { class: "rules-reading" }, el("strong", { class: "rules-reading-label", text: t("rules.readingLabel") }), " ", t(key));
+}
+
+const section = (...children) => el("section", { class: "rules-section" }, ...children);
+
+/** Fill the rules view from the catalogue (again after a change of language). */
 export function renderRules() {
-  const paragraphs = tLines("rules.body").map((text) => el("p", { text }));
-  paragraphs.splice(3, 0, rulesExample());
-  $("rules-body").replaceChildren(...paragraphs);
-  $("rules-controls").replaceChildren(...tLines("rules.controlsBody").map((text) => el("li", { text })));
+  $("rules-body").replaceChildren(
+    para("rules.intro"),
+    el("p", { class: "rules-note", text: t("rules.readings") }),
+    section(heading("rules.cards.title"), para("rules.cards.text"), para("rules.cards.stock")),
+    section(
+      heading("rules.laying.title"),
+      para("rules.laying.take"),
+      para("rules.laying.first"),
+      para("rules.laying.later"),
+      list("ul", ["rules.laying.onPile", "rules.laying.nextTo"]),
+      reading("rules.reading.nextTo"),
+      reading("rules.reading.box"),
+    ),
+    section(
+      heading("rules.turning.title"),
+      para("rules.turning.intro"),
+      para("rules.turning.row"),
+      para("rules.turning.allDown"),
+      para("rules.turning.tie"),
+      rulesExample(),
+      para("rules.turning.column"),
+      para("rules.turning.topOnly"),
+      reading("rules.reading.faceDown"),
+      reading("rules.reading.flip"),
+      reading("rules.reading.tie"),
+    ),
+    section(
+      heading("rules.end.title"),
+      para("rules.end.intro"),
+      list("ol", ["rules.end.win", "rules.end.faceDown", "rules.end.stock"]),
+      para("rules.end.zero"),
+      reading("rules.reading.topCount"),
+      reading("rules.reading.winFirst"),
+    ),
+    section(
+      heading("rules.house.title"),
+      para("rules.house.intro"),
+      list("ul", ["rules.house.diagonal", "rules.house.countBuried"]),
+      para("rules.house.standard"),
+    ),
+    section(heading("rules.deals.title"), para("rules.deals.text")),
+    section(
+      heading("rules.example.title"),
+      para("rules.example.deal"),
+      list("ol", ["rules.example.first", "rules.example.second", "rules.example.third", "rules.example.fourth"]),
+    ),
+  );
+  $("rules-controls").replaceChildren(...[1, 2, 3, 4].map((n) => el("li", { text: t(`rules.controls.${n}`) })));
 }

@@ -1,9 +1,10 @@
-// The settings dialog (the header's gear): theme, four-colour deck and reduced motion. A change applies
-// at once and is remembered in this browser (localStorage: fs.theme, fs.deck, fs.motion — read before the
-// first paint by theme-init.js). The page reads the applied values from <html>: data-theme,
+// The settings dialog (the header's gear): language, theme, four-colour deck and reduced motion. A change
+// applies at once and is remembered in this browser (localStorage: fs.language — see i18n.js — and fs.theme,
+// fs.deck, fs.motion, read before the first paint by theme-init.js). The page reads the applied values from <html>: data-theme,
 // data-deck ("four" or "two") and data-motion ("reduce" or "full"), which style.css styles.
 
-import { $, storage } from "./dom.js";
+import { $, el, storage } from "./dom.js";
+import { availableLanguages, chooseLanguage, getLocale } from "./i18n.js";
 import { applyTheme, chooseTheme, chosenTheme } from "./theme.js";
 
 const STORAGE_DECK = "fs.deck";
@@ -31,8 +32,26 @@ function applyDeck() {
   document.documentElement.dataset.deck = fourColour() ? "four" : "two";
 }
 
+/** The language menu: one choice per language, each named in itself (and marked as written in it). */
+export function renderLanguageMenu() {
+  const choices = availableLanguages().map(({ code, name }) =>
+    el(
+      "label",
+      { class: "choice" },
+      el("input", { type: "radio", name: "language", value: code, checked: code === getLocale() }),
+      " ",
+      el("span", { class: "language-name", lang: code, text: name }),
+    ),
+  );
+  $("settings-languages").replaceChildren(...choices);
+  for (const radio of $("settings-languages").querySelectorAll("input")) {
+    radio.addEventListener("change", () => chooseLanguage(radio.value));
+  }
+}
+
 /** Set the form's controls to the settings in force. */
 function fillForm(form) {
+  for (const radio of $("settings-languages").querySelectorAll("input")) radio.checked = radio.value === getLocale();
   form.elements.theme.value = chosenTheme();
   form.elements.motion.value = chosenMotion();
   $("settings-four-colour").checked = fourColour();
@@ -41,6 +60,7 @@ function fillForm(form) {
 export function setupSettings() {
   const dialog = $("settings-dialog");
   const form = $("settings-form");
+  renderLanguageMenu();
   applyDeck();
   applyMotion();
   systemReduce.addEventListener("change", applyMotion);

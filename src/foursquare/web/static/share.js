@@ -3,7 +3,7 @@
 // game with "play this deal"; the "no such game" notice; the words for a daily or winnable deal.
 
 import { $, toast } from "./dom.js";
-import { getLocale, t } from "./i18n.js";
+import { intlLocale, t } from "./i18n.js";
 
 const MAX_DEAL = 18446744073709551615n;
 const RULES = { adjacency: ["orthogonal", "diagonal"], count_buried: ["false", "true"] };
@@ -57,7 +57,7 @@ export function parseShareRoute(number, search) {
 
 /** "1 December 2026": a daily deal's UTC date (YYYY-MM-DD), in the catalogue's order of day, month, year. */
 export function dailyDate(isoDate) {
-  const format = new Intl.DateTimeFormat(getLocale(), { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  const format = new Intl.DateTimeFormat(intlLocale(), { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
   const parts = Object.fromEntries(format.formatToParts(new Date(`${isoDate}T00:00:00Z`)).map((p) => [p.type, p.value]));
   return t("date.long", { day: parts.day, month: parts.month, year: parts.year });
 }
@@ -65,7 +65,7 @@ export function dailyDate(isoDate) {
 /** What the deal label says: the deal number, or the kind of deal while its number is hidden. */
 export function dealText(state) {
   if (state.daily) return t("panel.daily", { date: dailyDate(state.daily) });
-  if (state.deal !== null) return t("panel.deal", { deal: state.deal });
+  if (state.deal !== null) return t("panel.deal", { deal: String(state.deal) });
   return t(state.winnable ? "panel.winnable" : "panel.dealHidden");
 }
 
@@ -89,10 +89,20 @@ export function showAssisted() {
 }
 
 /** Instead of a game: "no such game" (or a malformed share link), offering a new game; nothing is created. */
+let noGameKey = "missing.text";
+
 export function showNoGame(messageKey = "missing.text") {
+  noGameKey = messageKey;
   $("game-table").hidden = true;
   $("no-game").hidden = false;
   $("no-game-text").textContent = t(messageKey);
   document.title = t("app.pageTitle", { page: t("missing.title") });
   $("no-game-title").focus({ preventScroll: true });
+}
+
+/** The "no such game" notice again (after a change of language), if it is shown. */
+export function rerenderNoGame() {
+  if ($("no-game").hidden) return;
+  $("no-game-text").textContent = t(noGameKey);
+  document.title = t("app.pageTitle", { page: t("missing.title") });
 }

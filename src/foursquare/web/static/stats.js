@@ -66,7 +66,7 @@ function cleanAndDailyTiles(stats, none) {
 /** The deal column of the game list: the daily's date, the number, or "hidden". */
 function dealCell(summary) {
   if (summary.daily) return t("stats.daily", { date: dailyDate(summary.daily) });
-  return summary.deal === null ? t("stats.hidden") : t("stats.dealNumber", { deal: summary.deal });
+  return summary.deal === null ? t("stats.hidden") : t("stats.dealNumber", { deal: String(summary.deal) });
 }
 
 let lastStats = null;
@@ -159,7 +159,7 @@ function renderGames(data) {
     return el(
       "tr",
       { class: `game-row outcome-${summary.outcome}` },
-      el("td", { class: "col-date", text: dateTime(summary.created_at) }),
+      el("td", { class: "col-date" }, el("time", { datetime: summary.created_at, text: dateTime(summary.created_at) })),
       el("td", { class: "col-deal", text: dealCell(summary) }),
       el("td", { class: "col-rules", text: variantText(summary.variant).join(", ") }),
       el("td", { class: "col-turn", text: integer(summary.turn) }),

@@ -1,6 +1,9 @@
 // The service worker: it keeps a copy of the page's own files (the page shell and everything under
 // /static/) so that the page still opens, and says the server cannot be reached, when it is down.
-// The API is never cached: every game answer comes from the server.
+// The API is never cached — every game answer comes from the server — except the page's message catalogues
+// (/api/languages, /api/messages/{code}): like the web fonts (static/fonts/, which the list below leaves
+// out), each is kept once fetched, so the page opens offline in the language in use, while nobody downloads
+// every language's catalogue and font up front.
 //
 // Network first, the cache as a fallback: the page is a few dozen small files from the same server, so
 // asking the server each time (a 304 mostly) costs little and guarantees that an update arrives with the
@@ -33,11 +36,16 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-/** Whether the service worker answers `request`: the page's own GETs, never the API. */
+/** The catalogues of the page's languages: the only answers of the API kept. */
+const catalogue = (path) => path === "/api/languages" || path.startsWith("/api/messages/");
+
+/** Whether the service worker answers `request`: the page's own GETs and its catalogues, never the rest of the API. */
 function ours(request) {
   if (request.method !== "GET") return false;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return false;
+  if (url.origin !== self.location.origin) return false;
+  if (catalogue(url.pathname)) return true;
+  if (url.pathname.startsWith("/api/")) return false;
   if (request.mode === "navigate") return true;
   return url.pathname.startsWith("/static/");
 }
