@@ -53,8 +53,9 @@ lint: test-install
 typecheck: test-install
 	$(BIN)/mypy
 
+# Both cores: a test module stays on one worker (--dist loadfile), so its server and browser are started once.
 test: test-install browser lint typecheck
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2 --dist loadfile
 
 check: test-install lint typecheck
 	$(BIN)/pytest -q -m "not slow"

@@ -64,7 +64,11 @@ def scheduler() -> Iterator[str]:
         for process in reversed(processes):
             process.terminate()
         for process in processes:
-            process.wait(timeout=30)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:  # a worker still closing its connections on a loaded machine
+                process.kill()
+                process.wait(timeout=30)
 
 
 def same(rows: list[DealResult]) -> list[tuple[object, ...]]:
