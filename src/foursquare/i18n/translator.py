@@ -77,7 +77,10 @@ class Translator:
         return self._digits(format_decimal(value, format=pattern, locale=self.language.locale))
 
     def percent(self, fraction: float, digits: int = 0) -> str:
-        pattern = "#,##0%" if digits == 0 else "#,##0." + "0" * digits + "%"
+        # The language's own pattern (Croatian "45 %"), with exactly ``digits`` decimals.
+        pattern = str(self.language.locale.percent_formats[None].pattern)
+        if digits:
+            pattern = pattern.replace("0%", "0." + "0" * digits + "%").replace("0\xa0%", "0." + "0" * digits + "\xa0%")
         return self._digits(format_percent(fraction, format=pattern, locale=self.language.locale))
 
     def date(self, value: dt.date) -> str:
