@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import gzip
 import io
 import json
 import sqlite3
@@ -199,3 +200,100 @@ def test_a_scheduler_that_does_not_answer_is_a_clear_error_within_seconds(
     assert code == 2 and time.monotonic() - started < 20
     err = capsys.readouterr().err
     assert "no Dask scheduler answered at tcp://127.0.0.1:9 within 5 s" in err and "Traceback" not in err
+
+
+# --- import: rows exported elsewhere join a store -------------------------------------------------------------
+
+BEST = StudySettings("best", seed=2, time_budget=0.5)
+BEST_ROWS = [DealResult(7, "won", 18, 3.5, moves=16), DealResult(8, "lost", 0, 9.0, moves=31)]
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "csv", "csv.gz", "parquet"])
+def test_an_export_imported_elsewhere_gives_the_same_rows(db: Path, tmp_path: Path, kind: str) -> None:
+    if kind == "parquet":
+        pytest.importorskip("pyarrow")
+    with StudyStore(db) as store:
+        store.add(store.study(BEST), BEST_ROWS)
+    exported = tmp_path / f"rows.{kind}"
+    plain = tmp_path / "rows.csv" if kind == "csv.gz" else exported
+    assert cli("export", "--db", str(db), "--format", kind.split(".")[0], "--out", str(plain)).returncode == 0
+    if kind == "csv.gz":
+        exported.write_bytes(gzip.compress(plain.read_bytes()))
+    other = tmp_path / "other.db"
+    result = cli("import", str(exported), "--db", str(other))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"17 rows added to {other}\n"
+    with StudyStore(db) as a, StudyStore(other) as b:
+        assert {s.settings: a.results(s) for s in a.studies()} == {s.settings: b.results(s) for s in b.studies()}
+    again = cli("import", str(exported), "--db", str(other))
+    assert again.stdout == f"0 rows added to {other}\n17 rows were already there and are kept as they were\n"
+
+
+def test_an_import_continues_a_study_and_keeps_the_rows_it_has(tmp_path: Path) -> None:
+    ours, theirs = tmp_path / "ours.db", tmp_path / "theirs.db"
+    with StudyStore(ours) as store:
+        store.add(store.study(GREEDY), GREEDY_ROWS[:3])
+    changed = [DealResult(3, "lost", 0, 1.0, moves=9), *GREEDY_ROWS[3:]]
+    with StudyStore(theirs) as store:
+        store.add(store.study(GREEDY), changed)
+    exported = tmp_path / "theirs.jsonl"
+    assert cli("export", "--db", str(theirs), "--format", "jsonl", "--out", str(exported)).returncode == 0
+    result = cli("import", str(exported), "--db", str(ours))
+    assert result.stdout.splitlines() == [f"2 rows added to {ours}", "1 row was already there and is kept as it was"]
+    with StudyStore(ours) as store:
+        assert store.results(store.study(GREEDY)) == GREEDY_ROWS
+
+
+BAD_LINES = [
+    ('{"what": "greedy", "deal": 1}', "line 2: adjacency is missing"),
+    ('{"what": "chess", "deal": 1}', "line 2: what cannot be chess"),
+    ('[1, 2]', "line 2: not a JSON object"),
+    ('{"what": "solver", "deal": -4, "adjacency": "orthogonal", "count_buried": false}', "line 2: deal cannot be -4"),
+    ('{"what": "solver", "deal": 4, "adjacency": "orthogonal", "count_buried": false, "timeout": 10, "status":'
+     ' "optimal", "best_score": 99, "upper_bound": 24, "nodes": 1, "seconds": 0.1}', "line 2: best_score cannot be 99"),
+    ('{"what": "greedy", "deal": 4, "adjacency": "orthogonal", "count_buried": "no", "seed": 0}',
+     "line 2: count_buried cannot be no"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("line", "message"), BAD_LINES)
+def test_a_bad_line_imports_nothing_and_says_where_it_is(tmp_path: Path, line: str, message: str) -> None:
+    good = json.dumps({"what": "greedy", "deal": 1, "adjacency": "orthogonal", "count_buried": False, "seed": 0,
+                       "outcome": "won", "score": 3, "moves": 20, "seconds": 0.5})  # fmt: skip
+    path = tmp_path / "rows.jsonl"
+    path.write_text(f"{good}\n{line}\n{good}\n")
+    db = tmp_path / "s.db"
+    result = cli("import", str(path), "--db", str(db))
+    assert result.returncode == 2 and f"{path}, {message}" in result.stderr, result.stderr
+    assert not db.exists()  # the file is read whole before the database is touched
+
+
+def test_files_that_are_no_export_are_refused(tmp_path: Path) -> None:
+    cases = {"notes.txt": b"what I did on my holidays\n", "bin": bytes(range(256)), "half.gz": gzip.compress(b"x")[:9]}
+    for name, content in cases.items():
+        (tmp_path / name).write_bytes(content)
+        result = cli("import", str(tmp_path / name), "--db", str(tmp_path / "s.db"))
+        assert result.returncode == 2 and str(tmp_path / name) in result.stderr and "Traceback" not in result.stderr
+    missing = cli("import", str(tmp_path / "missing.csv"), "--db", str(tmp_path / "s.db"))
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+    header_only = tmp_path / "wrong.csv"
+    header_only.write_text("what,deal\nsolver,3\n")
+    result = cli("import", str(header_only), "--db", str(tmp_path / "s.db"))
+    assert result.returncode == 2 and "line 2: adjacency is missing" in result.stderr
+    assert not (tmp_path / "s.db").exists()
+
+
+def test_study_errors_are_worded_in_the_players_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from foursquare.i18n import translator
+
+    t = translator("hr")
+    code = main(["--lang", "hr", "study", "run", "--what", "greedy", "--deals", "1-5", "--db", str(tmp_path / "s.db"),
+                 "--scheduler", "tcp://127.0.0.1:9"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and "nijedan Dask raspoređivač nije se javio na tcp://127.0.0.1:9 unutar 5 s" in err
+    other = tmp_path / "games.db"
+    with sqlite3.connect(other) as con:
+        con.execute("CREATE TABLE games (id INTEGER)")
+    assert main(["--lang", "bn", "study", "report", "--db", str(other)]) == 2
+    assert translator("bn")("cli.study.error.not_a_study_db", path=str(other)) in capsys.readouterr().err
+    assert t("cli.study.error.not_a_study_db", path="x") != "x is not a Foursquare study database"

@@ -2,7 +2,8 @@
 
 A command raises :class:`CommandError` with a message already in its language. The library's errors are
 English texts for developers; those a user can cause carry a stable ``code`` and their details (a record
-file's :class:`~foursquare.record.RecordError`, the games database's :class:`~foursquare.store.StoreError`),
+file's :class:`~foursquare.record.RecordError`, the games database's :class:`~foursquare.store.StoreError`, a
+study's :class:`~foursquare.study.StudyError`),
 which :func:`user_message` words from the catalogue. Any other error's English text is shown as it is: it
 is unexpected, and the English is better than nothing.
 """
@@ -23,6 +24,7 @@ def user_message(exc: BaseException, t: Translator) -> str:
     """``exc``'s message for the person at the terminal, in ``t``'s language where the catalogue has it."""
     from foursquare.record import RecordError
     from foursquare.store import StoreError
+    from foursquare.study.work import StudyError
 
     if isinstance(exc, RecordError) and exc.code:
         return record_message(exc, t)
@@ -30,6 +32,17 @@ def user_message(exc: BaseException, t: Translator) -> str:
         path, error = str(exc.path), str(exc.error or "")
         directory = str(getattr(exc.path, "parent", ""))
         return t(f"cli.store.{exc.code}", path=path, error=error, directory=directory, option="--db")
+    if isinstance(exc, StudyError) and exc.code and t.has(f"cli.study.error.{exc.code}"):
+        # Counts are numbers in the language's digits; paths, addresses and values stay as written.
+        params = {k: v if k in ("seconds", "line") else str(v) for k, v in exc.params.items()}
+        names = {
+            "library": "Dask",
+            "format": "Parquet",
+            "package": "pyarrow",
+            "command": "pip install 'foursquare-solitaire[parquet]'",
+            "export": "foursquare study export",
+        }
+        return t(f"cli.study.error.{exc.code}", **names, **params)
     return str(exc)
 
 

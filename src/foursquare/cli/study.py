@@ -1,4 +1,4 @@
-"""``foursquare study run|report|export``: studies over many deals, stored, resumable, reported."""
+"""``foursquare study run|report|export|import``: studies over many deals, stored, resumable, reported."""
 
 from __future__ import annotations
 
@@ -54,7 +54,9 @@ def register(sub: Any, t: Translator | None = None) -> None:
         dest="study_command",
         metavar="SUBCOMMAND",
         required=True,
-        help=help_text(t, "cli.study.commands.help", run="run", report="report", export="export"),
+        help=help_text(
+            t, "cli.study.commands.help", run="run", report="report", export="export", **{"import": "import"}
+        ),
     )
     _register_run(commands, t)
     r = commands.add_parser("report", help=help_text(t, "cli.study.report.help"))
@@ -73,6 +75,10 @@ def register(sub: Any, t: Translator | None = None) -> None:
     )
     e.add_argument("--out", metavar="FILE", help=help_text(t, "cli.study.export.out.help"))
     e.set_defaults(run=run_export)
+    i = commands.add_parser("import", help=help_text(t, "cli.study.import.help", export="export"))
+    i.add_argument("file", metavar="FILE", help=help_text(t, "cli.study.import.file.help"))
+    _add_db(i, t)
+    i.set_defaults(run=run_import)
 
 
 def _register_run(commands: Any, t: Translator) -> None:
@@ -312,6 +318,23 @@ def run_export(args: argparse.Namespace) -> int:
             writer(store, sys.stdout)
             return 0
         _write_atomic(Path(args.out), lambda f: writer(store, f))
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Rows of an exported file into a database (all of them or, on a bad line, none)."""
+    from foursquare.study import StudyStore
+    from foursquare.study.importing import import_rows, read_rows
+
+    t: Translator = args.translator
+    rows = read_rows(args.file)  # the whole file is checked before the database is opened
+    db = _db_path(args)
+    with StudyStore(db) as store:
+        added = import_rows(store, rows)
+    kept = sum(len(r) for r in rows.values()) - added
+    print(t("cli.study.imported", count=added, db=str(db)))
+    if kept:
+        print(t("cli.study.import_kept", count=kept))
     return 0
 
 

@@ -1,5 +1,5 @@
 """The rows of a store, one per deal, as JSON lines, CSV or Parquet, named as ``solve --json`` and
-``autoplay`` name them."""
+``autoplay`` name them (:mod:`~foursquare.study.importing` reads them back)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from foursquare.study.work import DealResult, StudyError, StudySettings
 FORMATS = ("jsonl", "csv", "parquet")
 # Every column a table export has, solver and player fields side by side (empty where they do not apply).
 COLUMNS = (
-    "what", "deal", "adjacency", "count_buried", "timeout", "seed",
+    "what", "deal", "adjacency", "count_buried", "timeout", "seed", "time_budget",
     "status", "best_score", "upper_bound", "nodes", "outcome", "score", "moves", "seconds",
 )  # fmt: skip
 
@@ -63,10 +63,13 @@ def write_parquet(store: StudyStore, path: str) -> int:
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
-        raise StudyError("Parquet export needs pyarrow: pip install 'foursquare-solitaire[parquet]'") from None
+        raise StudyError(
+            "Parquet needs pyarrow: pip install 'foursquare-solitaire[parquet]'", "needs_pyarrow"
+        ) from None
     types = {
         "what": pa.string(), "deal": pa.uint64(), "adjacency": pa.string(), "count_buried": pa.bool_(),
-        "timeout": pa.float64(), "seed": pa.int64(), "status": pa.string(), "best_score": pa.int32(),
+        "timeout": pa.float64(), "seed": pa.uint64(), "time_budget": pa.float64(), "status": pa.string(),
+        "best_score": pa.int32(),
         "upper_bound": pa.int32(), "nodes": pa.int64(), "outcome": pa.string(), "score": pa.int32(),
         "moves": pa.int32(), "seconds": pa.float64(),
     }  # fmt: skip

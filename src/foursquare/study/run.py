@@ -120,7 +120,8 @@ def _collect(
         except KilledWorker as exc:
             raise RuntimeError(f"a chunk of deals killed every worker that tried it: {exc}") from None
         except FutureCancelledError as exc:
-            raise StudyError(f"the cluster dropped a chunk of deals (did the scheduler stop?): {exc}") from None
+            message = f"the cluster dropped a chunk of deals (did the scheduler stop?): {exc}"
+            raise StudyError(message, "chunk_dropped", error=str(exc)) from None
         stored += store.add(study, rows)
         future.release()
         if progress is not None:
@@ -149,7 +150,13 @@ def _client(workers: int | None, scheduler: str | None, connect_timeout: float, 
     try:
         client = Client(scheduler, timeout=connect_timeout)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as exc:
-        raise StudyError(f"no Dask scheduler answered at {scheduler} within {connect_timeout:g} s ({exc})") from None
+        raise StudyError(
+            f"no Dask scheduler answered at {scheduler} within {connect_timeout:g} s ({exc})",
+            "no_scheduler",
+            scheduler=scheduler,
+            seconds=connect_timeout,
+            error=str(exc),
+        ) from None
     with client:
         _wait_for_workers(client, scheduler, worker_timeout)
         yield client
@@ -161,7 +168,12 @@ def _wait_for_workers(client: Any, scheduler: str, timeout: float) -> None:
         client.wait_for_workers(1, timeout=timeout)
     except TimeoutError:
         waited = time.monotonic() - started
-        raise StudyError(f"the scheduler at {scheduler} has had no worker for {waited:.0f} s") from None
+        raise StudyError(
+            f"the scheduler at {scheduler} has had no worker for {waited:.0f} s",
+            "no_worker",
+            scheduler=scheduler,
+            seconds=round(waited),
+        ) from None
 
 
 def _has_dashboard() -> bool:

@@ -67,12 +67,16 @@ class StudyStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
-            raise StudyError(f"cannot open the study database {self.path}: {exc}") from None
+            raise StudyError(
+                f"cannot open the study database {self.path}: {exc}", "cannot_open", path=str(self.path), error=str(exc)
+            ) from None
         try:
             self._check_or_create()
         except sqlite3.DatabaseError as exc:
             self._db.close()
-            raise StudyError(f"{self.path} is not a Foursquare study database ({exc})") from None
+            raise StudyError(
+                f"{self.path} is not a Foursquare study database ({exc})", "not_a_study_db", path=str(self.path)
+            ) from None
         except StudyError:
             self._db.close()
             raise
@@ -88,11 +92,19 @@ class StudyStore:
             )
             return
         if app != APPLICATION_ID:
-            raise StudyError(f"{self.path} is a database of another format, not a Foursquare study database")
+            raise StudyError(
+                f"{self.path} is a database of another format, not a Foursquare study database",
+                "not_a_study_db",
+                path=str(self.path),
+            )
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version != SCHEMA_VERSION:
             raise StudyError(
-                f"{self.path} is a study database of format {version}; this version reads format {SCHEMA_VERSION}"
+                f"{self.path} is a study database of format {version}; this version reads format {SCHEMA_VERSION}",
+                "format_version",
+                path=str(self.path),
+                found=version,
+                expected=SCHEMA_VERSION,
             )
 
     def _transaction(self) -> _Transaction:
@@ -137,6 +149,11 @@ class StudyStore:
             self._db.executemany("INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
             return self._db.total_changes - before
 
+    def add_studies(self, batches: Iterable[tuple[Study, Iterable[DealResult]]]) -> int:
+        """Store several studies' rows in one transaction (all or none); returns the rows added."""
+        with self._transaction():
+            return sum(self.add(study, rows) for study, rows in batches)
+
     def results(self, study: Study) -> list[DealResult]:
         """The study's rows in deal order."""
         return sorted(self._iter_results(study), key=lambda r: r.deal)
@@ -148,17 +165,22 @@ class StudyStore:
 
 
 class _Transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on an exception), for a connection in autocommit mode."""
+    """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on an exception), for a connection in autocommit mode.
+
+    Inside another one it is part of the outer transaction, which alone commits.
+    """
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
+        self._outermost = False
 
     def __enter__(self) -> None:
-        if not self._db.in_transaction:
+        self._outermost = not self._db.in_transaction
+        if self._outermost:
             self._db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
-        if not self._db.in_transaction:
+        if not self._outermost or not self._db.in_transaction:
             return
         self._db.execute("ROLLBACK" if exc_type is not None else "COMMIT")
 
@@ -171,7 +193,9 @@ def default_db_path() -> Path:
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise StudyError(f"cannot create the data directory {directory}: {exc}") from None
+        raise StudyError(
+            f"cannot create the data directory {directory}: {exc}", "data_dir", directory=str(directory), error=str(exc)
+        ) from None
     return directory / "studies.db"
 
 

@@ -20,7 +20,22 @@ PLAYERS = ("best", "greedy", "random")
 
 
 class StudyError(ValueError):
-    """A study cannot be run, read or written as asked (bad settings, deals, database or scheduler)."""
+    """A study cannot be run, read or written as asked (bad settings, deals, database, file or scheduler).
+
+    Besides its English text, for developers, it says what is wrong in a form a front end can put in its
+    user's words: ``code`` (empty when the front end prevents the case) and ``params``, the details. The codes:
+    ``no_scheduler`` (``scheduler``, ``seconds``, ``error``), ``no_worker`` (``scheduler``, ``seconds``),
+    ``chunk_dropped`` (``error``), ``cannot_open`` (``path``, ``error``), ``not_a_study_db`` (``path``),
+    ``format_version`` (``path``, ``found``, ``expected``), ``data_dir`` (``directory``, ``error``),
+    ``needs_pyarrow``, and reading rows back (:mod:`~foursquare.study.export`): ``no_such_file``,
+    ``cannot_read`` (``path``, ``error``), ``unknown_format`` (``path``), ``not_json`` (``path``, ``line``),
+    ``missing_field`` and ``bad_field`` (``path``, ``line``, ``field``; ``value`` for the latter).
+    """
+
+    def __init__(self, message: str, code: str = "", **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 @dataclass(frozen=True)
