@@ -13,7 +13,8 @@ Importing this package registers ``foursquare/Foursquare-v0`` (and ``Foursquare-
 Modules: :mod:`~foursquare.rl.encoding` (actions and observations), :mod:`~foursquare.rl.settings` (the
 options), :mod:`~foursquare.rl.env` (:class:`FoursquareEnv`), :mod:`~foursquare.rl.vector_env`
 (:class:`FoursquareVectorEnv`, on :mod:`foursquare.kernel.vector`), :mod:`~foursquare.rl.players` (a trained
-policy as a player of engine games).
+policy as a player of engine games), :mod:`~foursquare.rl.bench` (their steps per second for
+``foursquare bench --rl``; imported only when asked for).
 """
 
 from __future__ import annotations
