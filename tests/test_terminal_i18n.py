@@ -335,3 +335,25 @@ def test_no_line_runs_longer_on_the_terminal_than_it_is_wide() -> None:
             drawn = screen.lines(Text(rules, style="bold"))
             assert max(terminal_cells(_ESCAPES.sub("", line)) for line in drawn) <= width
             assert max(terminal_cells(line.plain) for line in as_lines(Text(rules), width)) <= width
+
+
+@pytest.mark.parametrize("code", ["bn", "kn", "hr", "fil", "uz"])
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+def test_the_board_keeps_its_frame_beside_a_long_language(code: str, size: tuple[int, int]) -> None:
+    """The side panel's lines, which Bengali and Kannada make wider on the terminal than rich counts, never
+    squeeze the board (cut with "…"), and each hint keeps to one line, in a shorter form where needed."""
+    from foursquare.tui.text import terminal_cells
+
+    width, height = size
+    t = translator(code)
+    screen = Screen(Console(width=width, height=height, color_system=None, legacy_windows=False, record=False))
+    for name, view in frames(t):
+        lines = screen.lines(draw_frame(view, width, height).renderable)
+        board = [line[:BOARD_WIDTH] for line in lines[1 : 1 + BOARD_HEIGHT]]
+        assert board[0].endswith("╮") and board[-1].endswith("╯"), (name, "\n".join(lines))
+        assert all(line.endswith("│") for line in board[1:-1]), (name, "\n".join(lines))
+        assert all(terminal_cells(line) <= width for line in lines), (name, "\n".join(lines))
+        if name == "hint":
+            side = "\n".join(line[BOARD_WIDTH + 2 :].rstrip() for line in lines[1 : 1 + BOARD_HEIGHT])
+            for rank in range(1, 6):
+                assert re.search(rf"^{t.number(rank)}\. ?[A-G][1-7] .*[0-9০-৯]$", side, re.M), (rank, side)

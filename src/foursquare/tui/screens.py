@@ -152,8 +152,8 @@ def one_line(text: Text, width: int, ascii_only: bool = False) -> Text:
 
 
 def fitting(long: Text, short: Text, width: int) -> Text:
-    """The long form when it fits on one line, else the short one."""
-    return long if long.cell_len <= width else short
+    """The long form when it fits on one line (as the terminal counts), else the short one."""
+    return long if terminal_cells(long.plain) <= width else short
 
 
 def bottom_lines(items: list[Text], width: int, room: int, ascii_only: bool) -> list[Text]:
@@ -225,8 +225,9 @@ def explain(view: View) -> Text:
     return text
 
 
-def hint_lines(view: View, short: bool) -> list[Text]:
-    """The hint's ranked moves (or that it is being worked out)."""
+def hint_lines(view: View, short: bool, width: int | None = None) -> list[Text]:
+    """The hint's ranked moves (or that it is being worked out); a move whose line would not fit in
+    ``width`` (a long language beside the board) is told in the short form, under the title that explains it."""
     t = view.t
     if view.thinking:
         return [Text(t("term.thinking"), style="italic")]
@@ -236,14 +237,12 @@ def hint_lines(view: View, short: bool) -> list[Text]:
     for rank, hint in enumerate(view.hints[:HINTS_SHOWN], start=1):
         key = view.marks.keys.get(hint.move)
         note = f"[{key}] " if key else ""
-        words = t(
-            "term.hint_short" if short else "term.hint_line",
-            rank=rank,
-            cell=hint.move.name,
-            card_note=note,
-            win=t.percent(hint.win),
-            score=t.number(hint.score, 1),
-        )
+        figures = {"rank": rank, "cell": hint.move.name, "win": t.percent(hint.win), "score": t.number(hint.score, 1)}
+        words = t("term.hint_short" if short else "term.hint_line", card_note=note, **figures)
+        for shorter in ("term.hint_medium", "term.hint_short"):
+            if width is None or terminal_cells(words) <= width:
+                break
+            words = t(shorter, card_note=note, **figures)
         lines.append(Text(words, style="green" if rank == 1 else ""))
     if short:
         return [Text("  ").join(lines)]
@@ -297,7 +296,7 @@ def keys_line(view: View, width: int) -> Text:
 # --- the layouts ------------------------------------------------------------------------------------------
 
 
-def full_side(view: View, width: int) -> RenderableType:
+def full_side(view: View, width: int) -> list[RenderableType]:
     """Beside the board: the card to place (or the outcome), stock, face-down count, the last move, the hint."""
     session, glyphs, t = view.session, view.glyphs, view.t
     game = session.game
@@ -315,9 +314,9 @@ def full_side(view: View, width: int) -> RenderableType:
     if caption:
         items.append(Text(caption, style="dim"))
     items.append(Text(""))
-    hints = hint_lines(view, short=False)
+    hints = hint_lines(view, short=False, width=width)
     items.extend(hints or [explain(view)])
-    return Group(*items)
+    return items
 
 
 def full_frame(view: View, width: int, height: int = FULL_HEIGHT) -> Frame:
@@ -332,14 +331,31 @@ def full_frame(view: View, width: int, height: int = FULL_HEIGHT) -> Frame:
         [*after, prompt_line(view, width), keys_line(view, width)], width, height - 1 - BOARD_HEIGHT, ascii_only
     )
     side_width = min(width - BOARD_WIDTH - 2, 60)
-    side = as_lines(full_side(view, side_width), side_width)[: max(BOARD_HEIGHT, height - 1 - len(bottom))]
-    layout = Table.grid(padding=(0, 2))
-    layout.add_column(width=BOARD_WIDTH, no_wrap=True)
-    layout.add_column(width=side_width, no_wrap=True, overflow="crop")
-    layout.add_row(Text("\n").join(board.lines), Text("\n").join(side))
-    frame = Group(one_line(header, width, ascii_only), layout, *bottom)
+    # Item by item: a line that is wider on the terminal than rich counts narrows only its own item's layout.
+    side = [line for item in full_side(view, side_width) for line in as_lines(item, side_width)]
+    side = side[: max(BOARD_HEIGHT, height - 1 - len(bottom))]
+    frame = Group(one_line(header, width, ascii_only), beside(board.lines, side), *bottom)
     cells = {move: (top + 1, left, h, w) for move, (top, left, h, w) in board.cells.items()}
     return Frame(frame, cells)
+
+
+def beside(left: list[Text], right: list[Text], gap: int = 2) -> Text:
+    """The lines of ``right`` to the right of those of ``left``, line by line, with nothing padded after them.
+
+    Not a table: a table pads each line of its last column to the column's width as rich counts cells, and
+    a Bengali or Kannada line, which takes more cells on the terminal than rich counts, would then overrun
+    the terminal and squeeze the board (``right``'s lines already fit as the terminal counts)."""
+    width = max((line.cell_len for line in left), default=0)
+    rows = []
+    for i in range(max(len(left), len(right))):
+        row = left[i].copy() if i < len(left) else Text()
+        if i < len(right):
+            row.pad_right(width - row.cell_len + gap)
+            row.append_text(right[i])
+        rows.append(row)
+    joined = Text("\n").join(rows)
+    joined.no_wrap = True
+    return joined
 
 
 def compact_frame(view: View, width: int, height: int) -> Frame:
@@ -354,7 +370,7 @@ def compact_frame(view: View, width: int, height: int) -> Frame:
     if card is not None:
         header.append("  " + t("term.move_short", turn=game.turn + 1, total=DECK_SIZE))
     status = compact_status(view, labelled=True)
-    if status.cell_len > width:  # a long language: the card without its label, so the counts still show
+    if terminal_cells(status.plain) > width:  # a long language: the card without its label, so the counts still show
         status = compact_status(view, labelled=False)
     board = compact_board(game, view.marks, glyphs, t)
     short = width < 70
