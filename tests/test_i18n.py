@@ -226,3 +226,11 @@ def test_the_pseudo_language_brackets_every_message_and_keeps_what_code_reads() 
     assert MARKUP.findall(text) == MARKUP.findall(translator("en")("term.footer_play"))
     assert t("panel.stockValue", count=3).startswith(OPEN + "3 ")
     assert not re.search(r"[A-Za-z]", t("rules.intro").replace("Foursquare", ""))
+
+
+def test_numbers_with_fixed_decimals_keep_the_languages_grouping() -> None:
+    """Bengali groups by lakh and crore as browsers' Intl does, with or without a fixed number of decimals."""
+    bn, hr = translator("bn"), translator("hr")
+    assert bn.number(1234567) == bn.number(1234567.4, 0) == "১২,৩৪,৫৬৭"
+    assert bn.number(1234567.891, 2) == "১২,৩৪,৫৬৭.৮৯"
+    assert hr.number(1234567.891, 2) == "1.234.567,89"

@@ -73,7 +73,9 @@ class Translator:
 
     def number(self, value: float, digits: int | None = None) -> str:
         """A number in the language's digits and separators; ``digits`` fixes the decimals shown."""
-        pattern = None if digits is None else ("#,##0." + "0" * digits if digits else "#,##0")
+        # With fixed decimals, still the language's own grouping (Bengali 12,34,567, as Intl writes it).
+        whole = str(self.language.locale.decimal_formats[None].pattern).split(";")[0].split(".")[0]
+        pattern = None if digits is None else (whole + "." + "0" * digits if digits else whole)
         return self._digits(format_decimal(value, format=pattern, locale=self.language.locale))
 
     def percent(self, fraction: float, digits: int = 0) -> str:
