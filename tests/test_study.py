@@ -244,6 +244,8 @@ def test_an_import_continues_a_study_and_keeps_the_rows_it_has(tmp_path: Path) -
         assert store.results(store.study(GREEDY)) == GREEDY_ROWS
 
 
+GOOD_ROW = {"what": "greedy", "deal": 1, "adjacency": "orthogonal", "count_buried": False, "seed": 0,
+            "outcome": "won", "score": 3, "moves": 20, "seconds": 0.5}  # fmt: skip
 BAD_LINES = [
     ('{"what": "greedy", "deal": 1}', "line 2: adjacency is missing"),
     ('{"what": "chess", "deal": 1}', "line 2: what cannot be chess"),
@@ -253,13 +255,30 @@ BAD_LINES = [
      ' "optimal", "best_score": 99, "upper_bound": 24, "nodes": 1, "seconds": 0.1}', "line 2: best_score cannot be 99"),
     ('{"what": "greedy", "deal": 4, "adjacency": "orthogonal", "count_buried": "no", "seed": 0}',
      "line 2: count_buried cannot be no"),
+    ('{"what": "greedy", "deal": "7", "adjacency": "orthogonal"}', "line 2: deal cannot be 7"),
+    ('{"what": "greedy", "deal": 1.8446744073709550e19, "adjacency": "orthogonal"}', "line 2: deal cannot be"),
+    ('{"what": "greedy", "deal": ' + "9" * 5000 + "}", "line 2: not a JSON object"),
+    ("[" * 100_000 + "]" * 100_000, "line 2: not a JSON object"),
+    ('{"what": "solver", "deal": 4, "adjacency": "orthogonal", "count_buried": false, "timeout": 10, "status":'
+     ' "unwinnable", "best_score": 3, "upper_bound": -1, "nodes": 1, "seconds": 0.1}',
+     "line 2: best_score cannot be 3"),
+    ('{"what": "solver", "deal": 4, "adjacency": "orthogonal", "count_buried": false, "timeout": 10, "status":'
+     ' "optimal", "best_score": 20, "upper_bound": 24, "nodes": 1, "seconds": 0.1}',
+     "line 2: upper_bound cannot be 24"),
+    ('{"what": "greedy", "deal": 4, "adjacency": "orthogonal", "count_buried": false, "seed": 0, "outcome": "lost",'
+     ' "score": 5, "moves": 9, "seconds": 0.1}', "line 2: score cannot be 5"),
+    ('{"what": "greedy", "deal": 4, "adjacency": "orthogonal", "count_buried": false, "seed": -1, "outcome": "lost",'
+     ' "score": 0, "moves": 9, "seconds": 0.1}', "line 2: seed cannot be -1"),
+    ('{"what": "best", "deal": 4, "adjacency": "orthogonal", "count_buried": false, "seed": 0, "outcome": "lost",'
+     ' "score": 0, "moves": 9, "seconds": 0.1}', "line 2: time_budget is missing"),
+    ('{"what": "greedy", "deal": 1, "adjacency": "orthogonal", "count_buried": false, "seed": 0, "outcome": "won",'
+     ' "score": 3, "moves": 20, "seconds": 0.5}', "line 2: deal 1 of this study again (it came first on line 1)"),
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize(("line", "message"), BAD_LINES)
 def test_a_bad_line_imports_nothing_and_says_where_it_is(tmp_path: Path, line: str, message: str) -> None:
-    good = json.dumps({"what": "greedy", "deal": 1, "adjacency": "orthogonal", "count_buried": False, "seed": 0,
-                       "outcome": "won", "score": 3, "moves": 20, "seconds": 0.5})  # fmt: skip
+    good = json.dumps(GOOD_ROW)
     path = tmp_path / "rows.jsonl"
     path.write_text(f"{good}\n{line}\n{good}\n")
     db = tmp_path / "s.db"
@@ -280,7 +299,59 @@ def test_files_that_are_no_export_are_refused(tmp_path: Path) -> None:
     header_only.write_text("what,deal\nsolver,3\n")
     result = cli("import", str(header_only), "--db", str(tmp_path / "s.db"))
     assert result.returncode == 2 and "line 2: adjacency is missing" in result.stderr
+    columns = "what,deal,adjacency,count_buried,seed,outcome,score,moves,seconds"
+    for value, field in (("5.0", "moves"), ("১২", "moves"), ("+5", "moves"), ("1_0", "moves"), ("inf", "seconds")):
+        row = {"moves": "12", "seconds": "0.5", field: value}
+        line = f"greedy,3,orthogonal,False,0,lost,0,{row['moves']},{row['seconds']}"
+        (tmp_path / "text.csv").write_text(f"{columns}\n{line}\n")
+        result = cli("import", str(tmp_path / "text.csv"), "--db", str(tmp_path / "s.db"))
+        assert result.returncode == 2 and f"line 2: {field} cannot be {value}" in result.stderr, (value, result.stderr)
+    (tmp_path / "long.csv").write_text(f"{columns}\ngreedy,3,orthogonal,False,0,lost,0,{'9' * 200_000},1\n")
+    result = cli("import", str(tmp_path / "long.csv"), "--db", str(tmp_path / "s.db"))
+    assert result.returncode == 2 and "cannot read" in result.stderr
+    corrupt = bytearray(gzip.compress(b'{"what": "greedy"}\n' * 100))
+    corrupt[20:30] = b"\xff" * 10
+    (tmp_path / "corrupt.gz").write_bytes(bytes(corrupt))
+    result = cli("import", str(tmp_path / "corrupt.gz"), "--db", str(tmp_path / "s.db"))
+    assert result.returncode == 2 and "cannot read" in result.stderr
     assert not (tmp_path / "s.db").exists()
+
+
+def test_an_empty_export_imports_as_no_rows(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.db"
+    StudyStore(empty).close()
+    for kind in ("jsonl", "csv"):
+        out = tmp_path / f"none.{kind}"
+        assert cli("export", "--db", str(empty), "--format", kind, "--out", str(out)).returncode == 0
+        for path in (out, tmp_path / f"none.{kind}.gz"):
+            path.write_bytes(path.read_bytes() if path == out else gzip.compress(out.read_bytes()))
+            result = cli("import", str(path), "--db", str(tmp_path / "s.db"))
+            assert result.returncode == 0 and result.stdout.startswith("0 rows added"), result.stderr
+
+
+def test_a_database_locked_by_another_writer_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import foursquare.study.store as store_module
+
+    monkeypatch.setattr(store_module, "LOCK_TIMEOUT", 0.2)
+    db = tmp_path / "s.db"
+    StudyStore(db).close()
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps(GOOD_ROW) + "\n")
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        result = cli("import", str(rows), "--db", str(db))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert result.returncode == 2 and f"{db} is busy" in result.stderr and "Traceback" not in result.stderr
+    assert cli("import", str(rows), "--db", str(db)).returncode == 0
+
+
+def test_a_players_seed_outside_64_bits_is_refused(tmp_path: Path) -> None:
+    for seed in ("-1", str(2**64)):
+        result = cli("run", "--what", "greedy", "--deals", "1-2", "--seed", seed, "--db", str(tmp_path / "s.db"))
+        assert result.returncode == 2 and f"from 0 to {2**64 - 1}, not {seed}" in result.stderr, result.stderr
 
 
 def test_study_errors_are_worded_in_the_players_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

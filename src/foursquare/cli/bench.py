@@ -42,7 +42,7 @@ def env_sizes(text: str) -> list[int]:
         except ValueError:
             raise OptionError("cli.bench.rl.sizes_format", example="1,64,1024", value=repr(text)) from None
         if not 1 <= n <= MAX_ENVS:
-            raise OptionError("cli.bench.rl.size_range", min=1, max=MAX_ENVS, value=repr(piece.strip()))
+            raise OptionError("cli.bench.rl.size_range", min="1", max=str(MAX_ENVS), value=repr(piece.strip()))
         if n not in sizes:
             sizes.append(n)
     return sizes
@@ -57,7 +57,7 @@ def measure_seconds(text: str) -> float:
     if not value > 0:  # also nan
         raise OptionError("cli.option.seconds_not_positive", value=repr(text))
     if value > MAX_SECONDS:  # also inf
-        raise OptionError("cli.bench.rl.seconds_too_long", max=MAX_SECONDS, value=repr(text))
+        raise OptionError("cli.bench.rl.seconds_too_long", max=f"{MAX_SECONDS:g}", value=repr(text))
     return value
 
 
@@ -78,7 +78,7 @@ def register(sub: Any, t: Translator | None = None) -> None:
         "--seconds",
         type=measure_seconds,
         metavar="S",
-        help=help_text(t, "cli.bench.rl.seconds.help", rl="--rl", default=DEFAULT_SECONDS),
+        help=help_text(t, "cli.bench.rl.seconds.help", rl="--rl", default=f"{DEFAULT_SECONDS:g}"),  # as typed
     )
     add_variant_options(p)
     p.set_defaults(run=run_bench)

@@ -24,6 +24,7 @@ def user_message(exc: BaseException, t: Translator) -> str:
     """``exc``'s message for the person at the terminal, in ``t``'s language where the catalogue has it."""
     from foursquare.record import RecordError
     from foursquare.store import StoreError
+    from foursquare.study.export import PARQUET_EXTRA
     from foursquare.study.work import StudyError
 
     if isinstance(exc, RecordError) and exc.code:
@@ -34,12 +35,12 @@ def user_message(exc: BaseException, t: Translator) -> str:
         return t(f"cli.store.{exc.code}", path=path, error=error, directory=directory, option="--db")
     if isinstance(exc, StudyError) and exc.code and t.has(f"cli.study.error.{exc.code}"):
         # Counts are numbers in the language's digits; paths, addresses and values stay as written.
-        params = {k: v if k in ("seconds", "line") else str(v) for k, v in exc.params.items()}
+        params = {k: v if k in ("seconds", "line", "first") else str(v) for k, v in exc.params.items()}
         names = {
             "library": "Dask",
             "format": "Parquet",
             "package": "pyarrow",
-            "command": "pip install 'foursquare-solitaire[parquet]'",
+            "command": f"pip install '{PARQUET_EXTRA}'",
             "export": "foursquare study export",
         }
         return t(f"cli.study.error.{exc.code}", **names, **params)

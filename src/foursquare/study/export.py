@@ -12,6 +12,7 @@ from foursquare.study.store import StudyStore
 from foursquare.study.work import DealResult, StudyError, StudySettings
 
 FORMATS = ("jsonl", "csv", "parquet")
+PARQUET_EXTRA = "foursquare-solitaire[parquet]"  # what to install for Parquet files
 # Every column a table export has, solver and player fields side by side (empty where they do not apply).
 COLUMNS = (
     "what", "deal", "adjacency", "count_buried", "timeout", "seed", "time_budget",
@@ -57,15 +58,19 @@ def write_csv(store: StudyStore, out: TextIO) -> int:
     return n
 
 
-def write_parquet(store: StudyStore, path: str) -> int:
-    """A Parquet file (needs pyarrow: ``pip install 'foursquare-solitaire[parquet]'``)."""
+def pyarrow_modules() -> tuple[Any, Any]:
+    """``pyarrow`` and ``pyarrow.parquet`` (an extra: ``pip install 'foursquare-solitaire[parquet]'``)."""
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
-        raise StudyError(
-            "Parquet needs pyarrow: pip install 'foursquare-solitaire[parquet]'", "needs_pyarrow"
-        ) from None
+        raise StudyError(f"Parquet needs pyarrow: pip install '{PARQUET_EXTRA}'", "needs_pyarrow") from None
+    return pa, pq
+
+
+def write_parquet(store: StudyStore, path: str) -> int:
+    """A Parquet file (needs pyarrow: ``pip install 'foursquare-solitaire[parquet]'``)."""
+    pa, pq = pyarrow_modules()
     types = {
         "what": pa.string(), "deal": pa.uint64(), "adjacency": pa.string(), "count_buried": pa.bool_(),
         "timeout": pa.float64(), "seed": pa.uint64(), "time_budget": pa.float64(), "status": pa.string(),
@@ -79,4 +84,14 @@ def write_parquet(store: StudyStore, path: str) -> int:
     return len(rows)
 
 
-__all__ = ["COLUMNS", "FORMATS", "records", "row_json", "write_csv", "write_jsonl", "write_parquet"]
+__all__ = [
+    "COLUMNS",
+    "FORMATS",
+    "PARQUET_EXTRA",
+    "pyarrow_modules",
+    "records",
+    "row_json",
+    "write_csv",
+    "write_jsonl",
+    "write_parquet",
+]

@@ -18,6 +18,7 @@ from foursquare.study.work import DealResult, StudyError, StudySettings
 
 APPLICATION_ID = 0x46535144  # "FSQD": a Foursquare study database
 SCHEMA_VERSION = 1
+LOCK_TIMEOUT = 60.0  # seconds a write waits for another process's transaction to end
 _SIGNED = 2**63  # SQLite integers are signed 64-bit; deal numbers go up to 2**64 - 1
 
 SCHEMA = """
@@ -65,7 +66,8 @@ class StudyStore:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None)
+            # A second writer (an import while a run stores its chunks) waits its turn rather than failing.
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=LOCK_TIMEOUT)
         except (OSError, sqlite3.Error) as exc:
             raise StudyError(
                 f"cannot open the study database {self.path}: {exc}", "cannot_open", path=str(self.path), error=str(exc)
@@ -108,7 +110,7 @@ class StudyStore:
             )
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
+        return _Transaction(self._db, self.path)
 
     def close(self) -> None:
         self._db.close()
@@ -170,14 +172,21 @@ class _Transaction:
     Inside another one it is part of the outer transaction, which alone commits.
     """
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, path: Path) -> None:
         self._db = db
+        self._path = path
         self._outermost = False
 
     def __enter__(self) -> None:
         self._outermost = not self._db.in_transaction
-        if self._outermost:
+        if not self._outermost:
+            return
+        try:
             self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:  # another process held the write lock past the timeout
+            raise StudyError(
+                f"{self._path} is busy: {exc}", "busy", path=str(self._path), error=str(exc)
+            ) from None
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
         if not self._outermost or not self._db.in_transaction:

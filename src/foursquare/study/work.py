@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from foursquare.engine import Game, Variant
 
+MAX_SEED = 2**64 - 1  # the players mix their seed into 64-bit random streams
 What = Literal["solver", "best", "greedy", "random"]
 WHATS: tuple[What, ...] = ("solver", "best", "greedy", "random")
 PLAYERS = ("best", "greedy", "random")
@@ -27,9 +28,11 @@ class StudyError(ValueError):
     ``no_scheduler`` (``scheduler``, ``seconds``, ``error``), ``no_worker`` (``scheduler``, ``seconds``),
     ``chunk_dropped`` (``error``), ``cannot_open`` (``path``, ``error``), ``not_a_study_db`` (``path``),
     ``format_version`` (``path``, ``found``, ``expected``), ``data_dir`` (``directory``, ``error``),
-    ``needs_pyarrow``, and reading rows back (:mod:`~foursquare.study.export`): ``no_such_file``,
-    ``cannot_read`` (``path``, ``error``), ``unknown_format`` (``path``), ``not_json`` (``path``, ``line``),
-    ``missing_field`` and ``bad_field`` (``path``, ``line``, ``field``; ``value`` for the latter).
+    ``busy`` (``path``, ``error``), ``needs_pyarrow``, ``bad_seed`` (``seed``, ``max``), and reading rows back
+    (:mod:`~foursquare.study.importing`): ``no_such_file``, ``cannot_read`` (``path``, ``error``),
+    ``unknown_format`` (``path``), ``not_json`` (``path``, ``line``), ``missing_field`` and ``bad_field``
+    (``path``, ``line``, ``field``; ``value`` for the latter), ``duplicate`` (``path``, ``line``, ``deal``,
+    ``first``: the line that gave it first).
     """
 
     def __init__(self, message: str, code: str = "", **params: object) -> None:
@@ -64,6 +67,13 @@ class StudySettings:
             object.__setattr__(self, "seed", 0)
             object.__setattr__(self, "time_budget", None)
         else:
+            if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
+                raise StudyError(
+                    f"a player's seed is a whole number from 0 to {MAX_SEED}, not {self.seed!r}",
+                    "bad_seed",
+                    seed=str(self.seed),
+                    max=str(MAX_SEED),
+                )
             object.__setattr__(self, "timeout", None)
             if self.what != "best":
                 object.__setattr__(self, "time_budget", None)
@@ -171,6 +181,7 @@ def compute_chunk(settings: StudySettings, deals: Sequence[int]) -> list[DealRes
 
 
 __all__ = [
+    "MAX_SEED",
     "PLAYERS",
     "WHATS",
     "DealResult",
