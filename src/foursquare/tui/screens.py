@@ -239,7 +239,7 @@ def hint_lines(view: View, short: bool, width: int | None = None) -> list[Text]:
         note = f"[{key}] " if key else ""
         figures = {"rank": rank, "cell": hint.move.name, "win": t.percent(hint.win), "score": t.number(hint.score, 1)}
         words = t("term.hint_short" if short else "term.hint_line", card_note=note, **figures)
-        for shorter in ("term.hint_medium", "term.hint_short"):
+        for shorter in () if short else ("term.hint_medium", "term.hint_short"):
             if width is None or terminal_cells(words) <= width:
                 break
             words = t(shorter, card_note=note, **figures)
