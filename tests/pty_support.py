@@ -164,7 +164,12 @@ class Terminal:
         self.press(f"\x1b[<0;{column + 1};{row + 1}M\x1b[<0;{column + 1};{row + 1}m")
 
     def finish(self) -> int:
-        status = self.process.wait(timeout=60)
+        """The exit status, reading the output meanwhile: a child writing more than the pty holds (the rest of
+        a frame, the restored screen) would otherwise block on its write and never exit."""
+        deadline = time.monotonic() + 60  # a guard against hanging, not a speed requirement
+        while self.process.poll() is None and time.monotonic() < deadline:
+            self.read(0.1)
+        status = self.process.wait(timeout=1)
         self.read(0.2)
         return status
 
