@@ -78,11 +78,12 @@ def _player_scores(ax: Any, studies: StudyRows, solvers: StudyRows, labels: Mapp
         optimum = optimal_scores(same[0]) if same else {}
         scores = [r.score or 0 for r in rows if r.deal in optimum or not optimum]
         xs, ys = _distribution(scores)
-        ax.plot(xs, ys, marker=".", label=f"{study.settings.what} ({variant_name(study)})")
-        if optimum:
+        name = f"{study.settings.what} ({variant_name(study)})"
+        (line,) = ax.plot(xs, ys, marker=".", label=name)
+        if optimum:  # in the player's colour: each player is set against the optimum of its own deals
             best = [optimum[r.deal] for r in rows if r.deal in optimum]
             xs, ys = _distribution(best)
-            ax.plot(xs, ys, linestyle="--", label=f"{labels['optimum']} ({variant_name(study)})")
+            ax.plot(xs, ys, linestyle="--", color=line.get_color(), label=f"{labels['optimum']}: {name}")
     ax.set(title=labels["players_title"], xlabel=labels["score"], ylabel=labels["deals_share"])
     _integer_scores(ax)
     _legend(ax)
@@ -106,16 +107,21 @@ def _win_rates(ax: Any, studies: StudyRows, solvers: StudyRows, labels: Mapping[
         if study.settings.is_solver:
             s = solver_summary(rows)
             rate, (lo, hi) = s["winnable"] / max(1, len(rows)), s["winnable_ci95"]
-            names.append(f"{labels['winnable']}\n{variant_name(study)}")
+            names.append(f"{labels['winnable']}\n{_stacked(variant_name(study))}")
         else:
             s = player_summary(rows)
             rate, (lo, hi) = s["win_rate"], s["ci95"]
-            names.append(f"{study.settings.what}\n{variant_name(study)}")
+            names.append(f"{study.settings.what}\n{_stacked(variant_name(study))}")
         rates.append(rate)
         errors.append((max(0.0, rate - lo), max(0.0, hi - rate)))
     ax.bar(range(len(names)), rates, yerr=list(zip(*errors, strict=True)) if errors else None, capsize=4)
     ax.set_xticks(range(len(names)), names, fontsize=7)
     ax.set(title=labels["rates_title"], ylabel=labels["win_rate"])
+
+
+def _stacked(name: str) -> str:
+    """A variant's name on lines of their own (``diagonal`` over ``+buried``), so that bar labels never meet."""
+    return name.replace("+", "\n+")
 
 
 def _integer_scores(ax: Any) -> None:
