@@ -18,7 +18,7 @@ from foursquare.cli import bench as cli_bench
 from foursquare.engine import Variant
 from foursquare.i18n import translator
 from foursquare.kernel import vector as V
-from test_cli_i18n import ALLOWED, escaped_words, flat, run
+from test_cli_i18n import ALLOWED, command, escaped_words, flat, run
 
 FIGURES = ("loop", "step", "loop_cpu", "step_cpu")
 #: What the table names as it is, in every language: the classes, the library, options and the command.
@@ -26,14 +26,8 @@ NAMES = {"FoursquareVectorEnv", "FoursquareEnv", "SyncVectorEnv", "Gymnasium", "
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "foursquare.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        env={**os.environ, "COLUMNS": "500", **(env or {})},
-    )
+    """The command in a subprocess, its lines unwrapped (wide enough for any table)."""
+    return command(*args, env={**os.environ, "COLUMNS": "500", **(env or {})})
 
 
 def positive(value: Any) -> bool:
