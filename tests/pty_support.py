@@ -7,6 +7,7 @@ import fcntl
 import os
 import re
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -66,6 +67,7 @@ class Terminal:
         fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         self.mode = termios.tcgetattr(self.slave)
         environment = {**os.environ, "TERM": "xterm-256color", "FOURSQUARE_DATA_DIR": str(data_dir)}
+        environment["PYTHONFAULTHANDLER"] = "1"  # a hung game's stacks, should a test have to abort it
         for name in ("NO_COLOR", "COLUMNS", "LINES", "PYTHONIOENCODING", *unset):
             environment.pop(name, None)
         environment.update(env or {})
@@ -169,9 +171,13 @@ class Terminal:
         deadline = time.monotonic() + 60  # a guard against hanging, not a speed requirement
         while self.process.poll() is None and time.monotonic() < deadline:
             self.read(0.1)
-        status = self.process.wait(timeout=1)
+        if self.process.poll() is None:  # hung: its threads' stacks (faulthandler) say where, then fail
+            self.process.send_signal(signal.SIGABRT)
+            time.sleep(1)
+            self.read(0.5)
+            raise AssertionError(f"the game did not exit; its last output:\n{self.plain[-6000:]}")
         self.read(0.2)
-        return status
+        return self.process.returncode
 
     def close(self) -> None:
         if self.process.poll() is None:
