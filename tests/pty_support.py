@@ -61,6 +61,7 @@ class Terminal:
         size: tuple[int, int] = (100, 32),
         env: dict[str, str] | None = None,
         unset: tuple[str, ...] = (),
+        launcher: tuple[str, ...] = (),
     ) -> None:
         columns, lines = size
         self.master, self.slave = os.openpty()
@@ -72,7 +73,7 @@ class Terminal:
             environment.pop(name, None)
         environment.update(env or {})
         self.process = subprocess.Popen(
-            [*PLAY, *args],
+            [*launcher, *PLAY, *args],
             stdin=self.slave,
             stdout=self.slave,
             stderr=self.slave,

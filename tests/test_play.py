@@ -355,6 +355,26 @@ def test_ctrl_c_restores_the_terminal(terminal_factory: StartTerminal) -> None:
     assert termios.tcgetattr(term.slave) == term.mode
 
 
+# What a shell's background job or some launchers do to their children: SIGINT ignored and blocked, both
+# inherited across exec.
+DEAF_TO_CTRL_C = (
+    sys.executable,
+    "-c",
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN);"
+    " signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}); os.execv(sys.argv[1], sys.argv[1:])",
+)
+
+
+def test_ctrl_c_quits_even_when_the_game_was_started_deaf_to_it(terminal_factory: StartTerminal) -> None:
+    term = terminal_factory("--deal", "5", launcher=DEAF_TO_CTRL_C)
+    at = term.wait_for("Press a cell's key")
+    term.press("i")
+    at = term.wait_for("Move 2 of 40", at)
+    term.press("\x03")
+    assert term.finish() == 130
+    assert "game not finished after 1 card" in ANSI.sub("", term.output)[at:]
+
+
 def test_interactive_game_to_a_win_then_the_same_deal_again(terminal_factory: StartTerminal, tmp_path: Path) -> None:
     game = greedy_game(WON_ORTHOGONAL)
     replay = Game(deal=WON_ORTHOGONAL)

@@ -7,7 +7,7 @@ import contextlib
 import os
 import re
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from rich.cells import cell_len
@@ -125,9 +125,25 @@ def terminal(console: Console, fd: int, screen: Screen) -> Iterator[Keyboard]:
 
     enter()
     previous = signal.signal(signal.SIGTSTP, suspend)
+    interrupt = _let_ctrl_c_through()
     try:
         with keyboard:
             yield keyboard
     finally:
         signal.signal(signal.SIGTSTP, previous)
+        interrupt()
         leave()
+
+
+def _let_ctrl_c_through() -> Callable[[], None]:
+    """Make Ctrl-C quit the game even if whatever started us ignored or blocked SIGINT (a parent's mask and
+    ignored signals are inherited); returns what puts the previous state back."""
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    blocked = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+    def restore() -> None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        if handler is not None:  # None: a handler set outside Python, which cannot be put back from here
+            signal.signal(signal.SIGINT, handler)
+
+    return restore
