@@ -343,20 +343,8 @@ def test_interactive_one_key_places_a_card_and_q_quits(terminal_factory: StartTe
     assert record.read(path).moves == [Move(0, 0)]
 
 
-def test_ctrl_c_restores_the_terminal(terminal_factory: StartTerminal) -> None:
-    term = terminal_factory("--deal", "5")
-    at = term.wait_for("Press a cell's key")
-    term.press("i")
-    at = term.wait_for("Move 2 of 40", at)
-    term.press("\x03")
-    assert term.finish() == 130
-    assert "game not finished after 1 card" in ANSI.sub("", term.output)[at:]
-    assert term.output.rfind("\x1b[?1049l") > term.output.rfind("\x1b[?1049h")
-    assert termios.tcgetattr(term.slave) == term.mode
-
-
 # What a shell's background job or some launchers do to their children: SIGINT ignored and blocked, both
-# inherited across exec.
+# inherited across exec. Ctrl-C must quit the game all the same.
 DEAF_TO_CTRL_C = (
     sys.executable,
     "-c",
@@ -365,14 +353,17 @@ DEAF_TO_CTRL_C = (
 )
 
 
-def test_ctrl_c_quits_even_when_the_game_was_started_deaf_to_it(terminal_factory: StartTerminal) -> None:
-    term = terminal_factory("--deal", "5", launcher=DEAF_TO_CTRL_C)
+@pytest.mark.parametrize("launcher", [(), DEAF_TO_CTRL_C], ids=["plain", "started-deaf-to-ctrl-c"])
+def test_ctrl_c_restores_the_terminal(terminal_factory: StartTerminal, launcher: tuple[str, ...]) -> None:
+    term = terminal_factory("--deal", "5", launcher=launcher)
     at = term.wait_for("Press a cell's key")
     term.press("i")
     at = term.wait_for("Move 2 of 40", at)
     term.press("\x03")
     assert term.finish() == 130
     assert "game not finished after 1 card" in ANSI.sub("", term.output)[at:]
+    assert term.output.rfind("\x1b[?1049l") > term.output.rfind("\x1b[?1049h")
+    assert termios.tcgetattr(term.slave) == term.mode
 
 
 def test_interactive_game_to_a_win_then_the_same_deal_again(terminal_factory: StartTerminal, tmp_path: Path) -> None:
