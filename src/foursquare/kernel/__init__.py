@@ -13,7 +13,9 @@ Modules, one job each:
 - :mod:`~foursquare.kernel.policies`: greedy, the rollout policy and random play, and whole games of them;
 - :mod:`~foursquare.kernel.montecarlo`: Monte Carlo evaluation of the moves of a position;
 - :mod:`~foursquare.kernel.vector`: many reinforcement-learning environments stepped in one call
-  (:mod:`foursquare.rl` uses it through ``K.vector``);
+  (:mod:`foursquare.rl` uses it through ``K.vector``), with :mod:`~foursquare.kernel.boards` (their
+  legal actions as bit boards) and :mod:`~foursquare.kernel.rows` (arrays without reference counts,
+  for their per-game loop);
 
 This package re-exports their public names: ``from foursquare import kernel as K`` then ``K.place``.
 
@@ -26,7 +28,7 @@ therefore flushes the package's cache whenever any of its sources (or those cons
 from __future__ import annotations
 
 from foursquare import jitcache
-from foursquare.kernel import montecarlo, policies, rng, rules, state, vector
+from foursquare.kernel import boards, montecarlo, policies, rng, rows, rules, state, vector
 from foursquare.kernel.montecarlo import monte_carlo
 from foursquare.kernel.policies import (
     POLICY_WEIGHTS,
@@ -85,7 +87,7 @@ from foursquare.kernel.state import (
 )
 
 SOURCES = jitcache.package_sources(__file__)
-jitcache.refresh([state, rules, rng, policies, montecarlo, vector], SOURCES)
+jitcache.refresh([state, rules, rng, policies, montecarlo, rows, boards, vector], SOURCES)
 
 __all__ = [
     "AREA_CELLS",

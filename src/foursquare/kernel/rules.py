@@ -41,6 +41,10 @@ from foursquare.kernel.state import (
     IntArray,
 )
 
+#: What :func:`place` returns when the row's, the column's other tops turned over (or'ed together).
+ROW_TURNED = 1
+COLUMN_TURNED = 2
+
 
 @njit(cache=True)
 def rank_of(card: int) -> int:
@@ -126,8 +130,9 @@ def _line_check(state: Array, cell: int, rank: int, first: int, step: int, count
 
 
 @njit(cache=True)
-def _flip_line(state: Array, cell: int, rank: int, first: int, step: int, count: int) -> None:
-    """Apply the row or column check of a placement: turn the other tops over when the card is extreme."""
+def _flip_line(state: Array, cell: int, rank: int, first: int, step: int, count: int) -> bool:
+    """Apply the row or column check of a placement: turn the other tops over when the card is extreme.
+    Returns whether they turned."""
     fires, delta = _line_check(state, cell, rank, first, step, count)
     if fires:
         other = first
@@ -136,6 +141,7 @@ def _flip_line(state: Array, cell: int, rank: int, first: int, step: int, count:
                 state[TOP_FACE_UP + other] = 1 - state[TOP_FACE_UP + other]
             other += step
         state[FACE_DOWN_TOPS] += delta
+    return fires
 
 
 @njit(cache=True)
@@ -169,8 +175,11 @@ def _judge(state: Array) -> None:
 
 
 @njit(cache=True)
-def place(state: Array, cell: int, card: int) -> None:
-    """Place ``card`` at ``cell`` (which must be legal) and judge the position."""
+def place(state: Array, cell: int, card: int) -> int:
+    """Place ``card`` at ``cell`` (which must be legal) and judge the position.
+
+    Returns which lines' other tops turned over: :data:`ROW_TURNED` and :data:`COLUMN_TURNED` or'ed together.
+    """
     r = cell // AREA_SIDE
     c = cell % AREA_SIDE
     if state[TOP_CARD + cell] >= 0:
@@ -192,10 +201,11 @@ def place(state: Array, cell: int, card: int) -> None:
     state[TOP_FACE_UP + cell] = 1
     state[PILE_HEIGHT + cell] += 1
     rank = rank_of(card)
-    _flip_line(state, cell, rank, r * AREA_SIDE + state[MIN_COL], 1, state[MAX_COL] - state[MIN_COL] + 1)
-    _flip_line(state, cell, rank, state[MIN_ROW] * AREA_SIDE + c, AREA_SIDE, state[MAX_ROW] - state[MIN_ROW] + 1)
+    row = _flip_line(state, cell, rank, r * AREA_SIDE + state[MIN_COL], 1, state[MAX_COL] - state[MIN_COL] + 1)
+    col = _flip_line(state, cell, rank, state[MIN_ROW] * AREA_SIDE + c, AREA_SIDE, state[MAX_ROW] - state[MIN_ROW] + 1)
     state[TURN] += 1
     _judge(state)
+    return (ROW_TURNED if row else 0) | (COLUMN_TURNED if col else 0)
 
 
 @njit(cache=True)

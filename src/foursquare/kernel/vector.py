@@ -41,8 +41,11 @@ from numba import njit
 from foursquare.cards import DECK_SIZE
 from foursquare.engine import AREA_REACH, PILE_CAP, WINNING_CELLS
 from foursquare.engine import AREA_SIDE as NAMED_SIDE
+from foursquare.kernel.boards import lay, legal_bits, write_mask
+from foursquare.kernel.policies import policy_choice
 from foursquare.kernel.rng import next_random
-from foursquare.kernel.rules import face_down, legal, place, rank_of
+from foursquare.kernel.rows import contiguous, row, unmanaged
+from foursquare.kernel.rules import COLUMN_TURNED, ROW_TURNED, face_down, legal, place, rank_of
 from foursquare.kernel.state import (
     AREA_ORIGIN,
     AREA_SIDE,
@@ -59,6 +62,7 @@ from foursquare.kernel.state import (
     PILE_HEIGHT,
     RANK_COUNT,
     SCORE,
+    STATE_SIZE,
     STATUS,
     STATUS_PLAYING,
     STATUS_WON,
@@ -68,10 +72,14 @@ from foursquare.kernel.state import (
     Array,
     IntArray,
     Rng,
+    Weights,
 )
 
 Floats = npt.NDArray[np.float32]
 Deals = npt.NDArray[np.uint64]
+#: Per environment: the occupied cells, the piles below the cap and the legal actions as bit boards
+#: (:mod:`foursquare.kernel.boards`), shape (N, :data:`BOARDS`).
+Boards = npt.NDArray[np.uint64]
 
 ACTIONS = NAMED_SIDE * NAMED_SIDE
 FIRST_ACTION = AREA_REACH * NAMED_SIDE + AREA_REACH
@@ -114,6 +122,11 @@ REWARD_WIN = 1  # 1 for a win, 0 for a loss
 ILLEGAL_RAISE = 0  # step_envs changes nothing and returns the first offending environment
 ILLEGAL_LOSE = 1  # the offending environment's episode ends with the illegal reward
 
+BOARD_OCCUPIED = 0
+BOARD_OPEN = 1
+BOARD_LEGAL = 2
+BOARDS = 3
+
 
 def action_of(row: int, col: int) -> int:
     """The action of engine coordinates (row, col), both in ``-3..3``."""
@@ -141,8 +154,14 @@ def deal_into(stock: Array, deal: np.uint64) -> None:
 
 
 @njit(cache=True)
+def _action_of_cell(cell: int) -> int:
+    """The action of a kernel cell index of the action area (:func:`cell_of_action` undone)."""
+    return (cell // AREA_SIDE - _SHIFT) * NAMED_SIDE + cell % AREA_SIDE - _SHIFT
+
+
+@njit(cache=True)
 def _observe_cell(state: Array, cell: int, obs: Array) -> None:
-    a = (cell // AREA_SIDE - _SHIFT) * NAMED_SIDE + cell % AREA_SIDE - _SHIFT
+    a = _action_of_cell(cell)
     top = state[TOP_CARD + cell]
     if top >= 0:
         obs[OBS_OCCUPIED + a] = 1
@@ -177,23 +196,32 @@ def observe(state: Array, stock: Array, obs: Array) -> None:
 
 
 @njit(cache=True)
-def observe_after_move(state: Array, stock: Array, obs: Array, cell: int) -> None:
+def observe_after_move(state: Array, stock: Array, obs: Array, cell: int, turned: int) -> None:
     """Bring ``obs``, the observation before a card was laid at ``cell``, up to date: what :func:`observe`
     writes, faster.
 
-    A move changes only the cells of the row and the column of ``cell`` within the occupied box (the cells
-    the box gained are still empty, as ``obs`` says), and, while the game goes on, takes the new card to
-    place out of the unseen ones.
+    A move changes only the cell it was laid on and, of the lines whose other tops turned over (``turned``, as
+    :func:`~foursquare.kernel.rules.place` returns it), their occupied cells' faces; while the game goes on it
+    also takes the new card to place out of the unseen ones.
     """
+    _observe_cell(state, cell, obs)
     r = cell // AREA_SIDE
     c = cell % AREA_SIDE
-    for other in range(r * AREA_SIDE + state[MIN_COL], r * AREA_SIDE + state[MAX_COL] + 1):
-        _observe_cell(state, other, obs)
-    for other in range(state[MIN_ROW] * AREA_SIDE + c, (state[MAX_ROW] + 1) * AREA_SIDE + c, AREA_SIDE):
-        _observe_cell(state, other, obs)
+    if turned & ROW_TURNED:
+        for other in range(r * AREA_SIDE + state[MIN_COL], r * AREA_SIDE + state[MAX_COL] + 1):
+            _observe_face(state, other, obs)
+    if turned & COLUMN_TURNED:
+        for other in range(state[MIN_ROW] * AREA_SIDE + c, (state[MAX_ROW] + 1) * AREA_SIDE + c, AREA_SIDE):
+            _observe_face(state, other, obs)
     if state[STATUS] == STATUS_PLAYING:
         obs[OBS_UNSEEN + rank_of(stock[state[TURN]]) - 1] -= 1
     _observe_scalars(state, stock, obs)
+
+
+@njit(cache=True)
+def _observe_face(state: Array, cell: int, obs: Array) -> None:
+    """Write whether the top of ``cell`` faces up (nothing for an empty cell, whose entry stays 0)."""
+    obs[OBS_FACE_UP + _action_of_cell(cell)] = state[TOP_FACE_UP + cell] if state[TOP_CARD + cell] >= 0 else 0
 
 
 @njit(cache=True)
@@ -215,14 +243,15 @@ def _potential(state: Array) -> float:
 
 
 @njit(cache=True)
-def play_action(state: Array, stock: Array, action: int, reward_mode: int, shaping: float) -> float:
-    """Lay the card to place at the (legal) ``action``; return the reward of the step."""
+def play_action(state: Array, stock: Array, action: int, reward_mode: int, shaping: float) -> tuple[float, int]:
+    """Lay the card to place at the (legal) ``action``; return the reward of the step and which lines turned
+    over (as :func:`~foursquare.kernel.rules.place` returns it)."""
     before = _potential(state)
-    place(state, cell_of_action(action), stock[state[TURN]])
+    turned = place(state, cell_of_action(action), stock[state[TURN]])
     reward = shaping * (_potential(state) - before)
     if state[STATUS] == STATUS_WON:
         reward += 1.0 if reward_mode == REWARD_WIN else float(state[SCORE])
-    return reward
+    return reward, turned
 
 
 @njit(cache=True)
@@ -233,16 +262,47 @@ def start_game(state: Array, stock: Array, template: Array, deal: np.uint64) -> 
 
 
 @njit(cache=True)
+def _check_rows(states: Array, stocks: Array, obs: Array, masks: Array, boards: Boards) -> None:
+    """The per-environment matrices must be C-contiguous: the steps read them as :func:`unmanaged` rows."""
+    if not (contiguous(states) and contiguous(stocks) and contiguous(obs) and contiguous(masks)):
+        raise ValueError("the states, stocks, observations and masks must be C-contiguous arrays")
+    if not contiguous(boards):
+        raise ValueError("the boards must be a C-contiguous array")
+
+
+@njit(cache=True)
 def reset_envs(
-    states: Array, stocks: Array, template: Array, deals: Deals, obs: Array, masks: Array, pending: Array
+    states: Array,
+    stocks: Array,
+    template: Array,
+    deals: Deals,
+    obs: Array,
+    masks: Array,
+    boards: Boards,
+    pending: Array,
 ) -> None:
     """Start a new game of ``deals[i]`` in every environment i; write the observations and masks."""
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    _check_rows(states, stocks, obs, masks, boards)
+    # Unmanaged, so that the per-game calls below pay no reference counting (see foursquare.kernel.rows).
+    states, stocks, obs, masks = unmanaged(states), unmanaged(stocks), unmanaged(obs), unmanaged(masks)
+    boards = unmanaged(boards)
     for i in range(states.shape[0]):
-        start_game(states[i], stocks[i], template, deals[i])
+        _new_game(states, stocks, template, deals, obs, masks, boards, i)
         pending[i] = 0
-        observe(states[i], stocks[i], obs[i])
-        mask_actions(states[i], moves, masks[i])
+
+
+@njit(cache=True)
+def _new_game(
+    states: Array, stocks: Array, template: Array, deals: Deals, obs: Array, masks: Array, boards: Boards, i: int
+) -> None:
+    """Start environment i's game of ``deals[i]``: its state, stock, observation, boards and mask."""
+    state, stock = row(states, i), row(stocks, i)
+    start_game(state, stock, template, deals[i])
+    observe(state, stock, row(obs, i))
+    boards[i, BOARD_OCCUPIED] = 0
+    boards[i, BOARD_OPEN] = 0
+    boards[i, BOARD_LEGAL] = legal_bits(state, np.uint64(0), np.uint64(0))
+    write_mask(row(masks, i), boards[i, BOARD_LEGAL])
 
 
 @njit(cache=True)
@@ -269,6 +329,7 @@ def step_envs(
     shaping: float,
     obs: Array,
     masks: Array,
+    boards: Boards,
     rewards: Floats,
     terminated: Array,
     pending: Array,
@@ -285,27 +346,70 @@ def step_envs(
         bad = first_illegal(actions, masks, pending)
         if bad >= 0:
             return bad
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    _check_rows(states, stocks, obs, masks, boards)
+    # Unmanaged, so that the per-game calls below pay no reference counting (see foursquare.kernel.rows).
+    states, stocks, obs, masks = unmanaged(states), unmanaged(stocks), unmanaged(obs), unmanaged(masks)
+    boards = unmanaged(boards)
     for i in range(states.shape[0]):
         a = actions[i]
         if pending[i]:
             deals[i] = next_random(rng)
-            start_game(states[i], stocks[i], template, deals[i])
+            _new_game(states, stocks, template, deals, obs, masks, boards, i)
             rewards[i] = 0.0
             terminated[i] = 0
             pending[i] = 0
-            observe(states[i], stocks[i], obs[i])
         elif a < 0 or a >= ACTIONS or masks[i, a] == 0:
             rewards[i] = illegal_reward
             terminated[i] = 1
             pending[i] = 1
-            masks[i, :] = 0
-            continue  # the position is unchanged: its observation stands
+            boards[i, BOARD_LEGAL] = 0
+            row(masks, i)[:] = 0  # the position is unchanged: its observation stands
         else:
-            rewards[i] = play_action(states[i], stocks[i], a, reward_mode, shaping)
+            rewards[i] = _play(states, stocks, obs, masks, boards, i, a, reward_mode, shaping)
             done = states[i, STATUS] != STATUS_PLAYING
             terminated[i] = 1 if done else 0
             pending[i] = 1 if done else 0
-            observe_after_move(states[i], stocks[i], obs[i], cell_of_action(a))
-        mask_actions(states[i], moves, masks[i])
     return -1
+
+
+@njit(cache=True)
+def _play(
+    states: Array,
+    stocks: Array,
+    obs: Array,
+    masks: Array,
+    boards: Boards,
+    i: int,
+    action: int,
+    reward_mode: int,
+    shaping: float,
+) -> float:
+    """Environment i plays its legal ``action``: its state, observation, boards and mask; the step's reward."""
+    state, stock, cell = row(states, i), row(stocks, i), cell_of_action(action)
+    reward, turned = play_action(state, stock, action, reward_mode, shaping)
+    observe_after_move(state, stock, row(obs, i), cell, turned)
+    occupied, open_piles = lay(boards[i, BOARD_OCCUPIED], boards[i, BOARD_OPEN], state, action, cell)
+    boards[i, BOARD_OCCUPIED] = occupied
+    boards[i, BOARD_OPEN] = open_piles
+    boards[i, BOARD_LEGAL] = legal_bits(state, occupied, open_piles)
+    write_mask(row(masks, i), boards[i, BOARD_LEGAL])
+    return reward
+
+
+@njit(cache=True)
+def expert_actions(states: Array, stocks: Array, pending: Array, weights: Weights, out: IntArray) -> None:
+    """Write into ``out`` the action the best player's rollout policy
+    (:func:`~foursquare.kernel.policies.policy_choice`) takes in every environment: demonstrations for
+    imitation learning. The policy reads only what the player sees, the board and the card to place. An
+    environment about to reset (``pending``) gets 0, which its next step ignores."""
+    _check_rows(states, stocks, states, states, np.zeros((1, 1), dtype=np.uint64))
+    states, stocks = unmanaged(states), unmanaged(stocks)
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    work = np.empty(STATE_SIZE, dtype=np.int8)
+    for i in range(states.shape[0]):
+        state = row(states, i)
+        out[i] = 0
+        if pending[i] == 0 and state[STATUS] == STATUS_PLAYING:
+            n = legal(state, moves)
+            cell = policy_choice(state, stocks[i, state[TURN]], moves, n, weights, work)
+            out[i] = _action_of_cell(cell)

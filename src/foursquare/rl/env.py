@@ -74,6 +74,7 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         self._deals = np.zeros(1, dtype=np.uint64)
         self._obs = np.zeros((1, V.OBS_SIZE), dtype=np.int8)
         self._masks = np.zeros((1, V.ACTIONS), dtype=np.int8)
+        self._boards = np.zeros((1, V.BOARDS), dtype=np.uint64)
         self._rewards = np.zeros(1, dtype=np.float32)
         self._terminated = np.zeros(1, dtype=np.int8)
         self._pending = np.zeros(1, dtype=np.int8)
@@ -96,7 +97,16 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
             self._deals[0] = deal_of_option(options["deal"])
         else:
             self._deals[0] = self.np_random.integers(0, _MAX_DEAL, dtype=np.uint64)
-        V.reset_envs(self._states, self._stocks, self._template, self._deals, self._obs, self._masks, self._pending)
+        V.reset_envs(
+            self._states,
+            self._stocks,
+            self._template,
+            self._deals,
+            self._obs,
+            self._masks,
+            self._boards,
+            self._pending,
+        )
         self._moves = []
         self._started = True
         self._over = False
@@ -120,7 +130,7 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         V.step_envs(
             self._states, self._stocks, self._template, self._deals, self._rng, self._actions,
             self.settings.illegal_code, self.settings.illegal_reward, self.settings.reward_code,
-            self.settings.shaping, self._obs, self._masks, self._rewards, self._terminated, self._pending,
+            self.settings.shaping, self._obs, self._masks, self._boards, self._rewards, self._terminated, self._pending,
         )  # fmt: skip
         if legal:
             self._moves.append(a)

@@ -16,6 +16,7 @@ from foursquare import kernel as K
 from foursquare.cards import DECK_SIZE
 from foursquare.engine import Adjacency
 from foursquare.kernel import vector as V
+from foursquare.kernel.policies import POLICY_WEIGHTS
 from foursquare.kernel.state import STATE_SIZE
 from foursquare.rl.encoding import ActionError, ObsArray, action_name, action_space, observation_space
 from foursquare.rl.settings import Settings, deal_of_option
@@ -65,6 +66,7 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         self._deals = np.zeros(num_envs, dtype=np.uint64)
         self._obs = np.zeros((num_envs, V.OBS_SIZE), dtype=np.int8)
         self._masks = np.zeros((num_envs, V.ACTIONS), dtype=np.int8)
+        self._boards = np.zeros((num_envs, V.BOARDS), dtype=np.uint64)
         self._rewards = np.zeros(num_envs, dtype=np.float32)
         self._terminated = np.zeros(num_envs, dtype=np.int8)
         self._pending = np.zeros(num_envs, dtype=np.int8)
@@ -86,7 +88,16 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         else:
             for i in range(self.num_envs):
                 self._deals[i] = K.next_random(self._rng)
-        V.reset_envs(self._states, self._stocks, self._template, self._deals, self._obs, self._masks, self._pending)
+        V.reset_envs(
+            self._states,
+            self._stocks,
+            self._template,
+            self._deals,
+            self._obs,
+            self._masks,
+            self._boards,
+            self._pending,
+        )
         self._started = True
         return self._out(self._obs), self._info()
 
@@ -100,7 +111,7 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         bad = V.step_envs(
             self._states, self._stocks, self._template, self._deals, self._rng, acts.astype(np.int64, copy=False),
             self.settings.illegal_code, self.settings.illegal_reward, self.settings.reward_code,
-            self.settings.shaping, self._obs, self._masks, self._rewards, self._terminated, self._pending,
+            self.settings.shaping, self._obs, self._masks, self._boards, self._rewards, self._terminated, self._pending,
         )  # fmt: skip
         if bad >= 0:
             a = int(acts[bad])
@@ -108,6 +119,19 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
             raise ActionError(f"environment {bad}: action {a}{cell} is not a legal cell now")
         terminated = self._terminated.astype(np.bool_)
         return self._out(self._obs), self._out(self._rewards), terminated, self._truncated.copy(), self._info()
+
+    def expert_actions(self) -> Actions:
+        """What the ``best`` player's rollout policy would play in every environment now: demonstrations for
+        imitation learning (it wins about 83 % of deals on its own, greedy 11 %).
+
+        The policy sees only what a player sees: the board and the card to place, never the stock beyond it.
+        An environment whose episode has just ended gets 0, which its next step ignores.
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before expert_actions()")
+        actions = np.zeros(self.num_envs, dtype=np.int64)
+        V.expert_actions(self._states, self._stocks, self._pending, POLICY_WEIGHTS, actions)
+        return actions
 
     def action_masks(self) -> ObsArray:
         """The legal actions of every environment, shape ``(num_envs, 49)``, ``int8``."""
