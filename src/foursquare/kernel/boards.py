@@ -17,8 +17,12 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 
 from foursquare.engine import AREA_REACH, PILE_CAP
 from foursquare.engine import AREA_SIDE as SIDE
@@ -43,6 +47,8 @@ _ONE = np.uint64(1)
 _ALL = np.uint64((1 << SIDE * SIDE) - 1)
 # Every cell of the first column (0, 7, 14, …), and each column's cells as a repeating pattern.
 _COLUMN_0 = np.uint64(sum(1 << SIDE * r for r in range(SIDE)))
+# The index of a board's lowest set bit (numba's intrinsic, typed for mypy as what it does).
+_lowest_bit = cast(Callable[[np.uint64], int], _trailing_zeros)
 _NOT_FIRST_COLUMN = np.uint64(int(_ALL) & ~int(_COLUMN_0))
 _NOT_LAST_COLUMN = np.uint64(int(_ALL) & ~(int(_COLUMN_0) << SIDE - 1))
 _ROW = np.uint64(SIDE)
@@ -106,3 +112,13 @@ def write_mask(mask: Array, bits: np.uint64) -> None:
     bits = np.uint64(bits)  # also when called from Python with an int
     for a in range(SIDE * SIDE):
         mask[a] = (bits >> np.uint64(a)) & _ONE
+
+
+@njit(cache=True)
+def update_mask(mask: Array, shown: np.uint64, bits: np.uint64) -> None:
+    """Bring the mask ``mask``, which shows the board ``shown``, to show ``bits``: only the actions that changed."""
+    changed = np.uint64(shown ^ bits)
+    while changed:
+        a = _lowest_bit(changed)
+        mask[a] ^= 1
+        changed &= changed - _ONE

@@ -20,6 +20,7 @@ from foursquare.kernel.state import (
     IntArray,
     Rng,
     Weights,
+    copy_state,
 )
 
 
@@ -43,7 +44,7 @@ def monte_carlo(
     for s in range(results.shape[0]):
         shuffle_tail(stock, turn + 1, rng)
         for i in range(cells.shape[0]):
-            work[:] = state
+            copy_state(work, state)
             place(work, cells[i], card)
             if work[STATUS] == STATUS_PLAYING:
                 if weights.shape[0] == 0:

@@ -34,6 +34,7 @@ from foursquare.kernel.state import (
     IntArray,
     Rng,
     Weights,
+    copy_state,
     empty_state,
     variant_flags,
 )
@@ -94,7 +95,7 @@ def greedy_games(stocks: Array, diagonal: int, count_buried: int) -> IntArray:
     scores = np.empty(stocks.shape[0], dtype=np.int64)
     state = np.empty(STATE_SIZE, dtype=np.int8)
     for g in range(stocks.shape[0]):
-        state[:] = template
+        copy_state(state, template)
         if greedy_playout(state, stocks[g]) == STATUS_WON:
             scores[g] = state[SCORE]
         else:
@@ -158,7 +159,7 @@ def policy_choice(state: Array, card: int, moves: IntArray, n: int, weights: Wei
         if status != STATUS_PLAYING:
             value = _LOSING_VALUE - occupied
         else:
-            work[:] = state
+            copy_state(work, state)
             place(work, cell, card)
             value = policy_value(work, weights)
         if value < best_value:
@@ -185,7 +186,7 @@ def policy_games(stocks: Array, template: Array, weights: Weights) -> IntArray:
     scores = np.empty(stocks.shape[0], dtype=np.int64)
     state = np.empty(STATE_SIZE, dtype=np.int8)
     for g in range(stocks.shape[0]):
-        state[:] = template
+        copy_state(state, template)
         scores[g] = state[SCORE] if policy_playout(state, stocks[g], weights) == STATUS_WON else -1
     return scores
 
@@ -220,7 +221,7 @@ def _random_games(count: int, rng: Rng, diagonal: int, count_buried: int) -> tup
         for i in range(DECK_SIZE):
             stocks[g, i] = i
         shuffle_tail(stocks[g], 0, rng)
-        state[:] = template
+        copy_state(state, template)
         t = 0
         while state[STATUS] == STATUS_PLAYING:
             cell = random_move(state, rng)

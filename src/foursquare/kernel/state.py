@@ -106,6 +106,14 @@ def empty_state(diagonal: int, count_buried: int) -> Array:
     return state
 
 
+@njit(cache=True)
+def copy_state(target: Array, source: Array) -> None:
+    """``target[:] = source`` for two states, as a plain loop: numba compiles slice assignment between arrays
+    to a generic strided loop, about 12 times slower for a state (measured 100 ns against 8 ns)."""
+    for i in range(STATE_SIZE):
+        target[i] = source[i]
+
+
 def variant_flags(variant: Variant) -> tuple[int, int]:
     """The (diagonal, count buried) flags of a variant, as the compiled functions take them."""
     return (1 if variant.adjacency == "diagonal" else 0), (1 if variant.count_buried else 0)

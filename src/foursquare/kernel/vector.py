@@ -41,7 +41,7 @@ from numba import njit
 from foursquare.cards import DECK_SIZE
 from foursquare.engine import AREA_REACH, PILE_CAP, WINNING_CELLS
 from foursquare.engine import AREA_SIDE as NAMED_SIDE
-from foursquare.kernel.boards import lay, legal_bits, write_mask
+from foursquare.kernel.boards import lay, legal_bits, update_mask, write_mask
 from foursquare.kernel.policies import policy_choice
 from foursquare.kernel.rng import next_random
 from foursquare.kernel.rows import contiguous, row, unmanaged
@@ -73,6 +73,7 @@ from foursquare.kernel.state import (
     IntArray,
     Rng,
     Weights,
+    copy_state,
 )
 
 Floats = npt.NDArray[np.float32]
@@ -196,32 +197,53 @@ def observe(state: Array, stock: Array, obs: Array) -> None:
 
 
 @njit(cache=True)
+def observe_new_game(state: Array, stock: Array, obs: Array) -> None:
+    """Write the observation of a new game's empty grid: what :func:`observe` writes there, faster."""
+    obs[:] = 0
+    for rank in range(RANK_COUNT):
+        obs[OBS_UNSEEN + rank] = DECK_SIZE // RANK_COUNT
+    card = rank_of(stock[0])
+    obs[OBS_UNSEEN + card - 1] -= 1
+    obs[OBS_CARD] = card
+    obs[OBS_STOCK] = DECK_SIZE
+    obs[OBS_DIAGONAL] = state[DIAGONAL_FLAG]
+    obs[OBS_COUNT_BURIED] = state[COUNT_BURIED_FLAG]
+
+
+@njit(cache=True)
 def observe_after_move(state: Array, stock: Array, obs: Array, cell: int, turned: int) -> None:
     """Bring ``obs``, the observation before a card was laid at ``cell``, up to date: what :func:`observe`
     writes, faster.
 
     A move changes only the cell it was laid on and, of the lines whose other tops turned over (``turned``, as
-    :func:`~foursquare.kernel.rules.place` returns it), their occupied cells' faces; while the game goes on it
-    also takes the new card to place out of the unseen ones.
+    :func:`~foursquare.kernel.rules.place` returns it), the faces; while the game goes on it also takes the
+    new card to place out of the unseen ones. An empty cell's face entry is 0 in the state as in the
+    observation, so the faces are copied without asking which cells are occupied.
     """
-    _observe_cell(state, cell, obs)
+    a = _action_of_cell(cell)
+    obs[OBS_OCCUPIED + a] = 1
+    obs[OBS_RANK + a] = rank_of(state[TOP_CARD + cell])
+    obs[OBS_FACE_UP + a] = state[TOP_FACE_UP + cell]
+    obs[OBS_HEIGHT + a] = state[PILE_HEIGHT + cell]
+    obs[OBS_BURIED + a] = state[PILE_BURIED + cell]
     r = cell // AREA_SIDE
     c = cell % AREA_SIDE
     if turned & ROW_TURNED:
-        for other in range(r * AREA_SIDE + state[MIN_COL], r * AREA_SIDE + state[MAX_COL] + 1):
-            _observe_face(state, other, obs)
+        to_action = OBS_FACE_UP + (r - _SHIFT) * NAMED_SIDE - _SHIFT  # + column: the face entry of (r, column)
+        for column in range(state[MIN_COL], state[MAX_COL] + 1):
+            obs[to_action + column] = state[TOP_FACE_UP + r * AREA_SIDE + column]
     if turned & COLUMN_TURNED:
-        for other in range(state[MIN_ROW] * AREA_SIDE + c, (state[MAX_ROW] + 1) * AREA_SIDE + c, AREA_SIDE):
-            _observe_face(state, other, obs)
+        for r2 in range(state[MIN_ROW], state[MAX_ROW] + 1):
+            obs[OBS_FACE_UP + (r2 - _SHIFT) * NAMED_SIDE + c - _SHIFT] = state[TOP_FACE_UP + r2 * AREA_SIDE + c]
+    turn = state[TURN]
     if state[STATUS] == STATUS_PLAYING:
-        obs[OBS_UNSEEN + rank_of(stock[state[TURN]]) - 1] -= 1
-    _observe_scalars(state, stock, obs)
-
-
-@njit(cache=True)
-def _observe_face(state: Array, cell: int, obs: Array) -> None:
-    """Write whether the top of ``cell`` faces up (nothing for an empty cell, whose entry stays 0)."""
-    obs[OBS_FACE_UP + _action_of_cell(cell)] = state[TOP_FACE_UP + cell] if state[TOP_CARD + cell] >= 0 else 0
+        card = rank_of(stock[turn])
+        obs[OBS_CARD] = card
+        obs[OBS_UNSEEN + card - 1] -= 1
+    else:
+        obs[OBS_CARD] = 0
+    obs[OBS_STOCK] = DECK_SIZE - turn
+    obs[OBS_FACE_DOWN] = face_down(state, state[FACE_DOWN_TOPS], state[BURIED_FACE_DOWN])
 
 
 @njit(cache=True)
@@ -257,7 +279,7 @@ def play_action(state: Array, stock: Array, action: int, reward_mode: int, shapi
 @njit(cache=True)
 def start_game(state: Array, stock: Array, template: Array, deal: np.uint64) -> None:
     """Set ``state`` to a new game (``template``: an empty state of the variant) of deal number ``deal``."""
-    state[:] = template
+    copy_state(state, template)
     deal_into(stock, deal)
 
 
@@ -298,7 +320,7 @@ def _new_game(
     """Start environment i's game of ``deals[i]``: its state, stock, observation, boards and mask."""
     state, stock = row(states, i), row(stocks, i)
     start_game(state, stock, template, deals[i])
-    observe(state, stock, row(obs, i))
+    observe_new_game(state, stock, row(obs, i))
     boards[i, BOARD_OCCUPIED] = 0
     boards[i, BOARD_OPEN] = 0
     boards[i, BOARD_LEGAL] = legal_bits(state, np.uint64(0), np.uint64(0))
@@ -391,8 +413,9 @@ def _play(
     occupied, open_piles = lay(boards[i, BOARD_OCCUPIED], boards[i, BOARD_OPEN], state, action, cell)
     boards[i, BOARD_OCCUPIED] = occupied
     boards[i, BOARD_OPEN] = open_piles
-    boards[i, BOARD_LEGAL] = legal_bits(state, occupied, open_piles)
-    write_mask(row(masks, i), boards[i, BOARD_LEGAL])
+    legal_now = legal_bits(state, occupied, open_piles)
+    update_mask(row(masks, i), boards[i, BOARD_LEGAL], legal_now)
+    boards[i, BOARD_LEGAL] = legal_now
     return reward
 
 
