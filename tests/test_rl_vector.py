@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import gymnasium
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
 
 import foursquare.rl as R
 from foursquare import kernel as K
 from foursquare.cards import deal_stock
-from foursquare.engine import Variant
+from foursquare.engine import Move, Variant
 from foursquare.kernel import boards
 from foursquare.kernel import vector as V
+from foursquare.rl import picture as P
 
 VARIANTS = [
     Variant("orthogonal", False),
@@ -107,3 +110,41 @@ def test_the_compiled_step_refuses_arrays_it_cannot_read_as_rows() -> None:
         V.reset_envs(
             envs._states, envs._stocks, envs._template, envs._deals, obs, envs._masks, envs._boards, envs._pending
         )
+
+
+def _colour_at_cell(frame: np.ndarray, name: str) -> tuple[int, ...]:
+    """The colour a little inside the top-left corner of the cell ``name``'s card."""
+    move = Move.from_name(name)
+    x0, y0, _, _ = P._cell_box(move.row, move.col)
+    return tuple(int(v) for v in frame[y0 + 8, x0 + 8])
+
+
+def test_rgb_array_frames_show_the_position() -> None:
+    """Every frame has one size; a face-up card is light, a face-down one dark, an empty cell the table's green;
+    the card to place is drawn beside the grid and the frame turns red at a loss."""
+    env = R.FoursquareEnv(render_mode="rgb_array")
+    assert env.render() is None  # before reset
+    env.reset(options={"deal": 7})
+    frames = [env.render()]
+    rng = np.random.default_rng(1)
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        frames.append(env.render())
+    assert all(f.shape == (P.HEIGHT, P.WIDTH, 3) and f.dtype == np.uint8 for f in frames)
+    assert _colour_at_cell(frames[0], "D4") == P._EMPTY
+    assert _colour_at_cell(frames[1], "D4") == P._FACE_UP
+    game = env.game()
+    down = [c for c in game.cells() if not c.top_face_up]
+    assert down, "a random game on deal 7 ends with cards face down"
+    assert _colour_at_cell(frames[-1], Move(down[0].row, down[0].col).name) == P._FACE_DOWN
+    assert game.outcome().status == "lost" and tuple(frames[-1][1, 1]) == P._LOST
+    assert tuple(frames[1][1, 1]) == P._TABLE
+    assert not np.array_equal(frames[1], frames[2])
+
+
+def test_rgb_array_passes_gymnasiums_render_check() -> None:
+    env = gymnasium.make(R.ENV_ID, render_mode="rgb_array", illegal_action="lose").unwrapped
+    check_env(env, skip_render_check=False)  # every render mode, through the registered spec
+    with pytest.raises(ValueError, match="'rgb_array'"):
+        R.FoursquareEnv(render_mode="human")

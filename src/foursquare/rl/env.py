@@ -20,6 +20,7 @@ from foursquare.rl.encoding import (
     move_of_action,
     observation_space,
 )
+from foursquare.rl.picture import Picture, picture
 from foursquare.rl.settings import Settings, deal_of_option
 
 _MAX_DEAL = 2**64
@@ -45,10 +46,11 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
       deal N; ``info["deal"]`` names it.
     - An illegal action raises :class:`ActionError` (a ``ValueError``); with ``illegal_action="lose"`` it
       ends the episode instead with reward ``illegal_reward`` (−1 by default), for agents without masks.
-    - ``render_mode="ansi"``: :meth:`render` returns the game as the terminal shows it.
+    - ``render_mode="ansi"``: :meth:`render` returns the game as the terminal shows it; ``"rgb_array"``: as a
+      picture (:mod:`foursquare.rl.picture`), for videos of episodes.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's class attribute
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's class attribute
 
     def __init__(
         self,
@@ -63,7 +65,7 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
     ) -> None:
         self.settings = Settings.of(adjacency, count_buried, reward, shaping, illegal_action, illegal_reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
         self.render_mode = render_mode
         self.action_space = action_space()
         self.observation_space = observation_space()  # type: ignore[assignment]  # Box of int8
@@ -142,13 +144,16 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         mask: ObsArray = self._masks[0].copy()
         return mask
 
-    def render(self) -> str | None:
-        """The game as the terminal shows it (``render_mode="ansi"``), else nothing."""
-        if self.render_mode != "ansi" or not self._started:
+    def render(self) -> str | Picture | None:
+        """The game as the terminal shows it (``"ansi"``), as a picture (``"rgb_array"``: an ``(H, W, 3)``
+        ``uint8`` array of :mod:`foursquare.rl.picture`, the same size every step), else nothing."""
+        if self.render_mode is None or not self._started:
             return None
+        game = self.game()
+        if self.render_mode == "rgb_array":
+            return picture(game)
         from foursquare.cli.render import grid_text, outcome_text  # the terminal's own picture
 
-        game = self.game()
         card = game.card_to_place
         lines = [grid_text(game), outcome_text(game)]
         if card is not None:
