@@ -77,6 +77,7 @@ from foursquare.kernel.state import (
 )
 
 Floats = npt.NDArray[np.float32]
+Flags = npt.NDArray[np.bool_]
 Deals = npt.NDArray[np.uint64]
 #: Per environment: the occupied cells, the piles below the cap and the legal actions as bit boards
 #: (:mod:`foursquare.kernel.boards`), shape (N, :data:`BOARDS`).
@@ -353,7 +354,7 @@ def step_envs(
     masks: Array,
     boards: Boards,
     rewards: Floats,
-    terminated: Array,
+    terminated: Flags,
     pending: Array,
 ) -> int:
     """Advance every environment one step, with Gymnasium's next-step autoreset; return -1, or the first
@@ -378,18 +379,18 @@ def step_envs(
             deals[i] = next_random(rng)
             _new_game(states, stocks, template, deals, obs, masks, boards, i)
             rewards[i] = 0.0
-            terminated[i] = 0
+            terminated[i] = False
             pending[i] = 0
         elif a < 0 or a >= ACTIONS or masks[i, a] == 0:
             rewards[i] = illegal_reward
-            terminated[i] = 1
+            terminated[i] = True
             pending[i] = 1
             boards[i, BOARD_LEGAL] = 0
             row(masks, i)[:] = 0  # the position is unchanged: its observation stands
         else:
             rewards[i] = _play(states, stocks, obs, masks, boards, i, a, reward_mode, shaping)
             done = states[i, STATUS] != STATUS_PLAYING
-            terminated[i] = 1 if done else 0
+            terminated[i] = done
             pending[i] = 1 if done else 0
     return -1
 

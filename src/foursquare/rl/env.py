@@ -78,7 +78,7 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         self._masks = np.zeros((1, V.ACTIONS), dtype=np.int8)
         self._boards = np.zeros((1, V.BOARDS), dtype=np.uint64)
         self._rewards = np.zeros(1, dtype=np.float32)
-        self._terminated = np.zeros(1, dtype=np.int8)
+        self._terminated = np.zeros(1, dtype=np.bool_)
         self._pending = np.zeros(1, dtype=np.int8)
         self._actions = np.zeros(1, dtype=np.int64)
         self._rng = np.zeros(1, dtype=np.uint64)  # unused: a single environment never resets itself

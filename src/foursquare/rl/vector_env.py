@@ -34,7 +34,9 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
     from the generator seeded by ``reset(seed=…)``. ``reset(options={"deals": [...]})`` plays given deals.
     The options are those of :class:`~foursquare.rl.FoursquareEnv`; with ``illegal_action="raise"`` an
     illegal action raises :class:`~foursquare.rl.ActionError` before any environment moves.
-    ``copy=False`` returns the environment's own arrays (overwritten by the next step) instead of copies.
+    ``copy=False`` returns the environment's own arrays instead of copies: the next step overwrites them, and
+    they must be read only (the step updates the observations and masks where they changed, so an array
+    written to would stay wrong).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012 - Gymnasium's
@@ -68,9 +70,10 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         self._masks = np.zeros((num_envs, V.ACTIONS), dtype=np.int8)
         self._boards = np.zeros((num_envs, V.BOARDS), dtype=np.uint64)
         self._rewards = np.zeros(num_envs, dtype=np.float32)
-        self._terminated = np.zeros(num_envs, dtype=np.int8)
+        self._terminated = np.zeros(num_envs, dtype=np.bool_)
         self._pending = np.zeros(num_envs, dtype=np.int8)
         self._truncated = np.zeros(num_envs, dtype=np.bool_)  # a game ends by its rules within 40 steps
+        self._every = np.ones(num_envs, dtype=np.bool_)  # info's "_key" arrays: every environment has each key
         self._rng = K.make_rng(0)
         self._started = False
 
@@ -106,7 +109,7 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         if not self._started:
             raise RuntimeError("call reset() before step()")
         acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
+        if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
             raise ActionError(f"actions must be {self.num_envs} integers, one per environment, not {actions!r}")
         bad = V.step_envs(
             self._states, self._stocks, self._template, self._deals, self._rng, acts.astype(np.int64, copy=False),
@@ -117,8 +120,8 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
             a = int(acts[bad])
             cell = f" ({action_name(a)})" if 0 <= a < V.ACTIONS else ""
             raise ActionError(f"environment {bad}: action {a}{cell} is not a legal cell now")
-        terminated = self._terminated.astype(np.bool_)
-        return self._out(self._obs), self._out(self._rewards), terminated, self._truncated.copy(), self._info()
+        out = self._out
+        return out(self._obs), out(self._rewards), out(self._terminated), out(self._truncated), self._info()
 
     def expert_actions(self) -> Actions:
         """What the ``best`` player's rollout policy would play in every environment now: demonstrations for
@@ -141,9 +144,13 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         return array.copy() if self.copy else array
 
     def _info(self) -> dict[str, Any]:
-        every = np.ones(self.num_envs, dtype=np.bool_)
-        masks = self._out(self._masks)
-        return {"action_mask": masks, "_action_mask": every, "deal": self._deals.copy(), "_deal": every}
+        every = self._out(self._every)
+        return {
+            "action_mask": self._out(self._masks),
+            "_action_mask": every,
+            "deal": self._out(self._deals),
+            "_deal": every,
+        }
 
     def _deal_list(self, deals: object) -> list[np.uint64]:
         if not isinstance(deals, Sequence | np.ndarray) or len(deals) != self.num_envs:
