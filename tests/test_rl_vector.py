@@ -14,6 +14,8 @@ from foursquare.engine import Move, Variant
 from foursquare.kernel import boards
 from foursquare.kernel import vector as V
 from foursquare.rl import picture as P
+from foursquare.rl.games import Games
+from foursquare.rl.settings import Settings
 
 VARIANTS = [
     Variant("orthogonal", False),
@@ -103,13 +105,10 @@ def test_expert_actions_are_the_rollout_policy() -> None:
 
 
 def test_the_compiled_step_refuses_arrays_it_cannot_read_as_rows() -> None:
-    envs = R.FoursquareVectorEnv(4)
-    envs.reset(seed=1)
-    obs = np.zeros((4, 2 * V.OBS_SIZE), dtype=np.int8)[:, ::2]  # every other byte: not contiguous
+    games = Games(4, Settings.of("orthogonal", False, "score", 0.0, "raise", -1.0))
+    games.obs = np.zeros((4, 2 * V.OBS_SIZE), dtype=np.int8)[:, ::2]  # every other byte: not contiguous
     with pytest.raises(ValueError, match="C-contiguous"):
-        V.reset_envs(
-            envs._states, envs._stocks, envs._template, envs._deals, obs, envs._masks, envs._boards, envs._pending
-        )
+        games.reset()
 
 
 def _colour_at_cell(frame: np.ndarray, name: str) -> tuple[int, ...]:

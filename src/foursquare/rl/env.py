@@ -7,10 +7,8 @@ from typing import Any, SupportsFloat
 import gymnasium as gym
 import numpy as np
 
-from foursquare.cards import DECK_SIZE, Card
+from foursquare.cards import Card
 from foursquare.engine import Adjacency, Game
-from foursquare.kernel import vector as V
-from foursquare.kernel.state import STATE_SIZE
 from foursquare.rl.encoding import (
     ActionError,
     ObsArray,
@@ -20,6 +18,7 @@ from foursquare.rl.encoding import (
     move_of_action,
     observation_space,
 )
+from foursquare.rl.games import Games
 from foursquare.rl.picture import Picture, picture
 from foursquare.rl.settings import Settings, deal_of_option
 
@@ -69,19 +68,9 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         self.render_mode = render_mode
         self.action_space = action_space()
         self.observation_space = observation_space()  # type: ignore[assignment]  # Box of int8
-        self._template = self.settings.template()
-        # Batches of one, so that this environment runs the vector environment's compiled step.
-        self._states = np.empty((1, STATE_SIZE), dtype=np.int8)
-        self._stocks = np.zeros((1, DECK_SIZE), dtype=np.int8)
-        self._deals = np.zeros(1, dtype=np.uint64)
-        self._obs = np.zeros((1, V.OBS_SIZE), dtype=np.int8)
-        self._masks = np.zeros((1, V.ACTIONS), dtype=np.int8)
-        self._boards = np.zeros((1, V.BOARDS), dtype=np.uint64)
-        self._rewards = np.zeros(1, dtype=np.float32)
-        self._terminated = np.zeros(1, dtype=np.bool_)
-        self._pending = np.zeros(1, dtype=np.int8)
+        # A batch of one, so that this environment runs the vector environment's compiled step.
+        self._games = Games(1, self.settings)
         self._actions = np.zeros(1, dtype=np.int64)
-        self._rng = np.zeros(1, dtype=np.uint64)  # unused: a single environment never resets itself
         self._moves: list[int] = []
         self._started = False
         self._over = False
@@ -96,23 +85,14 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         if unknown:
             raise ValueError(f"unknown reset option(s) {', '.join(map(repr, unknown))}: the only one is 'deal'")
         if "deal" in options:
-            self._deals[0] = deal_of_option(options["deal"])
+            self._games.deals[0] = deal_of_option(options["deal"])
         else:
-            self._deals[0] = self.np_random.integers(0, _MAX_DEAL, dtype=np.uint64)
-        V.reset_envs(
-            self._states,
-            self._stocks,
-            self._template,
-            self._deals,
-            self._obs,
-            self._masks,
-            self._boards,
-            self._pending,
-        )
+            self._games.deals[0] = self.np_random.integers(0, _MAX_DEAL, dtype=np.uint64)
+        self._games.reset()
         self._moves = []
         self._started = True
         self._over = False
-        return self._obs[0].copy(), self._info()
+        return self._games.obs[0].copy(), self._info()
 
     def step(self, action: np.int64 | int) -> tuple[ObsArray, SupportsFloat, bool, bool, dict[str, Any]]:
         """Lay the card to place on the cell ``action``."""
@@ -125,23 +105,20 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
             if not lose:
                 raise
             a = -1  # out of range: the kernel ends the episode as for any illegal action
-        legal = a >= 0 and bool(self._masks[0, a])
+        games = self._games
+        legal = a >= 0 and bool(games.masks[0, a])
         if not legal and not lose:
             raise ActionError(f"{self._illegal_text(a)}; the legal cells are {', '.join(self._legal_names())}")
         self._actions[0] = a
-        V.step_envs(
-            self._states, self._stocks, self._template, self._deals, self._rng, self._actions,
-            self.settings.illegal_code, self.settings.illegal_reward, self.settings.reward_code,
-            self.settings.shaping, self._obs, self._masks, self._boards, self._rewards, self._terminated, self._pending,
-        )  # fmt: skip
+        games.step(self._actions)  # a single environment never autoresets: the episode ends first
         if legal:
             self._moves.append(a)
-        self._over = bool(self._terminated[0])
-        return self._obs[0].copy(), float(self._rewards[0]), self._over, False, self._info()
+        self._over = bool(games.terminated[0])
+        return games.obs[0].copy(), float(games.rewards[0]), self._over, False, self._info()
 
     def action_masks(self) -> ObsArray:
         """The legal actions as an ``int8`` mask of 49 (what sb3-contrib's MaskablePPO asks for)."""
-        mask: ObsArray = self._masks[0].copy()
+        mask: ObsArray = self._games.masks[0].copy()
         return mask
 
     def render(self) -> str | Picture | None:
@@ -162,7 +139,7 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
 
     def game(self) -> Game:
         """The engine game of the current episode, replayed from its deal and the actions taken."""
-        game = Game(deal=int(self._deals[0]), variant=self.settings.variant)
+        game = Game(deal=int(self._games.deals[0]), variant=self.settings.variant)
         for a in self._moves:
             move = move_of_action(a)
             game.place(move.row, move.col)
@@ -170,13 +147,13 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
 
     def _info(self) -> dict[str, Any]:
         # numpy uint64 rather than int, so that SyncVectorEnv can batch deal numbers of up to 2**64 - 1
-        return {"action_mask": self._masks[0].copy(), "deal": self._deals[0].copy()}
+        return {"action_mask": self._games.masks[0].copy(), "deal": self._games.deals[0].copy()}
 
     def _legal_names(self) -> list[str]:
-        return [action_name(int(a)) for a in np.flatnonzero(self._masks[0])]
+        return [action_name(int(a)) for a in np.flatnonzero(self._games.masks[0])]
 
     def _illegal_text(self, action: int) -> str:
-        card = Card(int(self._stocks[0, len(self._moves)]))
+        card = Card(int(self._games.stocks[0, len(self._moves)]))
         return f"action {action} ({action_name(action)}) is not a legal cell for the {card.name}"
 
 

@@ -13,15 +13,11 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from foursquare import kernel as K
-from foursquare.cards import DECK_SIZE
 from foursquare.engine import Adjacency
 from foursquare.kernel import vector as V
-from foursquare.kernel.policies import POLICY_WEIGHTS
-from foursquare.kernel.state import STATE_SIZE
 from foursquare.rl.encoding import ActionError, ObsArray, action_name, action_space, observation_space
+from foursquare.rl.games import Actions, Games
 from foursquare.rl.settings import Settings, deal_of_option
-
-Actions = npt.NDArray[np.int64]
 
 
 class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
@@ -62,19 +58,9 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         self.single_observation_space = observation_space()
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self._template = self.settings.template()
-        self._states = np.empty((num_envs, STATE_SIZE), dtype=np.int8)
-        self._stocks = np.zeros((num_envs, DECK_SIZE), dtype=np.int8)
-        self._deals = np.zeros(num_envs, dtype=np.uint64)
-        self._obs = np.zeros((num_envs, V.OBS_SIZE), dtype=np.int8)
-        self._masks = np.zeros((num_envs, V.ACTIONS), dtype=np.int8)
-        self._boards = np.zeros((num_envs, V.BOARDS), dtype=np.uint64)
-        self._rewards = np.zeros(num_envs, dtype=np.float32)
-        self._terminated = np.zeros(num_envs, dtype=np.bool_)
-        self._pending = np.zeros(num_envs, dtype=np.int8)
+        self._games = Games(num_envs, self.settings)
         self._truncated = np.zeros(num_envs, dtype=np.bool_)  # a game ends by its rules within 40 steps
         self._every = np.ones(num_envs, dtype=np.bool_)  # info's "_key" arrays: every environment has each key
-        self._rng = K.make_rng(0)
         self._started = False
 
     def reset(
@@ -85,24 +71,16 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         unknown = sorted(set(options) - {"deals"})
         if unknown:
             raise ValueError(f"unknown reset option(s) {', '.join(map(repr, unknown))}: the only one is 'deals'")
-        self._rng = K.make_rng(seed if seed is not None else secrets.randbits(64))
+        games = self._games
+        games.rng = K.make_rng(seed if seed is not None else secrets.randbits(64))
         if "deals" in options:
-            self._deals[:] = self._deal_list(options["deals"])
+            games.deals[:] = self._deal_list(options["deals"])
         else:
             for i in range(self.num_envs):
-                self._deals[i] = K.next_random(self._rng)
-        V.reset_envs(
-            self._states,
-            self._stocks,
-            self._template,
-            self._deals,
-            self._obs,
-            self._masks,
-            self._boards,
-            self._pending,
-        )
+                games.deals[i] = K.next_random(games.rng)
+        games.reset()
         self._started = True
-        return self._out(self._obs), self._info()
+        return self._out(games.obs), self._info()
 
     def step(self, actions: Actions) -> tuple[ObsArray, Any, Any, Any, dict[str, Any]]:
         """Advance every environment by one step (see the class documentation for autoreset)."""
@@ -111,17 +89,14 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
             raise ActionError(f"actions must be {self.num_envs} integers, one per environment, not {actions!r}")
-        bad = V.step_envs(
-            self._states, self._stocks, self._template, self._deals, self._rng, acts.astype(np.int64, copy=False),
-            self.settings.illegal_code, self.settings.illegal_reward, self.settings.reward_code,
-            self.settings.shaping, self._obs, self._masks, self._boards, self._rewards, self._terminated, self._pending,
-        )  # fmt: skip
+        games = self._games
+        bad = games.step(acts.astype(np.int64, copy=False))
         if bad >= 0:
             a = int(acts[bad])
             cell = f" ({action_name(a)})" if 0 <= a < V.ACTIONS else ""
             raise ActionError(f"environment {bad}: action {a}{cell} is not a legal cell now")
         out = self._out
-        return out(self._obs), out(self._rewards), out(self._terminated), out(self._truncated), self._info()
+        return out(games.obs), out(games.rewards), out(games.terminated), out(self._truncated), self._info()
 
     def expert_actions(self) -> Actions:
         """What the ``best`` player's rollout policy would play in every environment now: demonstrations for
@@ -132,13 +107,11 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         """
         if not self._started:
             raise RuntimeError("call reset() before expert_actions()")
-        actions = np.zeros(self.num_envs, dtype=np.int64)
-        V.expert_actions(self._states, self._stocks, self._pending, POLICY_WEIGHTS, actions)
-        return actions
+        return self._games.expert_actions()
 
     def action_masks(self) -> ObsArray:
         """The legal actions of every environment, shape ``(num_envs, 49)``, ``int8``."""
-        return self._masks.copy()
+        return self._games.masks.copy()
 
     def _out(self, array: npt.NDArray[Any]) -> npt.NDArray[Any]:
         return array.copy() if self.copy else array
@@ -146,9 +119,9 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
     def _info(self) -> dict[str, Any]:
         every = self._out(self._every)
         return {
-            "action_mask": self._out(self._masks),
+            "action_mask": self._out(self._games.masks),
             "_action_mask": every,
-            "deal": self._out(self._deals),
+            "deal": self._out(self._games.deals),
             "_deal": every,
         }
 

@@ -1,0 +1,68 @@
+"""The arrays of N games that the compiled step works on, shared by both environments.
+
+:class:`~foursquare.rl.FoursquareEnv` is a batch of one and :class:`~foursquare.rl.FoursquareVectorEnv` a batch
+of N; both keep their games in a :class:`Games` and step them with one call of
+:func:`foursquare.kernel.vector.step_envs`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from foursquare import kernel as K
+from foursquare.cards import DECK_SIZE
+from foursquare.kernel import vector as V
+from foursquare.kernel.policies import POLICY_WEIGHTS
+from foursquare.kernel.state import STATE_SIZE
+from foursquare.rl.settings import Settings
+
+Actions = npt.NDArray[np.int64]
+
+
+class Games:
+    """``count`` games of one variant: their states, stocks, deal numbers, observations, masks and outcomes.
+
+    The arrays are C-contiguous, one row per game, as the compiled step reads them; ``rng`` draws the deal
+    numbers of the games that autoreset.
+    """
+
+    def __init__(self, count: int, settings: Settings) -> None:
+        self.settings = settings
+        self.template = settings.template()
+        self.states = np.empty((count, STATE_SIZE), dtype=np.int8)
+        self.stocks = np.zeros((count, DECK_SIZE), dtype=np.int8)
+        self.deals = np.zeros(count, dtype=np.uint64)
+        self.obs = np.zeros((count, V.OBS_SIZE), dtype=np.int8)
+        self.masks = np.zeros((count, V.ACTIONS), dtype=np.int8)
+        self.boards = np.zeros((count, V.BOARDS), dtype=np.uint64)
+        self.rewards = np.zeros(count, dtype=np.float32)
+        self.terminated = np.zeros(count, dtype=np.bool_)
+        self.pending = np.zeros(count, dtype=np.int8)
+        self.rng = K.make_rng(0)
+
+    def reset(self) -> None:
+        """Start a new game of ``deals[i]`` in every row."""
+        V.reset_envs(
+            self.states, self.stocks, self.template, self.deals, self.obs, self.masks, self.boards, self.pending
+        )
+
+    def step(self, actions: Actions) -> int:
+        """Step every game (see :func:`~foursquare.kernel.vector.step_envs`): -1, or the first game whose
+        action is illegal under ``illegal_action="raise"``, when nothing moved."""
+        s = self.settings
+        bad: int = V.step_envs(
+            self.states, self.stocks, self.template, self.deals, self.rng, actions,
+            s.illegal_code, s.illegal_reward, s.reward_code, s.shaping,
+            self.obs, self.masks, self.boards, self.rewards, self.terminated, self.pending,
+        )  # fmt: skip
+        return bad
+
+    def expert_actions(self) -> Actions:
+        """The rollout policy's action in every game (0 for a game about to reset)."""
+        actions = np.zeros(len(self.states), dtype=np.int64)
+        V.expert_actions(self.states, self.stocks, self.pending, POLICY_WEIGHTS, actions)
+        return actions
+
+
+__all__ = ["Actions", "Games"]
