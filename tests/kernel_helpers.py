@@ -10,9 +10,18 @@ from numba import njit
 
 from foursquare import jitcache
 from foursquare import kernel as K
-from foursquare.engine import Game, Move, Outcome
+from foursquare.engine import Game, Move, Outcome, Variant
 
 Grid = dict[tuple[int, int], tuple[int, bool, int, int]]
+
+#: The four combinations of house rules, and their test ids.
+VARIANTS = [
+    Variant("orthogonal", False),
+    Variant("orthogonal", True),
+    Variant("diagonal", False),
+    Variant("diagonal", True),
+]
+VARIANT_IDS = ["orthogonal", "orthogonal+buried", "diagonal", "diagonal+buried"]
 
 _STATUS_NAMES = {K.STATUS_WON: "won", K.STATUS_LOST_FACE_DOWN: "lost", K.STATUS_LOST_STOCK: "lost"}
 _REASONS = {

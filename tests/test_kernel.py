@@ -15,6 +15,8 @@ from foursquare import kernel as K
 from foursquare.cards import ALL_CARDS, Card, deal_stock
 from foursquare.engine import Game, Move, Variant
 from kernel_helpers import (
+    VARIANT_IDS,
+    VARIANTS,
     differences,
     face_down_of_state,
     grid_of_game,
@@ -22,14 +24,6 @@ from kernel_helpers import (
     outcome_of_state,
     replay_snapshots,
 )
-
-VARIANTS = [
-    Variant("orthogonal", False),
-    Variant("orthogonal", True),
-    Variant("diagonal", False),
-    Variant("diagonal", True),
-]
-VARIANT_IDS = ["orthogonal", "orthogonal+buried", "diagonal", "diagonal+buried"]
 
 # How many games per variant the differential tests play: a quick sample, and the full count (10,000
 # random games in all) under the slow marker.

@@ -16,14 +16,7 @@ from foursquare.kernel import vector as V
 from foursquare.rl import picture as P
 from foursquare.rl.games import Games
 from foursquare.rl.settings import Settings
-
-VARIANTS = [
-    Variant("orthogonal", False),
-    Variant("orthogonal", True),
-    Variant("diagonal", False),
-    Variant("diagonal", True),
-]
-VARIANT_IDS = ["orthogonal", "orthogonal+buried", "diagonal", "diagonal+buried"]
+from kernel_helpers import VARIANT_IDS, VARIANTS
 
 
 def _action(cell: int) -> int:

@@ -11,10 +11,12 @@ Importing this package registers ``foursquare/Foursquare-v0`` (and ``Foursquare-
 ((260,), 1, 'D4')
 
 Modules: :mod:`~foursquare.rl.encoding` (actions and observations), :mod:`~foursquare.rl.settings` (the
-options), :mod:`~foursquare.rl.env` (:class:`FoursquareEnv`), :mod:`~foursquare.rl.vector_env`
-(:class:`FoursquareVectorEnv`, on :mod:`foursquare.kernel.vector`), :mod:`~foursquare.rl.players` (a trained
-policy as a player of engine games), :mod:`~foursquare.rl.bench` (their steps per second for
-``foursquare bench --rl``; imported only when asked for).
+options), :mod:`~foursquare.rl.games` (the arrays of a batch of games and its compiled step, on
+:mod:`foursquare.kernel.vector`), :mod:`~foursquare.rl.env` (:class:`FoursquareEnv`, a batch of one),
+:mod:`~foursquare.rl.vector_env` (:class:`FoursquareVectorEnv`), :mod:`~foursquare.rl.picture` (the
+``rgb_array`` frames), :mod:`~foursquare.rl.players` (a trained policy as a player of engine games),
+:mod:`~foursquare.rl.bench` (their steps per second for ``foursquare bench --rl``; imported only when asked
+for).
 """
 
 from __future__ import annotations
