@@ -34,13 +34,7 @@ from foursquare.players import (
     results_summary,
     wilson,
 )
-
-VARIANTS = [
-    Variant("orthogonal", False),
-    Variant("orthogonal", True),
-    Variant("diagonal", False),
-    Variant("diagonal", True),
-]
+from kernel_helpers import VARIANTS
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -34,6 +34,8 @@ order beyond the card to place is never in it. :data:`OBS_HIGH` holds every entr
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -248,16 +250,6 @@ def observe_after_move(state: Array, stock: Array, obs: Array, cell: int, turned
 
 
 @njit(cache=True)
-def mask_actions(state: Array, moves: IntArray, mask: Array) -> None:
-    """Write the legal actions of ``state`` as 0/1 into ``mask`` (all 0 once the game is over)."""
-    mask[:] = 0
-    n = legal(state, moves)
-    for i in range(n):
-        cell = moves[i]
-        mask[(cell // AREA_SIDE - _SHIFT) * NAMED_SIDE + cell % AREA_SIDE - _SHIFT] = 1
-
-
-@njit(cache=True)
 def _potential(state: Array) -> float:
     """The shaping potential: minus the face-down cards counting towards the limit, 0 once the game is over."""
     if state[STATUS] != STATUS_PLAYING:
@@ -285,12 +277,33 @@ def start_game(state: Array, stock: Array, template: Array, deal: np.uint64) -> 
 
 
 @njit(cache=True)
+def _fits(matrix: npt.NDArray[Any], games: int, width: int) -> bool:
+    """Whether ``matrix`` is C-contiguous with one row of ``width`` per game."""
+    return contiguous(matrix) and matrix.shape[0] == games and matrix.shape[1] == width
+
+
+@njit(cache=True)
 def _check_rows(states: Array, stocks: Array, obs: Array, masks: Array, boards: Boards) -> None:
-    """The per-environment matrices must be C-contiguous: the steps read them as :func:`unmanaged` rows."""
-    if not (contiguous(states) and contiguous(stocks) and contiguous(obs) and contiguous(masks)):
-        raise ValueError("the states, stocks, observations and masks must be C-contiguous arrays")
-    if not contiguous(boards):
-        raise ValueError("the boards must be a C-contiguous array")
+    """The per-game matrices must be C-contiguous, one row per game of their width: the steps read and write
+    them as :func:`unmanaged` rows, which nothing else checks."""
+    n = states.shape[0]
+    if not (_fits(states, n, STATE_SIZE) and _fits(stocks, n, DECK_SIZE) and _fits(obs, n, OBS_SIZE)):
+        raise ValueError("the states, stocks and observations must be C-contiguous, one row per game")
+    if not (_fits(masks, n, ACTIONS) and _fits(boards, n, BOARDS)):
+        raise ValueError("the masks and boards must be C-contiguous, one row per game")
+
+
+@njit(cache=True)
+def _check_entries(entries: npt.NDArray[Any], games: int) -> None:
+    """A per-game vector (deals, actions, rewards, terminations, pending flags) needs one entry per game."""
+    if entries.shape[0] != games:
+        raise ValueError("the deals, actions, rewards, terminations and pending flags need one entry per game")
+
+
+@njit(cache=True)
+def _check_template(template: Array) -> None:
+    if template.shape[0] != STATE_SIZE:
+        raise ValueError("the template must be one empty state")
 
 
 @njit(cache=True)
@@ -306,6 +319,9 @@ def reset_envs(
 ) -> None:
     """Start a new game of ``deals[i]`` in every environment i; write the observations and masks."""
     _check_rows(states, stocks, obs, masks, boards)
+    _check_entries(deals, states.shape[0])
+    _check_entries(pending, states.shape[0])
+    _check_template(template)
     # Unmanaged, so that the per-game calls below pay no reference counting (see foursquare.kernel.rows).
     states, stocks, obs, masks = unmanaged(states), unmanaged(stocks), unmanaged(obs), unmanaged(masks)
     boards = unmanaged(boards)
@@ -365,11 +381,18 @@ def step_envs(
     or under :data:`ILLEGAL_LOSE` ends its episode with ``illegal_reward`` when the action is illegal. The
     observations, masks, rewards and terminations are written in place.
     """
+    _check_rows(states, stocks, obs, masks, boards)
+    n = states.shape[0]
+    _check_entries(deals, n)
+    _check_entries(actions, n)
+    _check_entries(rewards, n)
+    _check_entries(terminated, n)
+    _check_entries(pending, n)
+    _check_template(template)
     if illegal_mode == ILLEGAL_RAISE:
         bad = first_illegal(actions, masks, pending)
         if bad >= 0:
             return bad
-    _check_rows(states, stocks, obs, masks, boards)
     # Unmanaged, so that the per-game calls below pay no reference counting (see foursquare.kernel.rows).
     states, stocks, obs, masks = unmanaged(states), unmanaged(stocks), unmanaged(obs), unmanaged(masks)
     boards = unmanaged(boards)
@@ -426,7 +449,11 @@ def expert_actions(states: Array, stocks: Array, pending: Array, weights: Weight
     (:func:`~foursquare.kernel.policies.policy_choice`) takes in every environment: demonstrations for
     imitation learning. The policy reads only what the player sees, the board and the card to place. An
     environment about to reset (``pending``) gets 0, which its next step ignores."""
-    _check_rows(states, stocks, states, states, np.zeros((1, 1), dtype=np.uint64))
+    n = states.shape[0]
+    if not (_fits(states, n, STATE_SIZE) and _fits(stocks, n, DECK_SIZE)):
+        raise ValueError("the states and stocks must be C-contiguous, one row per game")
+    _check_entries(pending, n)
+    _check_entries(out, n)
     states, stocks = unmanaged(states), unmanaged(stocks)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     work = np.empty(STATE_SIZE, dtype=np.int8)

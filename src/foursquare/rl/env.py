@@ -74,6 +74,7 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         self._moves: list[int] = []
         self._started = False
         self._over = False
+        self._illegal_end = False  # the episode ended by an illegal action: the game itself goes on
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -92,6 +93,7 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         self._moves = []
         self._started = True
         self._over = False
+        self._illegal_end = False
         return self._games.obs[0].copy(), self._info()
 
     def step(self, action: np.int64 | int) -> tuple[ObsArray, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -113,6 +115,7 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         games.step(self._actions)  # a single environment never autoresets: the episode ends first
         if legal:
             self._moves.append(a)
+        self._illegal_end = not legal
         self._over = bool(games.terminated[0])
         return games.obs[0].copy(), float(games.rewards[0]), self._over, False, self._info()
 
@@ -128,7 +131,7 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
             return None
         game = self.game()
         if self.render_mode == "rgb_array":
-            return picture(game)
+            return picture(game.view(), lost=self._illegal_end)
         from foursquare.cli.render import grid_text, outcome_text  # the terminal's own picture
 
         card = game.card_to_place

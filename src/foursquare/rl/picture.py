@@ -4,12 +4,13 @@ Every frame has the same size (:data:`HEIGHT` × :data:`WIDTH` × 3, ``uint8``) 
 frames can be stacked or written as a video. It shows the area's cells under their names (columns A–G, rows
 1–7, the first card at D4), each pile's top card — face up light, face down dark, a red or black suit — with
 its height when above one, and beside the grid the card to place, the cards left in the stock and the
-face-down cards against the limit. The frame is green at a win and red at a loss. It uses no words, only
-cell names, card names and numbers, which read the same in every language; nothing of the stock beyond the
-card to place is drawn.
+face-down cards against the limit. The frame is green at a win and red at a loss (or when the caller says
+the episode was lost otherwise, by an illegal action). It uses no words, only cell names, card names and
+numbers, which read the same in every language. It is drawn from the player's :class:`~foursquare.engine.View`,
+so nothing of the stock beyond the card to place can be in it.
 
 >>> from foursquare.engine import Game
->>> picture(Game(deal=1)).shape == (HEIGHT, WIDTH, 3)
+>>> picture(Game(deal=1).view()).shape == (HEIGHT, WIDTH, 3)
 True
 """
 
@@ -21,8 +22,8 @@ import numpy as np
 import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFont
 
-from foursquare.cards import Card
-from foursquare.engine import AREA_REACH, AREA_SIDE, MAX_FACE_DOWN, Game, column_name, row_name
+from foursquare.cards import DECK_SIZE, Card
+from foursquare.engine import AREA_REACH, AREA_SIDE, MAX_FACE_DOWN, CellView, View, column_name, row_name
 
 Picture = npt.NDArray[np.uint8]
 
@@ -50,18 +51,20 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
-def picture(game: Game) -> Picture:
-    """The frame of ``game``'s position (see the module's documentation)."""
+def picture(view: View, lost: bool = False) -> Picture:
+    """The frame of the position ``view`` shows (see the module's documentation); ``lost`` draws the frame of a
+    loss whatever the view's outcome."""
     image = Image.new("RGB", (WIDTH, HEIGHT), _TABLE)
     draw = ImageDraw.Draw(image)
-    outcome = game.outcome()
-    if outcome.status != "playing":
-        draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=_WON if outcome.status == "won" else _LOST, width=BORDER)
+    status = "lost" if lost else view.outcome.status
+    if status != "playing":
+        draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=_WON if status == "won" else _LOST, width=BORDER)
     _names(draw)
+    piles = {(cell.row, cell.col): cell for cell in view.cells}
     for r in range(-AREA_REACH, AREA_REACH + 1):
         for c in range(-AREA_REACH, AREA_REACH + 1):
-            _cell(draw, game, r, c)
-    _panel(draw, game)
+            _cell(draw, piles.get((r, c)), r, c)
+    _panel(draw, view)
     return np.asarray(image, dtype=np.uint8)
 
 
@@ -80,9 +83,8 @@ def _names(draw: ImageDraw.ImageDraw) -> None:
         draw.text((BORDER + MARGIN / 2, (y0 + y1) / 2), row_name(i), fill=_LABEL, font=font, anchor="mm")
 
 
-def _cell(draw: ImageDraw.ImageDraw, game: Game, r: int, c: int) -> None:
+def _cell(draw: ImageDraw.ImageDraw, pile: CellView | None, r: int, c: int) -> None:
     box = _cell_box(r, c)
-    pile = game.pile(r, c)
     if pile is None:
         draw.rounded_rectangle(box, radius=6, fill=_EMPTY)
         return
@@ -104,20 +106,20 @@ def _card(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: Card,
     draw.text(centre, card.name, fill=colour, font=_font(18), anchor="mm")
 
 
-def _panel(draw: ImageDraw.ImageDraw, game: Game) -> None:
+def _panel(draw: ImageDraw.ImageDraw, view: View) -> None:
     """The card to place, then the stock's count on a card back, then the face-down cards against the limit."""
     left = BORDER + MARGIN + AREA_SIDE * CELL + 24
     top = BORDER + MARGIN + 3
-    card = game.card_to_place
+    card = view.card
     next_box = (left, top, left + CELL - 6, top + CELL - 6)
     if card is not None:
         _card(draw, next_box, card, face_up=True)
         draw.rectangle((next_box[0] - 4, next_box[1] - 4, next_box[2] + 4, next_box[3] + 4), outline=_LABEL, width=2)
     stock_box = (left, top + 2 * CELL, left + CELL - 6, top + 3 * CELL - 6)
     draw.rounded_rectangle(stock_box, radius=6, fill=_FACE_DOWN, outline=_MUTED)
-    draw.text(((stock_box[0] + stock_box[2]) / 2, (stock_box[1] + stock_box[3]) / 2), str(game.stock_left),
+    draw.text(((stock_box[0] + stock_box[2]) / 2, (stock_box[1] + stock_box[3]) / 2), str(DECK_SIZE - view.turn),
               fill=_LABEL, font=_font(18), anchor="mm")  # fmt: skip
-    down = game.face_down
+    down = view.face_down
     y = top + 4 * CELL
     for i in range(MAX_FACE_DOWN + 1):  # one slot per face-down card the limit allows, and one more: the loss
         slot = (left + i * 18, y, left + i * 18 + 14, y + 22)

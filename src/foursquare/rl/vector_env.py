@@ -30,9 +30,8 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
     from the generator seeded by ``reset(seed=…)``. ``reset(options={"deals": [...]})`` plays given deals.
     The options are those of :class:`~foursquare.rl.FoursquareEnv`; with ``illegal_action="raise"`` an
     illegal action raises :class:`~foursquare.rl.ActionError` before any environment moves.
-    ``copy=False`` returns the environment's own arrays instead of copies: the next step overwrites them, and
-    they must be read only (the step updates the observations and masks where they changed, so an array
-    written to would stay wrong).
+    ``copy=False`` returns read-only views of the environment's own arrays instead of copies: the next step
+    overwrites them (only where they changed, which is why they cannot be written to).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012 - Gymnasium's
@@ -59,8 +58,17 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self._games = Games(num_envs, self.settings)
-        self._truncated = np.zeros(num_envs, dtype=np.bool_)  # a game ends by its rules within 40 steps
-        self._every = np.ones(num_envs, dtype=np.bool_)  # info's "_key" arrays: every environment has each key
+        games = self._games
+        truncated = np.zeros(num_envs, dtype=np.bool_)  # a game ends by its rules within 40 steps
+        every = np.ones(num_envs, dtype=np.bool_)  # info's "_key" arrays: every environment has each key
+        # What copy=False hands out: read-only views, since a step rewrites only what changed.
+        self._shown = {
+            name: _read_only(array)
+            for name, array in (
+                ("obs", games.obs), ("rewards", games.rewards), ("terminated", games.terminated),
+                ("truncated", truncated), ("masks", games.masks), ("deals", games.deals), ("every", every),
+            )
+        }  # fmt: skip
         self._started = False
 
     def reset(
@@ -80,7 +88,7 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
                 games.deals[i] = K.next_random(games.rng)
         games.reset()
         self._started = True
-        return self._out(games.obs), self._info()
+        return self._out("obs"), self._info()
 
     def step(self, actions: Actions) -> tuple[ObsArray, Any, Any, Any, dict[str, Any]]:
         """Advance every environment by one step (see the class documentation for autoreset)."""
@@ -96,7 +104,7 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
             cell = f" ({action_name(a)})" if 0 <= a < V.ACTIONS else ""
             raise ActionError(f"environment {bad}: action {a}{cell} is not a legal cell now")
         out = self._out
-        return out(games.obs), out(games.rewards), out(games.terminated), out(self._truncated), self._info()
+        return out("obs"), out("rewards"), out("terminated"), out("truncated"), self._info()
 
     def expert_actions(self) -> Actions:
         """What the ``best`` player's rollout policy would play in every environment now: demonstrations for
@@ -113,22 +121,24 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         """The legal actions of every environment, shape ``(num_envs, 49)``, ``int8``."""
         return self._games.masks.copy()
 
-    def _out(self, array: npt.NDArray[Any]) -> npt.NDArray[Any]:
-        return array.copy() if self.copy else array
+    def _out(self, name: str) -> npt.NDArray[Any]:
+        shown = self._shown[name]
+        return shown.copy() if self.copy else shown
 
     def _info(self) -> dict[str, Any]:
-        every = self._out(self._every)
-        return {
-            "action_mask": self._out(self._games.masks),
-            "_action_mask": every,
-            "deal": self._out(self._games.deals),
-            "_deal": every,
-        }
+        every = self._out("every")
+        return {"action_mask": self._out("masks"), "_action_mask": every, "deal": self._out("deals"), "_deal": every}
 
     def _deal_list(self, deals: object) -> list[np.uint64]:
         if not isinstance(deals, Sequence | np.ndarray) or len(deals) != self.num_envs:
             raise ValueError(f"options['deals'] must list {self.num_envs} deal numbers, one per environment")
         return [deal_of_option(d) for d in deals]
+
+
+def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
 
 __all__ = ["FoursquareVectorEnv"]
