@@ -1,13 +1,28 @@
-"""Train MaskablePPO (sb3-contrib) on Foursquare and measure it on numbered deals, as ``autoplay`` measures.
+"""Train MaskablePPO (sb3-contrib) on Foursquare, starting from a clone of an expert, and measure it on deals.
 
     pip install 'foursquare-solitaire[rl]'     # or: make test (installs the CPU build of torch first)
-    python examples/train_maskable_ppo.py --minutes 25 --save ppo.zip --eval-deals 1-1000
+    taskset -c 1 python examples/train_maskable_ppo.py --minutes 30 --save ppo.zip --eval-deals 1-1000 --json
     python examples/train_maskable_ppo.py --load ppo.zip --eval-deals 1-1000 --json
 
-The agent sees the environments' observation scaled to 0..1 (``ScaledObservation``) and chooses among the
-legal cells only (the action mask). Evaluation plays each deal through the engine with a
-:class:`foursquare.rl.players.PolicyPlayer`, so its win rate, Wilson interval and mean score are those of
-``foursquare autoplay --deals A-B --json``. docs/rl.md reports a run.
+PPO from scratch learns nothing here: random play never wins, so the reward (the score of a win) never
+comes. So the whole budget of ``--minutes`` (wall clock) is spent in three phases:
+
+1. **Cloning** (``--clone-minutes``): ``FoursquareVectorEnv.expert_actions()`` gives the action of the
+   ``best`` player's rollout policy (it sees only what a player sees and wins about 83 % of deals) in every
+   environment. The actor is trained on those demonstrations by cross-entropy over the legal cells, first on
+   the expert's own games, then DAgger-style on the games the clone plays itself, still labelled by the
+   expert, so that it learns to recover from its own mistakes.
+2. **Critic**: the value network is fitted to the returns of the clone's own (sampled) games, so that
+   PPO's first updates do not follow the advantages of a random critic.
+3. **PPO**: MaskablePPO fine-tunes both with a small learning rate and clip range on the score reward,
+   on ``FoursquareVectorEnv`` through a small adapter to Stable-Baselines3's ``VecEnv``.
+
+The network (``--net lines``, the default) sees the board as the rules do: each cell's pile, the card to
+place and the counts, plus sums over the cell's row and column, in two layers (``LineFeatures``);
+``--net mlp`` is a plain MLP of 256 × 256. Observations are scaled to 0..1 (``scale``). Evaluation plays
+each deal through the engine with :func:`foursquare.rl.players.play_policy`, so its win rate, Wilson
+interval and mean score are those of ``foursquare autoplay --deals A-B --json``; ``--eval-clone`` also
+measures the clone before PPO. docs/rl.md reports the runs.
 """
 
 from __future__ import annotations
@@ -16,14 +31,19 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 import torch
+import torch.nn.functional as F
 from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from stable_baselines3.common.vec_env import VecEnv
+from torch import nn
 
 import foursquare.rl as R
 from foursquare.kernel import vector as V
@@ -31,28 +51,289 @@ from foursquare.players import results_summary
 from foursquare.rl.players import play_policy
 
 HIGH = V.OBS_HIGH.astype(np.float32)
+SIDE = 7  # the 7 × 7 cells of the actions
+RANKS = 10
 
 
-class ScaledObservation(gym.ObservationWrapper[np.ndarray, np.int64, np.ndarray]):
+def scale(obs: np.ndarray) -> np.ndarray:
     """The observation as ``float32`` in 0..1: each entry over its upper bound."""
-
-    def __init__(self, env: gym.Env[np.ndarray, np.int64]) -> None:
-        super().__init__(env)
-        self.observation_space = gym.spaces.Box(0.0, 1.0, shape=HIGH.shape, dtype=np.float32)
-
-    def observation(self, observation: np.ndarray) -> np.ndarray:
-        return observation.astype(np.float32) / HIGH
+    return obs.astype(np.float32) / HIGH
 
 
-class TimeLimit(BaseCallback):
-    """Stop training after a wall-clock budget."""
+# --- the network -------------------------------------------------------------------------------------------
 
-    def __init__(self, seconds: float) -> None:
+
+class LineLayer(nn.Module):
+    """Each cell's new features from its own, the sums over its row and over its column, and the globals."""
+
+    def __init__(self, cell_in: int, global_in: int, out: int) -> None:
         super().__init__()
-        self.deadline = time.monotonic() + seconds
+        self.cell = nn.Linear(cell_in, out)
+        self.row = nn.Linear(cell_in, out, bias=False)
+        self.column = nn.Linear(cell_in, out, bias=False)
+        self.globals = nn.Linear(global_in, out, bias=False)
+
+    def forward(self, cells: torch.Tensor, globals_: torch.Tensor) -> torch.Tensor:  # cells: (B, 7, 7, C)
+        rows = self.row(cells.sum(dim=2)) + self.globals(globals_)[:, None, :]  # (B, 7, out): the rows' sums
+        columns = self.column(cells.sum(dim=1))  # (B, 7, out)
+        return F.relu(self.cell(cells) + rows[:, :, None, :] + columns[:, None, :, :])
+
+
+class LineFeatures(BaseFeaturesExtractor):
+    """Per-cell features over rows and columns, flattened: the rules compare a card with its row's and column's tops."""
+
+    def __init__(self, observation_space: gym.spaces.Box, hidden: int = 64, per_cell: int = 8) -> None:
+        super().__init__(observation_space, features_dim=SIDE * SIDE * per_cell + hidden)
+        cell_in, global_in = 3 + 2 * RANKS, V.OBS_SIZE - V.OBS_CARD + RANKS
+        self.first = LineLayer(cell_in, global_in, hidden)
+        self.second = LineLayer(hidden, global_in, hidden)
+        self.out = nn.Linear(hidden, per_cell)
+        self.pooled = nn.Linear(hidden, hidden)
+
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        n = SIDE * SIDE
+        occupied, rank, face_up = obs[:, :n], obs[:, n : 2 * n] * RANKS, obs[:, 2 * n : 3 * n]
+        ranks = F.one_hot(rank.round().long(), RANKS + 1)[..., 1:].float()  # (B, 49, 10)
+        cells = torch.cat(
+            [occupied[..., None], obs[:, 3 * n : 5 * n].reshape(-1, 2, n).transpose(1, 2),
+             ranks * face_up[..., None], ranks * (occupied - face_up)[..., None]],
+            dim=2,
+        ).reshape(-1, SIDE, SIDE, 3 + 2 * RANKS)  # fmt: skip
+        card = F.one_hot((obs[:, V.OBS_CARD] * RANKS).round().long(), RANKS + 1)[:, 1:].float()
+        globals_ = torch.cat([obs[:, V.OBS_CARD :], card], dim=1)
+        h = self.second(self.first(cells, globals_), globals_)
+        return torch.cat([self.out(h).flatten(1), F.relu(self.pooled(h.mean(dim=(1, 2))))], dim=1)
+
+
+def make_model(envs: VecEnv, args: argparse.Namespace) -> MaskablePPO:
+    if args.net == "lines":
+        policy_kwargs: dict[str, Any] = {
+            "features_extractor_class": LineFeatures,
+            "share_features_extractor": False,
+            "net_arch": {"pi": [], "vf": [64]},
+        }
+    else:
+        policy_kwargs = {"net_arch": [256, 256]}
+    return MaskablePPO(
+        MaskableActorCriticPolicy,
+        envs,
+        n_steps=args.n_steps,
+        batch_size=min(args.batch, args.n_steps * args.envs),
+        n_epochs=args.epochs,
+        learning_rate=args.lr,
+        clip_range=args.clip,
+        gamma=1.0,
+        gae_lambda=0.95,
+        ent_coef=args.ent_coef,
+        target_kl=args.target_kl,
+        policy_kwargs=policy_kwargs,
+        seed=args.seed,
+        verbose=0,
+    )
+
+
+def logits(policy: MaskableActorCriticPolicy, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """The actor's 49 logits, the illegal cells' pushed to -1e8 (as MaskablePPO's distribution does)."""
+    latent = policy.mlp_extractor.forward_actor(policy.pi_features_extractor(obs))
+    return policy.action_net(latent).masked_fill(~mask, -1e8)
+
+
+def values(policy: MaskableActorCriticPolicy, obs: torch.Tensor) -> torch.Tensor:
+    latent = policy.mlp_extractor.forward_critic(policy.vf_features_extractor(obs))
+    return policy.value_net(latent).squeeze(1)
+
+
+def choose(policy: MaskableActorCriticPolicy, obs: np.ndarray, mask: np.ndarray, sample: bool = False) -> np.ndarray:
+    """The policy's actions for a batch of raw observations and masks (argmax, or sampled)."""
+    with torch.no_grad():
+        z = logits(policy, torch.as_tensor(scale(obs)), torch.as_tensor(mask.astype(bool)))
+        return (torch.distributions.Categorical(logits=z).sample() if sample else z.argmax(dim=1)).numpy()
+
+
+# --- phase 1: cloning the expert -----------------------------------------------------------------------------
+
+
+class Demos:
+    """Observations, masks and the expert's actions, grown round after round (DAgger's aggregate)."""
+
+    def __init__(self) -> None:
+        self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def add(self, obs: np.ndarray, mask: np.ndarray, action: np.ndarray) -> None:
+        self.parts.append((obs, mask.astype(bool), action))
+        self.obs, self.mask, self.action = (np.concatenate(a) for a in zip(*self.parts, strict=True))
+
+    def __len__(self) -> int:
+        return len(self.action) if self.parts else 0
+
+
+def collect(
+    envs: R.FoursquareVectorEnv, obs: np.ndarray, states: int, actor: Callable[[np.ndarray, np.ndarray], np.ndarray]
+) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray, dict[str, int]]:
+    """Play ``actor`` for about ``states`` live states; record each with its mask and the expert's action."""
+    seen: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    games = {"games": 0, "wins": 0}
+    for _ in range(max(1, states // envs.num_envs)):
+        mask = envs.action_masks()
+        live = mask.any(axis=1)  # a game that has just ended starts again at this step
+        expert = envs.expert_actions()
+        seen.append((obs[live], mask[live], expert[live]))
+        obs, reward, terminated, _, _ = envs.step(np.where(live, actor(obs, mask), 0))
+        games["games"] += int(terminated.sum())
+        games["wins"] += int((reward[terminated] > 0).sum())
+    states, masks, actions = (np.concatenate(a) for a in zip(*seen, strict=True))
+    return (states, masks, actions), obs, games
+
+
+def fit_actor(policy: MaskableActorCriticPolicy, demos: Demos, seconds: float, lr: float, batch: int) -> float:
+    """Cross-entropy of the expert's action over the legal cells, on random batches for ``seconds``."""
+    params = [*policy.pi_features_extractor.parameters(), *policy.mlp_extractor.policy_net.parameters(),
+              *policy.action_net.parameters()]  # fmt: skip
+    optimizer = torch.optim.Adam(params, lr=lr)
+    rng = np.random.default_rng(len(demos))
+    deadline, losses = time.monotonic() + seconds, [float("nan")]
+    while time.monotonic() < deadline:
+        i = rng.integers(0, len(demos), batch)
+        z = logits(policy, torch.as_tensor(scale(demos.obs[i])), torch.as_tensor(demos.mask[i]))
+        loss = F.cross_entropy(z, torch.as_tensor(demos.action[i]))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return float(np.mean(losses[-50:]))
+
+
+def clone(policy: MaskableActorCriticPolicy, args: argparse.Namespace, log: Callable[[str], None]) -> int:
+    """Phase 1: the expert's games, then ``--dagger`` rounds of the clone's own; return the states seen."""
+    envs = R.FoursquareVectorEnv(args.clone_envs)
+    obs, _ = envs.reset(seed=args.seed)
+    demos, rounds = Demos(), args.dagger + 1
+    seconds = args.clone_minutes * 60
+    for k in range(rounds):
+        start = time.monotonic()
+        actor = (lambda o, m: envs.expert_actions()) if k == 0 else (lambda o, m: choose(policy, o, m))
+        part, obs, games = collect(envs, obs, args.demos // rounds, actor)
+        demos.add(*part)
+        lr = args.clone_lr * 0.6**k  # later rounds refine
+        loss = fit_actor(policy, demos, seconds / rounds - (time.monotonic() - start), lr, args.clone_batch)
+        who = "expert" if k == 0 else "clone"
+        log(f"round {k}: {len(demos)} states, {who} won {games['wins']}/{games['games']}, loss {loss:.3f}")
+    return len(demos)
+
+
+# --- phase 2: the critic, phase 3: PPO ------------------------------------------------------------------------
+
+
+def fit_critic(policy: MaskableActorCriticPolicy, args: argparse.Namespace, log: Callable[[str], None]) -> None:
+    """Fit the value network to the returns of the clone's sampled games (γ = 1: the final reward)."""
+    envs = R.FoursquareVectorEnv(args.clone_envs)
+    obs, _ = envs.reset(seed=args.seed + 1)
+    seen, episode = [], np.arange(envs.num_envs)  # each state's episode number
+    returns: dict[int, float] = {}
+    next_episode = envs.num_envs
+    for _ in range(max(1, args.critic_states // envs.num_envs)):
+        mask = envs.action_masks()
+        live = mask.any(axis=1)
+        seen.append((obs[live], episode[live]))
+        obs, reward, terminated, _, _ = envs.step(np.where(live, choose(policy, obs, mask, sample=True), 0))
+        for i in np.flatnonzero(terminated):
+            returns[int(episode[i])] = float(reward[i])
+            episode[i], next_episode = next_episode, next_episode + 1
+    states = np.concatenate([o for o, _ in seen])
+    target = np.array([returns.get(int(e), np.nan) for _, es in seen for e in es], dtype=np.float32)
+    done = ~np.isnan(target)  # drop the states of games still going
+    if not done.any():
+        return
+    x, y = torch.as_tensor(scale(states[done])), torch.as_tensor(target[done])
+    params = [*policy.vf_features_extractor.parameters(), *policy.mlp_extractor.value_net.parameters(),
+              *policy.value_net.parameters()]  # fmt: skip
+    optimizer = torch.optim.Adam(params, lr=1e-3)
+    rng = np.random.default_rng(args.seed)
+    for _ in range(args.critic_updates):
+        i = torch.as_tensor(rng.integers(0, len(y), 1024))
+        loss = F.mse_loss(values(policy, x[i]), y[i])
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    log(f"critic: {len(y)} states of {len(returns)} sampled games (mean return {y.mean():.2f}), mse {loss.item():.2f}")
+
+
+class PPOEnvs(VecEnv):
+    """``FoursquareVectorEnv`` as Stable-Baselines3's ``VecEnv``: scaled observations, masks, SB3's autoreset.
+
+    SB3 expects a finished game to be replaced at once; Gymnasium's vector environment replaces it at the
+    next step, ignoring that step's action. That step is offered one legal action only (D4), so it has a
+    log-probability of 0 and teaches the actor nothing; its reward is 0.
+    """
+
+    render_mode = None
+
+    def __init__(self, num_envs: int, seed: int) -> None:
+        self.envs = R.FoursquareVectorEnv(num_envs)
+        space = gym.spaces.Box(0.0, 1.0, shape=HIGH.shape, dtype=np.float32)
+        super().__init__(num_envs, space, self.envs.single_action_space)
+        self.first_seed = seed
+        self.masks = np.zeros((num_envs, V.ACTIONS), dtype=bool)
+        self.actions = np.zeros(num_envs, dtype=np.int64)
+
+    def reset(self) -> np.ndarray:
+        obs, info = self.envs.reset(seed=self.first_seed)
+        self.masks = info["action_mask"].astype(bool)
+        return scale(obs)
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self.actions = np.asarray(actions, dtype=np.int64)
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        obs, rewards, terminated, _, info = self.envs.step(self.actions)
+        self.masks = info["action_mask"].astype(bool)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(terminated):
+            infos[i]["terminal_observation"] = scale(obs[i])
+            self.masks[i, V.FIRST_ACTION] = True
+        return scale(obs), rewards, terminated, infos
+
+    def action_masks(self) -> np.ndarray:
+        return self.masks
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
+        if method_name != "action_masks":
+            raise AttributeError(method_name)
+        return list(self.masks)
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        return [getattr(self, attr_name)] * self.num_envs
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_is_wrapped(self, wrapper_class: type[gym.Wrapper], indices: Any = None) -> list[bool]:  # type: ignore[type-arg]
+        return [False] * self.num_envs
+
+    def close(self) -> None:
+        pass
+
+
+class Progress(BaseCallback):
+    """Stop at the wall-clock deadline; log the games won in each rollout."""
+
+    def __init__(self, deadline: float, log: Callable[[str], None]) -> None:
+        super().__init__()
+        self.deadline, self.log = deadline, log
+        self.games = self.wins = 0
 
     def _on_step(self) -> bool:
+        done = self.locals["dones"]
+        self.games += int(done.sum())
+        self.wins += int((self.locals["rewards"][done] > 0).sum())
         return time.monotonic() < self.deadline
+
+    def _on_rollout_end(self) -> None:
+        self.log(f"ppo: {self.num_timesteps} steps, won {self.wins}/{self.games} sampled games")
+        self.games = self.wins = 0
+
+
+# --- the command --------------------------------------------------------------------------------------------
 
 
 def deal_range(text: str) -> range:
@@ -62,68 +343,95 @@ def deal_range(text: str) -> range:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--steps", type=int, default=10_000_000, help="environment steps at most (default: until --minutes)")
-    p.add_argument("--minutes", type=float, default=30.0, help="wall-clock training budget (default 30)")
-    p.add_argument("--envs", type=int, default=8, help="environments per rollout")
-    p.add_argument("--n-steps", type=int, default=256, help="rollout length per environment")
-    p.add_argument("--shaping", type=float, default=1.0, help="potential-based shaping on face-down cards")
-    p.add_argument("--lr", type=float, default=3e-4, help="learning rate")
-    p.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
-    p.add_argument("--save", help="write the trained model here (.zip)")
-    p.add_argument("--load", help="evaluate this model instead of training one")
-    p.add_argument("--eval-deals", type=deal_range, default=range(1, 1001), metavar="A-B")
-    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    a = p.add_argument
+    a("--minutes", type=float, default=30.0, help="wall-clock budget of the whole training (default 30)")
+    a("--clone-minutes", type=float, default=22.0, help="of which cloning the expert (default 22)")
+    a("--demos", type=int, default=3_600_000, help="states labelled by the expert, over all rounds")
+    a("--dagger", type=int, default=5, help="rounds on the clone's own games after the expert's")
+    a("--clone-envs", type=int, default=1024, help="environments playing the games to label")
+    a("--clone-lr", type=float, default=1e-3, help="learning rate of cloning")
+    a("--clone-batch", type=int, default=256, help="batch of cloning")
+    a("--critic-states", type=int, default=200_000, help="states of the clone's games to fit the critic on")
+    a("--critic-updates", type=int, default=300, help="batches of 1024 to fit the critic")
+    a("--net", choices=["lines", "mlp"], default="lines", help="rows-and-columns network or a plain MLP")
+    a("--steps", type=int, default=100_000_000, help="PPO's environment steps at most (default: until --minutes)")
+    a("--envs", type=int, default=256, help="PPO's environments")
+    a("--n-steps", type=int, default=32, help="PPO's rollout length per environment")
+    a("--batch", type=int, default=2048, help="PPO's minibatch")
+    a("--epochs", type=int, default=4, help="PPO's epochs per rollout")
+    a("--lr", type=float, default=1e-5, help="PPO's learning rate")
+    a("--clip", type=float, default=0.1, help="PPO's clip range")
+    a("--ent-coef", type=float, default=0.0, help="PPO's entropy bonus")
+    a("--target-kl", type=float, default=0.02, help="PPO stops a rollout's epochs beyond this KL")
+    a("--seed", type=int, default=0)
+    a("--threads", type=int, default=1, help="torch threads (the machine is shared)")
+    a("--save", help="write the trained model here (.zip)")
+    a("--load", help="evaluate this model instead of training one")
+    a("--eval-deals", type=deal_range, default=range(1, 1001), metavar="A-B")
+    a("--eval-clone", action="store_true", help="also evaluate the clone before PPO")
+    a("--json", action="store_true", help="print the summaries as JSON lines")
+    a("--quiet", action="store_true", help="no progress on stderr")
     return p.parse_args(argv)
 
 
-def train(args: argparse.Namespace) -> MaskablePPO:
-    envs = make_vec_env(
-        lambda: ScaledObservation(R.FoursquareEnv(shaping=args.shaping)), n_envs=args.envs, seed=args.seed
+def evaluate(policy: MaskableActorCriticPolicy, name: str, args: argparse.Namespace) -> dict[str, Any]:
+    """``results_summary`` of the deterministic policy over ``--eval-deals``, played through the engine."""
+    summary: dict[str, Any] = results_summary(
+        name, play_policy(lambda obs, mask: int(choose(policy, obs[None], mask[None])[0]), args.eval_deals)
     )
-    model = MaskablePPO(
-        "MlpPolicy",
-        envs,
-        n_steps=args.n_steps,
-        batch_size=min(512, args.n_steps * args.envs),
-        learning_rate=args.lr,
-        gamma=1.0,
-        gae_lambda=0.95,
-        ent_coef=args.ent_coef,
-        policy_kwargs={"net_arch": [256, 256]},
-        seed=args.seed,
-        verbose=0,
+    return summary
+
+
+def report(summary: dict[str, Any], args: argparse.Namespace) -> None:
+    if args.json:
+        print(json.dumps(summary), flush=True)
+        return
+    lo, hi = summary["ci95"]
+    print(
+        f"{summary['player']} after {summary.get('timesteps', 0)} PPO steps ({summary['train_seconds'] / 60:.1f} min): "
+        f"{summary['wins']}/{summary['games']} won ({summary['win_rate']:.1%}, 95% CI {lo:.1%}-{hi:.1%}), "
+        f"mean score {summary['mean_score']:.2f}",
+        flush=True,
     )
-    model.learn(total_timesteps=args.steps, callback=TimeLimit(args.minutes * 60))
+
+
+def train(args: argparse.Namespace, log: Callable[[str], None]) -> MaskablePPO:
+    start = time.monotonic()
+    model = make_model(PPOEnvs(args.envs, args.seed), args)
+    args.demos_seen = clone(model.policy, args, log)
+    args.clone_seconds = time.monotonic() - start
+    if args.eval_clone:  # not training time: the deadline moves on by the evaluation's duration
+        paused = time.monotonic()
+        clone_summary = evaluate(model.policy, "maskable-ppo-clone", args)
+        report({**clone_summary, "timesteps": 0, "train_seconds": round(args.clone_seconds, 1)}, args)
+        start += time.monotonic() - paused
+    fit_critic(model.policy, args, log)
+    deadline = start + args.minutes * 60
+    model.learn(total_timesteps=args.steps, callback=Progress(deadline, log))
+    args.train_seconds = time.monotonic() - start
     return model
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     torch.set_num_threads(args.threads)
-    start = time.monotonic()
-    model = MaskablePPO.load(args.load) if args.load else train(args)
-    trained_seconds = time.monotonic() - start
-    if args.save and not args.load:
-        model.save(args.save)
+    torch.manual_seed(args.seed)
 
-    def policy(obs: np.ndarray, mask: np.ndarray) -> int:
-        action, _ = model.predict(obs.astype(np.float32) / HIGH, action_masks=mask.astype(bool), deterministic=True)
-        return int(action)
+    def log(text: str) -> None:
+        if not args.quiet:
+            print(text, file=sys.stderr, flush=True)
 
-    summary: dict[str, Any] = results_summary("maskable-ppo", play_policy(policy, args.eval_deals))
-    summary["timesteps"] = int(model.num_timesteps)
-    summary["train_seconds"] = round(trained_seconds, 1)
-    if args.json:
-        print(json.dumps(summary))
+    if args.load:
+        model, args.train_seconds = MaskablePPO.load(args.load), 0.0
     else:
-        lo, hi = summary["ci95"]
-        print(
-            f"maskable-ppo after {summary['timesteps']} steps ({trained_seconds / 60:.1f} min): "
-            f"{summary['wins']}/{summary['games']} won ({summary['win_rate']:.1%}, 95% CI {lo:.1%}-{hi:.1%}), "
-            f"mean score {summary['mean_score']:.2f}"
-        )
+        model = train(args, log)
+        if args.save:
+            model.save(args.save)
+    summary = evaluate(model.policy, "maskable-ppo", args)
+    summary.update(timesteps=int(model.num_timesteps), train_seconds=round(args.train_seconds, 1))
+    if not args.load:
+        summary.update(clone_seconds=round(args.clone_seconds, 1), demos=args.demos_seen, net=args.net)
+    report(summary, args)
     return 0
 
 

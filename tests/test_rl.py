@@ -300,9 +300,8 @@ def test_vector_reset_deals_seeds_and_illegal_actions() -> None:
 # --- the baseline example -------------------------------------------------------------------------------
 
 
-@pytest.mark.slow
-def test_training_example_runs(tmp_path: Path) -> None:
-    """The MaskablePPO example trains a few hundred steps, saves, and evaluates on a few deals."""
+def _example() -> Any:
+    """examples/train_maskable_ppo.py as a module (it needs sb3-contrib and torch)."""
     pytest.importorskip("sb3_contrib")
     import importlib.util
 
@@ -310,10 +309,54 @@ def test_training_example_runs(tmp_path: Path) -> None:
     assert spec is not None and spec.loader is not None
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)
+    return example
+
+
+def test_cloning_the_expert_lowers_the_loss_and_plays_legal_moves() -> None:
+    """A few seconds of cloning bring the cross-entropy of the expert's moves well down; the clone plays deals."""
+    import torch
+
+    example = _example()
+    args = example.parse_args(["--envs", "2"])
+    torch.manual_seed(0)
+    policy = example.make_model(example.PPOEnvs(2, seed=0), args).policy
+    envs = R.FoursquareVectorEnv(64)
+    obs, _ = envs.reset(seed=3)
+    (states, masks, actions), _, games = example.collect(envs, obs, 64 * 40, lambda o, m: envs.expert_actions())
+    assert games["games"] > 0 and masks[np.arange(len(actions)), actions].all()  # the expert plays legal moves
+    demos = example.Demos()
+    demos.add(states, masks, actions)
+
+    def loss() -> float:
+        x, m = torch.as_tensor(example.scale(demos.obs)), torch.as_tensor(demos.mask)
+        with torch.no_grad():
+            return float(torch.nn.functional.cross_entropy(example.logits(policy, x, m), torch.as_tensor(actions)))
+
+    before = loss()
+    example.fit_actor(policy, demos, seconds=3.0, lr=1e-3, batch=256)
+    assert loss() < 0.7 * before
+    summary = example.evaluate(policy, "clone", example.parse_args(["--eval-deals", "1-3"]))
+    assert summary["games"] == 3  # an illegal move would have raised
+
+
+@pytest.mark.slow
+def test_training_example_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The example clones, fits the critic, runs PPO a few hundred steps, saves, and evaluates on a few deals."""
+    import json
+
+    example = _example()
     model_path = tmp_path / "model.zip"
-    code = example.main(["--steps", "256", "--envs", "2", "--n-steps", "64", "--eval-deals", "1-3",
+    code = example.main(["--minutes", "0.4", "--clone-minutes", "0.1", "--demos", "8192", "--dagger", "1",
+                         "--clone-envs", "256", "--critic-states", "20000", "--critic-updates", "5", "--steps", "256",
+                         "--envs", "8", "--n-steps", "32", "--eval-deals", "1-3", "--eval-clone", "--quiet",
                          "--save", str(model_path), "--json"])  # fmt: skip
     assert code == 0 and model_path.exists()
+    clone, trained = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert clone["player"] == "maskable-ppo-clone" and trained["games"] == 3 and trained["timesteps"] >= 256
+    assert trained["train_seconds"] <= 0.4 * 60 + 10
+    assert example.main(["--load", str(model_path), "--eval-deals", "1-3", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert (again["wins"], again["mean_score"]) == (trained["wins"], trained["mean_score"])
 
 
 def test_a_policy_plays_engine_games_through_views() -> None:
