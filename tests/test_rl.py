@@ -313,7 +313,7 @@ def _example() -> Any:
 
 
 def test_cloning_the_expert_lowers_the_loss_and_plays_legal_moves() -> None:
-    """A few seconds of cloning bring the cross-entropy of the expert's moves well down; the clone plays deals."""
+    """Seconds of cloning bring the cross-entropy of the expert's moves down by 40 %; the clone plays deals."""
     import torch
 
     example = _example()
@@ -333,8 +333,11 @@ def test_cloning_the_expert_lowers_the_loss_and_plays_legal_moves() -> None:
             return float(torch.nn.functional.cross_entropy(example.logits(policy, x, m), torch.as_tensor(actions)))
 
     before = loss()
-    example.fit_actor(policy, demos, seconds=3.0, lr=1e-3, batch=256)
-    assert loss() < 0.7 * before
+    for _ in range(60):  # about 3 seconds on an idle core; up to 30 on a busy one
+        example.fit_actor(policy, demos, seconds=0.5, lr=1e-3, batch=256)
+        if loss() < 0.6 * before:
+            break
+    assert loss() < 0.6 * before
     summary = example.evaluate(policy, "clone", example.parse_args(["--eval-deals", "1-3"]))
     assert summary["games"] == 3  # an illegal move would have raised
 
