@@ -15,14 +15,8 @@ import foursquare.rl as R
 from foursquare.cards import CardError
 from foursquare.engine import Game, Move, Variant, VariantError
 from foursquare.kernel import vector as V
+from kernel_helpers import VARIANT_IDS, VARIANTS
 
-VARIANTS = [
-    Variant("orthogonal", False),
-    Variant("orthogonal", True),
-    Variant("diagonal", False),
-    Variant("diagonal", True),
-]
-VARIANT_IDS = ["orthogonal", "orthogonal+buried", "diagonal", "diagonal+buried"]
 ROOT = Path(__file__).resolve().parent.parent
 
 
