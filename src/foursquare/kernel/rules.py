@@ -101,15 +101,13 @@ def line_tops(state: Array, skip: int, first: int, step: int, count: int) -> tup
     other = first
     for _ in range(count):
         if other != skip and state[TOP_CARD + other] >= 0:
-            if state[TOP_FACE_UP + other]:
-                n_up += 1
-                r = rank_of(state[TOP_CARD + other])
-                if r > up_max:
-                    up_max = r
-                if r < up_min:
-                    up_min = r
-            else:
-                n_down += 1
+            # Face up or down without a branch (a coin toss for the predictor): a face-down top moves neither bound.
+            up = state[TOP_FACE_UP + other]
+            r = rank_of(state[TOP_CARD + other])
+            n_up += up
+            n_down += 1 - up
+            up_max = max(up_max, r * up)
+            up_min = min(up_min, r + (1 - up) * RANK_COUNT)
         other += step
     return n_up, n_down, up_max, up_min
 
