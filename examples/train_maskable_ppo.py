@@ -32,6 +32,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -337,41 +338,66 @@ class Progress(BaseCallback):
 
 
 def deal_range(text: str) -> range:
+    """``A-B`` (or ``A``): deals A to B, both positive, A not above B."""
     lo, _, hi = text.partition("-")
-    return range(int(lo), int(hi or lo) + 1)
+    deals = range(int(lo), int(hi or lo) + 1)
+    if deals.start < 1 or len(deals) == 0:
+        raise ValueError(text)
+    return deals
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number above 0, not {text}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    value = float(text)
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number above 0, not {text}")
+    return value
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     a = p.add_argument
-    a("--minutes", type=float, default=30.0, help="wall-clock budget of the whole training (default 30)")
-    a("--clone-minutes", type=float, default=22.0, help="of which cloning the expert (default 22)")
-    a("--demos", type=int, default=3_600_000, help="states labelled by the expert, over all rounds")
-    a("--dagger", type=int, default=5, help="rounds on the clone's own games after the expert's")
-    a("--clone-envs", type=int, default=1024, help="environments playing the games to label")
-    a("--clone-lr", type=float, default=1e-3, help="learning rate of cloning")
-    a("--clone-batch", type=int, default=256, help="batch of cloning")
-    a("--critic-states", type=int, default=200_000, help="states of the clone's games to fit the critic on")
-    a("--critic-updates", type=int, default=300, help="batches of 1024 to fit the critic")
+    a("--minutes", type=positive_float, default=30.0, help="wall-clock budget of the whole training (default 30)")
+    a("--clone-minutes", type=positive_float, default=22.0, help="of which cloning the expert (default 22)")
+    a("--demos", type=positive_int, default=3_600_000, help="states labelled by the expert, over all rounds")
+    a("--dagger", type=positive_int, default=5, help="rounds on the clone's own games after the expert's")
+    a("--clone-envs", type=positive_int, default=1024, help="environments playing the games to label")
+    a("--clone-lr", type=positive_float, default=1e-3, help="learning rate of cloning")
+    a("--clone-batch", type=positive_int, default=256, help="batch of cloning")
+    a("--critic-states", type=positive_int, default=200_000, help="states of the clone's games to fit the critic on")
+    a("--critic-updates", type=positive_int, default=300, help="batches of 1024 to fit the critic")
     a("--net", choices=["lines", "mlp"], default="lines", help="rows-and-columns network or a plain MLP")
-    a("--steps", type=int, default=100_000_000, help="PPO's environment steps at most (default: until --minutes)")
-    a("--envs", type=int, default=256, help="PPO's environments")
-    a("--n-steps", type=int, default=32, help="PPO's rollout length per environment")
-    a("--batch", type=int, default=2048, help="PPO's minibatch")
-    a("--epochs", type=int, default=4, help="PPO's epochs per rollout")
-    a("--lr", type=float, default=1e-5, help="PPO's learning rate")
-    a("--clip", type=float, default=0.1, help="PPO's clip range")
+    a("--steps", type=positive_int, default=100_000_000, help="PPO's steps at most (default: until --minutes)")
+    a("--envs", type=positive_int, default=256, help="PPO's environments")
+    a("--n-steps", type=positive_int, default=32, help="PPO's rollout length per environment")
+    a("--batch", type=positive_int, default=2048, help="PPO's minibatch")
+    a("--epochs", type=positive_int, default=4, help="PPO's epochs per rollout")
+    a("--lr", type=positive_float, default=1e-5, help="PPO's learning rate")
+    a("--clip", type=positive_float, default=0.1, help="PPO's clip range")
     a("--ent-coef", type=float, default=0.0, help="PPO's entropy bonus")
-    a("--target-kl", type=float, default=0.02, help="PPO stops a rollout's epochs beyond this KL")
+    a("--target-kl", type=positive_float, default=0.02, help="PPO stops a rollout's epochs beyond this KL")
     a("--seed", type=int, default=0)
-    a("--threads", type=int, default=1, help="torch threads (the machine is shared)")
+    a("--threads", type=positive_int, default=1, help="torch threads (the machine is shared)")
     a("--save", help="write the trained model here (.zip)")
     a("--load", help="evaluate this model instead of training one")
     a("--eval-deals", type=deal_range, default=range(1, 1001), metavar="A-B")
     a("--eval-clone", action="store_true", help="also evaluate the clone before PPO")
     a("--json", action="store_true", help="print the summaries as JSON lines")
     a("--quiet", action="store_true", help="no progress on stderr")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.ent_coef < 0:
+        p.error(f"argument --ent-coef: must not be negative, not {args.ent_coef}")
+    if args.clone_minutes > args.minutes:
+        p.error("argument --clone-minutes: must not exceed --minutes, the whole budget")
+    if args.load and not (Path(args.load).is_file() or Path(args.load + ".zip").is_file()):  # as SB3 finds it
+        p.error(f"argument --load: no such file: {args.load}")
+    return args
 
 
 def evaluate(policy: MaskableActorCriticPolicy, name: str, args: argparse.Namespace) -> dict[str, Any]:

@@ -306,6 +306,23 @@ def _example() -> Any:
     return example
 
 
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--minutes", "-1"], "--minutes: must be a number above 0"),
+        (["--minutes", "5", "--clone-minutes", "6"], "must not exceed --minutes"),
+        (["--envs", "0"], "--envs: must be a whole number above 0"),
+        (["--eval-deals", "9-2"], "--eval-deals: invalid"),
+        (["--ent-coef", "-0.1"], "--ent-coef: must not be negative"),
+        (["--load", "/nonexistent/model.zip"], "--load: no such file"),
+    ],
+)
+def test_the_example_explains_bad_options(argv: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        _example().parse_args(argv)
+    assert exit_.value.code == 2 and says in capsys.readouterr().err
+
+
 def test_cloning_the_expert_lowers_the_loss_and_plays_legal_moves() -> None:
     """Seconds of cloning bring the cross-entropy of the expert's moves down by 40 %; the clone plays deals."""
     import torch
