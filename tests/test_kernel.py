@@ -14,6 +14,8 @@ from foursquare import jitcache as cache
 from foursquare import kernel as K
 from foursquare.cards import ALL_CARDS, Card, deal_stock
 from foursquare.engine import Game, Move, Variant
+from foursquare.kernel import rng
+from foursquare.kernel import vector as V
 from kernel_helpers import (
     VARIANT_IDS,
     VARIANTS,
@@ -210,6 +212,21 @@ def test_shuffle_is_a_permutation_and_seeded() -> None:
     again = np.arange(40, dtype=np.int8)
     K.shuffle_tail(again, 10, K.make_rng(5))
     assert np.array_equal(stock, again)
+
+
+def test_remainder_without_division_is_exact() -> None:
+    """``rng.remainder`` (multiplications in place of a 64-bit division) equals ``%`` for every divisor it
+    takes, on random numbers and on those next to powers of two and to multiples of the divisor."""
+    numbers = [int(x) for x in np.random.default_rng(3).integers(0, 2**64, size=300, dtype=np.uint64)]
+    numbers += [(1 << k) + e for k in range(64) for e in (-1, 0, 1)] + [2**64 - 1]
+    for d in range(1, rng.MAX_DIVISOR + 1):
+        top = (2**64 - 1) // d * d
+        for n in [*numbers, top, top - 1, top - d, d, d - 1]:
+            assert rng.remainder(np.uint64(n % 2**64), d) == n % 2**64 % d, (n, d)
+    stock = np.zeros(40, dtype=np.int8)
+    for deal in (0, 1, 7, 2**63, 2**64 - 1):
+        V.deal_into(stock, np.uint64(deal))
+        assert [int(c) for c in stock] == [int(c) for c in deal_stock(deal)]
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=VARIANT_IDS)

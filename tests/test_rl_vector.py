@@ -59,24 +59,6 @@ def test_bit_boards_give_the_legal_cells_of_every_position(variant: Variant) -> 
     assert full_piles > 100 and edge > 1000
 
 
-def test_place_says_which_lines_turned() -> None:
-    """``place`` reports a line as turned exactly when another top of that line changed its face."""
-    stocks, moves, lengths = K.random_games(100, seed=9, variant=Variant())
-    faces = slice(K.TOP_FACE_UP, K.TOP_FACE_UP + K.AREA_CELLS)
-    seen = set()
-    for g in range(len(stocks)):
-        state = K.new_state()
-        for t in range(int(lengths[g])):
-            cell = int(moves[g, t])
-            before = state[faces].copy()
-            turned = K.place(state, cell, int(stocks[g, t]))
-            changed = [int(x) for x in np.flatnonzero(before != state[faces]) if x != cell]
-            assert bool(turned & K.rules.ROW_TURNED) == any(x // K.AREA_SIDE == cell // K.AREA_SIDE for x in changed)
-            assert bool(turned & K.rules.COLUMN_TURNED) == any(x % K.AREA_SIDE == cell % K.AREA_SIDE for x in changed)
-            seen.add(turned)
-    assert seen == {0, 1, 2, 3}
-
-
 def _kwargs(variant: Variant) -> dict[str, object]:
     return {"adjacency": variant.adjacency, "count_buried": variant.count_buried}
 

@@ -58,7 +58,7 @@ _S_UP = np.uint64(SIDE - 1)
 _S_DOWN = np.uint64(SIDE + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _neighbours(occupied: np.uint64, diagonal: bool) -> np.uint64:
     """The cells next to an occupied one (the occupied ones may be among them)."""
     near = ((occupied << _S1) & _NOT_FIRST_COLUMN) | ((occupied >> _S1) & _NOT_LAST_COLUMN)
@@ -69,7 +69,7 @@ def _neighbours(occupied: np.uint64, diagonal: bool) -> np.uint64:
     return near & _ALL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _band(low: int, high: int, unit: int) -> np.uint64:
     """Bits ``low * unit`` up to ``(high + 1) * unit - 1``."""
     top = (_ONE << np.uint64((high + 1) * unit)) - _ONE
@@ -77,7 +77,7 @@ def _band(low: int, high: int, unit: int) -> np.uint64:
     return top ^ bottom
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _window(state: Array) -> np.uint64:
     """The cells whose rows and columns keep the occupied box within the grid."""
     rows = _band(state[MAX_ROW] - REACH - _SHIFT, state[MIN_ROW] + REACH - _SHIFT, SIDE)
@@ -85,7 +85,7 @@ def _window(state: Array) -> np.uint64:
     return rows & columns
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_bits(state: Array, occupied: np.uint64, open_piles: np.uint64) -> np.uint64:
     """The legal actions of ``state`` whose occupied cells and piles below the cap are the two boards."""
     if state[STATUS] != STATUS_PLAYING:
@@ -96,7 +96,7 @@ def legal_bits(state: Array, occupied: np.uint64, open_piles: np.uint64) -> np.u
     return (open_piles | empty_next) & _window(state)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lay(
     occupied: np.uint64, open_piles: np.uint64, state: Array, action: int, cell: int
 ) -> tuple[np.uint64, np.uint64]:
@@ -107,7 +107,7 @@ def lay(
     return occupied | bit, open_piles & ~bit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def write_mask(mask: Array, bits: np.uint64) -> None:
     """Write the board ``bits`` into the 0/1 mask ``mask`` (one byte per action)."""
     bits = np.uint64(bits)  # also when called from Python with an int
@@ -115,7 +115,7 @@ def write_mask(mask: Array, bits: np.uint64) -> None:
         mask[a] = (bits >> np.uint64(a)) & _ONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def update_mask(mask: Array, shown: np.uint64, bits: np.uint64) -> None:
     """Bring the mask ``mask``, which shows the board ``shown``, to show ``bits``: only the actions that changed."""
     changed = np.uint64(shown ^ bits)

@@ -3,10 +3,15 @@
 They re-implement the engine's rules (:mod:`foursquare.engine`) on the state of
 :mod:`foursquare.kernel.state`, with the engine's constants; the differential tests in
 ``tests/test_kernel.py`` check that both play the same game.
+
+What a move runs is inlined into its callers by numba (``inline="always"``): a call between compiled
+functions passes every array as seven machine words and checks its reference count, which cost the vector
+environments' step a third of its time (``benchmarks/rl_steps_history.md``).
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from foursquare.cards import DECK_SIZE
@@ -41,12 +46,12 @@ from foursquare.kernel.state import (
     IntArray,
 )
 
-#: What :func:`place` returns when the row's, the column's other tops turned over (or'ed together).
-ROW_TURNED = 1
-COLUMN_TURNED = 2
+# Unsigned indices for the line scans: numba checks a signed index for a negative value on every access.
+_TOP = np.uint64(TOP_CARD)
+_FACE = np.uint64(TOP_FACE_UP)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rank_of(card: int) -> int:
     """The rank (1 for an ace up to :data:`RANK_COUNT`) of a card."""
     return card // SUIT_COUNT + 1
@@ -90,7 +95,7 @@ def legal(state: Array, out: IntArray) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def line_tops(state: Array, skip: int, first: int, step: int, count: int) -> tuple[int, int, int, int]:
     """Face-up and face-down tops of the line ``first, first + step, …`` (``count`` cells), ``skip`` left out,
     and the highest and lowest face-up rank (0 and ``RANK_COUNT + 1`` when none is face up)."""
@@ -98,21 +103,21 @@ def line_tops(state: Array, skip: int, first: int, step: int, count: int) -> tup
     n_down = 0
     up_max = 0
     up_min = RANK_COUNT + 1
-    other = first
+    other, stride, left_out = np.uint64(first), np.uint64(step), np.uint64(skip)
     for _ in range(count):
-        if other != skip and state[TOP_CARD + other] >= 0:
+        if other != left_out and state[_TOP + other] >= 0:
             # Face up or down without a branch (a coin toss for the predictor): a face-down top moves neither bound.
-            up = state[TOP_FACE_UP + other]
-            r = rank_of(state[TOP_CARD + other])
+            up = state[_FACE + other]
+            r = rank_of(state[_TOP + other])
             n_up += up
             n_down += 1 - up
             up_max = max(up_max, r * up)
             up_min = min(up_min, r + (1 - up) * RANK_COUNT)
-        other += step
+        other += stride
     return n_up, n_down, up_max, up_min
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _line_check(state: Array, cell: int, rank: int, first: int, step: int, count: int) -> tuple[bool, int]:
     """The row or column check of placing a card of ``rank`` at ``cell``, without changing ``state``.
 
@@ -127,26 +132,24 @@ def _line_check(state: Array, cell: int, rank: int, first: int, step: int, count
     return fires, (n_up - n_down) * fires
 
 
-@njit(cache=True)
-def _flip_line(state: Array, cell: int, rank: int, first: int, step: int, count: int) -> bool:
-    """Apply the row or column check of a placement: turn the other tops over when the card is extreme.
-    Returns whether they turned."""
+@njit(cache=True, inline="always")
+def _flip_line(state: Array, cell: int, rank: int, first: int, step: int, count: int) -> None:
+    """Apply the row or column check of a placement: turn the other tops over when the card is extreme."""
     fires, delta = _line_check(state, cell, rank, first, step, count)
-    other = first
+    other, stride, own = np.uint64(first), np.uint64(step), np.uint64(cell)  # unsigned, as in line_tops
     for _ in range(count):  # every occupied cell but the card's own turns over when the check fires
-        state[TOP_FACE_UP + other] ^= fires & (other != cell) & (state[TOP_CARD + other] >= 0)
-        other += step
+        state[_FACE + other] ^= fires & (other != own) & (state[_TOP + other] >= 0)
+        other += stride
     state[FACE_DOWN_TOPS] += delta
-    return fires
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def face_down(state: Array, tops: int, buried: int) -> int:
     """Face-down cards counting towards the limit: the tops, and the buried ones when the variant counts them."""
     return tops + (buried if state[COUNT_BURIED_FLAG] else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _verdict(occupied: int, tops_down: int, down: int, turn: int) -> int:
     """The status after a move that leaves ``occupied`` cells, ``tops_down`` face-down tops and ``down``
     face-down cards counting towards the limit, ``turn`` cards having been laid."""
@@ -159,7 +162,7 @@ def _verdict(occupied: int, tops_down: int, down: int, turn: int) -> int:
     return STATUS_PLAYING
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _judge(state: Array) -> None:
     """Set the status (and the score of a win: the cards left in the stock) after a move."""
     down = face_down(state, state[FACE_DOWN_TOPS], state[BURIED_FACE_DOWN])
@@ -170,12 +173,9 @@ def _judge(state: Array) -> None:
         state[SCORE] = DECK_SIZE - state[TURN]
 
 
-@njit(cache=True)
-def place(state: Array, cell: int, card: int) -> int:
-    """Place ``card`` at ``cell`` (which must be legal) and judge the position.
-
-    Returns which lines' other tops turned over: :data:`ROW_TURNED` and :data:`COLUMN_TURNED` or'ed together.
-    """
+@njit(cache=True, inline="always")
+def place(state: Array, cell: int, card: int) -> None:
+    """Place ``card`` at ``cell`` (which must be legal) and judge the position."""
     r = cell // AREA_SIDE
     c = cell % AREA_SIDE
     # Counted without branches, as in the line checks: whether the card covers a pile is a coin toss.
@@ -193,11 +193,10 @@ def place(state: Array, cell: int, card: int) -> int:
     state[TOP_FACE_UP + cell] = 1
     state[PILE_HEIGHT + cell] += 1
     rank = rank_of(card)
-    row = _flip_line(state, cell, rank, r * AREA_SIDE + state[MIN_COL], 1, state[MAX_COL] - state[MIN_COL] + 1)
-    col = _flip_line(state, cell, rank, state[MIN_ROW] * AREA_SIDE + c, AREA_SIDE, state[MAX_ROW] - state[MIN_ROW] + 1)
+    _flip_line(state, cell, rank, r * AREA_SIDE + state[MIN_COL], 1, state[MAX_COL] - state[MIN_COL] + 1)
+    _flip_line(state, cell, rank, state[MIN_ROW] * AREA_SIDE + c, AREA_SIDE, state[MAX_ROW] - state[MIN_ROW] + 1)
     state[TURN] += 1
     _judge(state)
-    return (ROW_TURNED if row else 0) | (COLUMN_TURNED if col else 0)
 
 
 @njit(cache=True)

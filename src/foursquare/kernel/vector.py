@@ -45,9 +45,9 @@ from foursquare.engine import AREA_REACH, PILE_CAP, WINNING_CELLS
 from foursquare.engine import AREA_SIDE as NAMED_SIDE
 from foursquare.kernel.boards import lay, legal_bits, update_mask, write_mask
 from foursquare.kernel.policies import policy_choice
-from foursquare.kernel.rng import next_random
+from foursquare.kernel.rng import GOLDEN, mix, next_random, remainder
 from foursquare.kernel.rows import contiguous, row, unmanaged
-from foursquare.kernel.rules import COLUMN_TURNED, ROW_TURNED, face_down, legal, place, rank_of
+from foursquare.kernel.rules import face_down, legal, place, rank_of
 from foursquare.kernel.state import (
     AREA_ORIGIN,
     AREA_SIDE,
@@ -55,11 +55,7 @@ from foursquare.kernel.state import (
     COUNT_BURIED_FLAG,
     DIAGONAL_FLAG,
     FACE_DOWN_TOPS,
-    MAX_COL,
     MAX_MOVES,
-    MAX_ROW,
-    MIN_COL,
-    MIN_ROW,
     PILE_BURIED,
     PILE_HEIGHT,
     RANK_COUNT,
@@ -137,27 +133,27 @@ def action_of(row: int, col: int) -> int:
     return (row + AREA_REACH) * NAMED_SIDE + (col + AREA_REACH)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cell_of_action(action: int) -> int:
     """The kernel cell index of an action."""
     return (action // NAMED_SIDE + _SHIFT) * AREA_SIDE + action % NAMED_SIDE + _SHIFT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_into(stock: Array, deal: np.uint64) -> None:
     """Write the stock order of deal number ``deal`` into ``stock`` (as :func:`foursquare.cards.deal_stock`)."""
     for i in range(DECK_SIZE):
         stock[i] = i
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = deal
+    state = np.uint64(deal)  # the generator's state in a register: no array to allocate per deal
     for i in range(DECK_SIZE - 1, 0, -1):
-        j = int(next_random(rng) % np.uint64(i + 1))
+        state += GOLDEN
+        j = remainder(mix(state), i + 1)
         t = stock[i]
         stock[i] = stock[j]
         stock[j] = t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _action_of_cell(cell: int) -> int:
     """The action of a kernel cell index of the action area (:func:`cell_of_action` undone)."""
     return (cell // AREA_SIDE - _SHIFT) * NAMED_SIDE + cell % AREA_SIDE - _SHIFT
@@ -199,7 +195,7 @@ def observe(state: Array, stock: Array, obs: Array) -> None:
     _observe_scalars(state, stock, obs)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def observe_new_game(state: Array, stock: Array, obs: Array) -> None:
     """Write the observation of a new game's empty grid: what :func:`observe` writes there, faster."""
     obs[:] = 0
@@ -213,31 +209,23 @@ def observe_new_game(state: Array, stock: Array, obs: Array) -> None:
     obs[OBS_COUNT_BURIED] = state[COUNT_BURIED_FLAG]
 
 
-@njit(cache=True)
-def observe_after_move(state: Array, stock: Array, obs: Array, cell: int, turned: int) -> None:
+@njit(cache=True, inline="always")
+def observe_after_move(state: Array, stock: Array, obs: Array, cell: int) -> None:
     """Bring ``obs``, the observation before a card was laid at ``cell``, up to date: what :func:`observe`
     writes, faster.
 
-    A move changes only the cell it was laid on and, of the lines whose other tops turned over (``turned``, as
-    :func:`~foursquare.kernel.rules.place` returns it), the faces; while the game goes on it also takes the
-    new card to place out of the unseen ones. An empty cell's face entry is 0 in the state as in the
-    observation, so the faces are copied without asking which cells are occupied.
+    A move changes only the cell it was laid on and the faces of the lines that turned over; while the game
+    goes on it also takes the new card to place out of the unseen ones. All 49 faces are copied, empty cells
+    included (0 in the state as in the observation): a fixed copy costs less than asking which lines turned.
     """
     a = _action_of_cell(cell)
     obs[OBS_OCCUPIED + a] = 1
     obs[OBS_RANK + a] = rank_of(state[TOP_CARD + cell])
-    obs[OBS_FACE_UP + a] = state[TOP_FACE_UP + cell]
     obs[OBS_HEIGHT + a] = state[PILE_HEIGHT + cell]
     obs[OBS_BURIED + a] = state[PILE_BURIED + cell]
-    r = cell // AREA_SIDE
-    c = cell % AREA_SIDE
-    if turned & ROW_TURNED:
-        to_action = OBS_FACE_UP + (r - _SHIFT) * NAMED_SIDE - _SHIFT  # + column: the face entry of (r, column)
-        for column in range(state[MIN_COL], state[MAX_COL] + 1):
-            obs[to_action + column] = state[TOP_FACE_UP + r * AREA_SIDE + column]
-    if turned & COLUMN_TURNED:
-        for r2 in range(state[MIN_ROW], state[MAX_ROW] + 1):
-            obs[OBS_FACE_UP + (r2 - _SHIFT) * NAMED_SIDE + c - _SHIFT] = state[TOP_FACE_UP + r2 * AREA_SIDE + c]
+    for r in range(NAMED_SIDE):
+        for c in range(NAMED_SIDE):
+            obs[OBS_FACE_UP + r * NAMED_SIDE + c] = state[TOP_FACE_UP + (r + _SHIFT) * AREA_SIDE + c + _SHIFT]
     turn = state[TURN]
     if state[STATUS] == STATUS_PLAYING:
         card = rank_of(stock[turn])
@@ -249,7 +237,7 @@ def observe_after_move(state: Array, stock: Array, obs: Array, cell: int, turned
     obs[OBS_FACE_DOWN] = face_down(state, state[FACE_DOWN_TOPS], state[BURIED_FACE_DOWN])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _potential(state: Array) -> float:
     """The shaping potential: minus the face-down cards counting towards the limit, 0 once the game is over."""
     if state[STATUS] != STATUS_PLAYING:
@@ -257,19 +245,18 @@ def _potential(state: Array) -> float:
     return -float(face_down(state, state[FACE_DOWN_TOPS], state[BURIED_FACE_DOWN]))
 
 
-@njit(cache=True)
-def play_action(state: Array, stock: Array, action: int, reward_mode: int, shaping: float) -> tuple[float, int]:
-    """Lay the card to place at the (legal) ``action``; return the reward of the step and which lines turned
-    over (as :func:`~foursquare.kernel.rules.place` returns it)."""
-    before = _potential(state)
-    turned = place(state, cell_of_action(action), stock[state[TURN]])
-    reward = shaping * (_potential(state) - before)
+@njit(cache=True, inline="always")
+def play_action(state: Array, stock: Array, action: int, reward_mode: int, shaping: float) -> float:
+    """Lay the card to place at the (legal) ``action``; return the reward of the step."""
+    before = _potential(state) if shaping else 0.0
+    place(state, cell_of_action(action), stock[state[TURN]])
+    reward = shaping * (_potential(state) - before) if shaping else 0.0
     if state[STATUS] == STATUS_WON:
         reward += 1.0 if reward_mode == REWARD_WIN else float(state[SCORE])
-    return reward, turned
+    return reward
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_game(state: Array, stock: Array, template: Array, deal: np.uint64) -> None:
     """Set ``state`` to a new game (``template``: an empty state of the variant) of deal number ``deal``."""
     copy_state(state, template)
@@ -330,7 +317,7 @@ def reset_envs(
         pending[i] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _new_game(
     states: Array, stocks: Array, template: Array, deals: Deals, obs: Array, masks: Array, boards: Boards, i: int
 ) -> None:
@@ -418,7 +405,7 @@ def step_envs(
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play(
     states: Array,
     stocks: Array,
@@ -432,8 +419,8 @@ def _play(
 ) -> float:
     """Environment i plays its legal ``action``: its state, observation, boards and mask; the step's reward."""
     state, stock, cell = row(states, i), row(stocks, i), cell_of_action(action)
-    reward, turned = play_action(state, stock, action, reward_mode, shaping)
-    observe_after_move(state, stock, row(obs, i), cell, turned)
+    reward = play_action(state, stock, action, reward_mode, shaping)
+    observe_after_move(state, stock, row(obs, i), cell)
     occupied, open_piles = lay(boards[i, BOARD_OCCUPIED], boards[i, BOARD_OPEN], state, action, cell)
     boards[i, BOARD_OCCUPIED] = occupied
     boards[i, BOARD_OPEN] = open_piles
