@@ -8,6 +8,8 @@ Prints, each the fastest of five runs:
 - ``legal`` and ``legal_bits``: ns per position for the legal cells by scanning and from the bit boards;
 - ``scalars, counted`` and ``scalars, unmanaged``: ns to write the observation's scalars through rows of a
   matrix made by indexing (numba counts references around the call) and by :func:`foursquare.kernel.rows.row`;
+- ``deal, dividing`` and ``deal, multiplying``: ns to shuffle a deal with a 64-bit division per card, as the
+  kernel did, and with :func:`foursquare.kernel.rng.remainder`, as it does;
 - ``rollout policy``: games per second of ``kernel.policy_games`` over deals 1–10,000;
 - ``expert_actions``: µs per game at N = 1024, ten moves into the games.
 """
@@ -24,6 +26,7 @@ from foursquare import kernel as K
 from foursquare.cards import deal_stock
 from foursquare.engine import Variant
 from foursquare.kernel import boards as B
+from foursquare.kernel import rng
 from foursquare.kernel import vector as V
 from foursquare.kernel.rows import row, unmanaged
 from foursquare.kernel.state import copy_state
@@ -31,6 +34,7 @@ from foursquare.rl import FoursquareVectorEnv
 
 POSITIONS = 1500
 REPEATS = 100
+DEALS = 200_000
 
 
 def fastest(run: Callable[[], object], runs: int = 5) -> float:
@@ -64,13 +68,14 @@ def trace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 @njit
 def _places(states: np.ndarray, work: np.ndarray, cells: np.ndarray, cards: np.ndarray, place: bool) -> int:
     states, work = unmanaged(states), unmanaged(work)
-    turned = 0
+    down = 0  # read back, so that the placements are not optimised away
     for _ in range(REPEATS):
         for i in range(states.shape[0]):
             copy_state(row(work, i), row(states, i))
             if place:
-                turned += K.place(row(work, i), cells[i], cards[i])
-    return turned
+                K.place(row(work, i), cells[i], cards[i])
+            down += work[i, K.FACE_DOWN_TOPS]
+    return down
 
 
 @njit
@@ -97,6 +102,21 @@ def _scalars(states: np.ndarray, stocks: np.ndarray, obs: np.ndarray, counted: b
                 V._observe_scalars(row(states, i), row(stocks, i), row(obs, i))
 
 
+@njit
+def _deals(stock: np.ndarray, count: int, dividing: bool) -> None:
+    for deal in range(count):
+        if dividing:  # the shuffle as it was, with a 64-bit division per card
+            for i in range(40):
+                stock[i] = i
+            state = np.uint64(deal)
+            for i in range(39, 0, -1):
+                state += rng.GOLDEN
+                j = int(rng.mix(state) % np.uint64(i + 1))
+                stock[i], stock[j] = stock[j], stock[i]
+        else:
+            V.deal_into(stock, np.uint64(deal))
+
+
 def main() -> None:
     states, cells, cards, boards = trace()
     work = states.copy()
@@ -111,6 +131,10 @@ def main() -> None:
     for counted in (True, False):
         seconds = fastest(lambda counted=counted: _scalars(states, stocks, obs, counted))
         print(f"scalars, {'counted  ' if counted else 'unmanaged'}  {seconds / per * 1e9:8.1f} ns")
+    stock = np.zeros(40, dtype=np.int8)
+    for dividing in (True, False):
+        seconds = fastest(lambda dividing=dividing: _deals(stock, DEALS, dividing))
+        print(f"deal, {'dividing   ' if dividing else 'multiplying'}   {seconds / DEALS * 1e9:8.1f} ns")
     deals = np.array([[int(c) for c in deal_stock(d)] for d in range(1, 10_001)], dtype=np.int8)
     seconds = fastest(lambda: K.policy_games(deals, K.new_state(), K.POLICY_WEIGHTS), runs=3)
     print(f"rollout policy      {len(deals) / seconds:8.0f} games/s")

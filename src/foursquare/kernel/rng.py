@@ -10,13 +10,13 @@ from foursquare.kernel.state import Array, Rng
 _MASK64 = 2**64 - 1
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
-# Exact remainders without a division, the slowest instruction of a shuffle (a deal: 210 -> 76 ns), for
-# divisors d up to 2**L, L = _DIVISOR_BITS: Lemire, Kaser and Kurz's direct computation ("Faster remainder by
-# direct computation", 2019, theorem 1). With F fraction bits and c = ceil(2**F / d), c / 2**F lies within
-# 1 / (d * 2**(F - L)) above 1 / d, so for every n below 2**(F - L) the fraction of c * n / 2**F, times d,
-# rounds down to n % d. A 64-bit n is first folded to (n >> 32) * (2**32 % d) + (n & (2**32 - 1)), which has
-# the same remainder and lies below d * 2**32 <= 2**38; F = 64 - L = 58 keeps that below 2**(F - L) = 2**52
-# and the product with d below 2**64.
+# Exact remainders without a division, the slowest instruction of a shuffle (a deal: 110 -> 74 ns in
+# benchmarks/kernel_parts.py), for divisors d up to 2**L, L = _DIVISOR_BITS: Lemire, Kaser and Kurz's direct
+# computation ("Faster remainder by direct computation", 2019, theorem 1). With F fraction bits and
+# c = ceil(2**F / d), c / 2**F lies within 1 / (d * 2**(F - L)) above 1 / d, so for every n below 2**(F - L)
+# the fraction of c * n / 2**F, times d, rounds down to n % d. A 64-bit n is first folded to
+# (n >> 32) * (2**32 % d) + (n & (2**32 - 1)), which has the same remainder and lies below d * 2**32 <= 2**38;
+# F = 64 - L = 58 keeps that below 2**(F - L) = 2**52 and the product with d below 2**64.
 _DIVISOR_BITS = 6
 MAX_DIVISOR = 1 << _DIVISOR_BITS
 _FRACTION_BITS = 64 - _DIVISOR_BITS
