@@ -19,8 +19,8 @@ import pytest
 
 from foursquare import record, tui
 from foursquare.cards import Card
-from foursquare.cli.render import grid_text
 from foursquare.engine import Game, Move, Variant
+from foursquare.grid_text import grid_text
 from foursquare.i18n import translator
 from pty_support import ANSI, Terminal
 

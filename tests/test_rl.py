@@ -14,6 +14,7 @@ from gymnasium.utils.env_checker import check_env
 import foursquare.rl as R
 from foursquare.cards import CardError
 from foursquare.engine import Game, Move, Variant, VariantError
+from foursquare.grid_text import grid_text
 from foursquare.kernel import vector as V
 from kernel_helpers import VARIANT_IDS, VARIANTS
 
@@ -222,14 +223,42 @@ def test_win_reward_and_shaping() -> None:
         assert returns[2] == pytest.approx(score)  # the potential starts and ends at 0
 
 
-def test_ansi_render_is_the_terminal_picture() -> None:
+def test_ansi_render_is_the_terminal_grid_and_symbols() -> None:
     env = gymnasium.make("foursquare/Foursquare-v0", render_mode="ansi")
     env.reset(options={"deal": 1})
-    env.step(24)
     text = env.render()
-    assert isinstance(text, str)
-    assert "3S" in text and "card to place: AH" in text and "1 cards played" in text
+    assert text == "→ 3S   ▮ 40   ▼ 0/4\n"  # no grid before the first card
+    env.step(24)
+    game = Game(deal=1)
+    game.place(0, 0)
+    assert env.render() == grid_text(game) + "\n→ AH   ▮ 39   ▼ 0/4\n"
     assert R.FoursquareEnv().render() is None
+
+
+def _expert_episode(deal: int) -> tuple[list[int], float]:
+    """The actions of the rollout policy's game of ``deal`` (the vector environment's expert), and its return."""
+    envs = R.FoursquareVectorEnv(1)
+    envs.reset(options={"deals": [deal]})
+    actions: list[int] = []
+    terminated, reward = np.zeros(1, dtype=bool), np.zeros(1)
+    while not terminated[0]:
+        actions.append(int(envs.expert_actions()[0]))
+        _, reward, terminated, _, _ = envs.step(np.array(actions[-1:]))
+    return actions, float(reward[0])
+
+
+def test_ansi_render_shows_the_end() -> None:
+    deal, actions = next((d, a) for d in range(1, 50) for a, ret in [_expert_episode(d)] if ret > 0)
+    won = R.FoursquareEnv(render_mode="ansi")
+    won.reset(options={"deal": deal})
+    for action in actions:
+        won.step(action)
+    score = won.game().outcome().score
+    assert won.render().splitlines()[-1] == f"✓ {score}   ▮ {score}   ▼ 0/4"
+    lost = R.FoursquareEnv(render_mode="ansi", illegal_action="lose")
+    lost.reset(options={"deal": 1})
+    lost.step(0)  # A1: not next to a card
+    assert lost.render() == "✗   ▮ 40   ▼ 0/4\n"
 
 
 # --- the vector environment -----------------------------------------------------------------------------

@@ -73,7 +73,8 @@ def _watch(args: argparse.Namespace, player: Any) -> int:
 
     from rich.console import Console
 
-    from foursquare.cli.render import grid_table, grid_text, unicode_ok
+    from foursquare.cli.render import grid_table, unicode_ok
+    from foursquare.grid_text import grid_text
     from foursquare.players import play_game
 
     t: Translator = args.translator

@@ -1,5 +1,5 @@
-"""Pictures of a game for the terminal: plain text (``replay``, ``play`` in line mode, ``autoplay`` piped) and a
-rich table (``autoplay`` on a terminal)."""
+"""Pictures of a game for the terminal: a rich table (``autoplay`` on a terminal); the plain-text grid is
+:func:`foursquare.grid_text.grid_text`."""
 
 from __future__ import annotations
 
@@ -21,42 +21,6 @@ def unicode_ok(stream: TextIO) -> bool:
     except (LookupError, UnicodeEncodeError):
         return False
     return True
-
-
-def grid_text(game: Game, ascii_only: bool = False, empty: str = "") -> str:
-    """The occupied box of the grid: ``7H`` face up, ``(7H)`` face down, ``·`` (``.`` in ASCII) empty; ``x3`` =
-    pile height; ``empty`` (the caller's words, in the player's language) when no card is down.
-
-    The column letters above it and the row numbers beside it are those of the cells' names (D4 for the first
-    card), the same in every front end. Card names and pile heights are identifiers (``7H``, ``x3``), as in
-    records: they read the same in every language.
-    """
-    bounds = game.bounds()
-    if bounds is None:
-        return empty
-    min_r, max_r, min_c, max_c = bounds
-    width = 9
-    header = "      " + "".join(f"{column_name(c):^{width}}" for c in range(min_c, max_c + 1))
-    lines = [header.rstrip()]
-    for r in range(min_r, max_r + 1):
-        row = []
-        for c in range(min_c, max_c + 1):
-            pile = game.pile(r, c)
-            if pile is None:
-                text = "." if ascii_only else "·"
-            else:
-                name = pile.top.name if pile.top_face_up else f"({pile.top.name})"
-                text = name + (f"x{pile.height}" if pile.height > 1 else "")
-            row.append(f"{text:^{width}}")
-        lines.append(f"{row_name(r):>4}  " + "".join(row).rstrip())
-    return "\n".join(lines)
-
-
-def outcome_text(game: Game) -> str:
-    """One line: the outcome, then how many cards were played, are left, and lie face down."""
-    outcome = game.outcome()
-    status = str(outcome)
-    return f"{status}; {game.turn} cards played, {game.stock_left} left in the stock, {game.face_down} face down"
 
 
 def grid_table(game: Game) -> Table:

@@ -8,7 +8,8 @@ import gymnasium as gym
 import numpy as np
 
 from foursquare.cards import Card
-from foursquare.engine import Adjacency, Game
+from foursquare.engine import MAX_FACE_DOWN, Adjacency, Game
+from foursquare.grid_text import grid_text
 from foursquare.rl.encoding import (
     ActionError,
     ObsArray,
@@ -45,8 +46,8 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
       deal N; ``info["deal"]`` names it.
     - An illegal action raises :class:`ActionError` (a ``ValueError``); with ``illegal_action="lose"`` it
       ends the episode instead with reward ``illegal_reward`` (−1 by default), for agents without masks.
-    - ``render_mode="ansi"``: :meth:`render` returns the game as the terminal shows it; ``"rgb_array"``: as a
-      picture (:mod:`foursquare.rl.picture`), for videos of episodes.
+    - ``render_mode="ansi"``: :meth:`render` returns the grid as the terminal shows it and a line of symbols
+      (:func:`status_text`); ``"rgb_array"``: a picture (:mod:`foursquare.rl.picture`), for videos of episodes.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's class attribute
@@ -125,20 +126,14 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         return mask
 
     def render(self) -> str | Picture | None:
-        """The game as the terminal shows it (``"ansi"``), as a picture (``"rgb_array"``: an ``(H, W, 3)``
+        """The game as text (``"ansi"``: :func:`status_text`), as a picture (``"rgb_array"``: an ``(H, W, 3)``
         ``uint8`` array of :mod:`foursquare.rl.picture`, the same size every step), else nothing."""
         if self.render_mode is None or not self._started:
             return None
         game = self.game()
         if self.render_mode == "rgb_array":
             return picture(game.view(), lost=self._illegal_end)
-        from foursquare.cli.render import grid_text, outcome_text  # the terminal's own picture
-
-        card = game.card_to_place
-        lines = [grid_text(game), outcome_text(game)]
-        if card is not None:
-            lines.append(f"card to place: {card.name}")
-        return "\n".join(lines) + "\n"
+        return status_text(game, lost=self._illegal_end)
 
     def game(self) -> Game:
         """The engine game of the current episode, replayed from its deal and the actions taken."""
@@ -160,4 +155,33 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         return f"action {action} ({action_name(action)}) is not a legal cell for the {card.name}"
 
 
-__all__ = ["EpisodeOverError", "FoursquareEnv"]
+def status_text(game: Game, lost: bool = False) -> str:
+    """The grid as the terminal shows it (:func:`foursquare.grid_text.grid_text`), then a line of symbols and
+    identifiers, no words (the environment is library code, read in any language):
+
+    - ``→ 9D`` the card to place, while the game goes on; ``✓ 18`` a win and its score; ``✗`` a loss (``lost``:
+      also one that an illegal action ended);
+    - ``▮ 35`` the cards not yet laid, the card to place included;
+    - ``▼ 3/4`` the face-down cards counting towards the limit, and the limit.
+
+    >>> from foursquare.engine import Game
+    >>> game = Game(deal=1)
+    >>> _ = game.place(0, 0)
+    >>> print(status_text(game), end="")
+              D
+       4     3S
+    → AH   ▮ 39   ▼ 0/4
+    """
+    outcome = game.outcome()
+    card = game.card_to_place
+    if outcome.status == "won" and not lost:
+        head = f"✓ {outcome.score}"
+    elif lost or outcome.is_over or card is None:
+        head = "✗"
+    else:
+        head = f"→ {card.name}"
+    counts = f"{head}   ▮ {game.stock_left}   ▼ {game.face_down}/{MAX_FACE_DOWN}"
+    return f"{grid_text(game)}\n{counts}\n" if game.turn else f"{counts}\n"
+
+
+__all__ = ["EpisodeOverError", "FoursquareEnv", "status_text"]

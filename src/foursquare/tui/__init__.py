@@ -45,7 +45,7 @@ After every accepted command::
     placed 3S at D4           ("undone: 3S from D4" / "redone: 3S at D4")
     turned over: 3S at D4 face down (Row), 5C at D5 face up (Column)     ("turned over: nothing";
                               after an undo the line reads "turned back: ...")
-    <render.grid_text(game)>
+    <grid_text(game)>
     face down: 1 of 4
     card to place: AH (39 cards left in the stock)
     legal: D3, C4, E4, D5

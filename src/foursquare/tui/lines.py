@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal, TextIO
 
-from foursquare.cli.render import grid_text, unicode_ok
+from foursquare.cli.render import unicode_ok
 from foursquare.engine import MAX_FACE_DOWN, Game, Move, MoveError, Placement
+from foursquare.grid_text import grid_text
 from foursquare.i18n import Translator
 from foursquare.tui.session import Session, outcome_line
 from foursquare.tui.text import cards, illegal_reason, keys
