@@ -9,7 +9,8 @@ Prints, each the fastest of five runs:
 - ``scalars, counted`` and ``scalars, unmanaged``: ns to write the observation's scalars through rows of a
   matrix made by indexing (numba counts references around the call) and by :func:`foursquare.kernel.rows.row`;
 - ``deal, dividing`` and ``deal, multiplying``: ns to shuffle a deal with a 64-bit division per card, as the
-  kernel did, and with :func:`foursquare.kernel.rng.remainder`, as it does;
+  kernel's shuffle did (it also put the generator in an array, which costs nothing measurable), and with
+  :func:`foursquare.kernel.rng.remainder`, as it does;
 - ``rollout policy``: games per second of ``kernel.policy_games`` over deals 1–10,000;
 - ``expert_actions``: µs per game at N = 1024, ten moves into the games.
 """

@@ -12,7 +12,7 @@ from numba import njit
 from foursquare.cards import DECK_SIZE
 from foursquare.engine import WINNING_CELLS, Variant
 from foursquare.kernel.rng import below, make_rng, shuffle_tail
-from foursquare.kernel.rules import evaluate, face_down, legal, line_tops, place
+from foursquare.kernel.rules import NO_CELL, evaluate, face_down, legal, line_tops, place
 from foursquare.kernel.state import (
     AREA_SIDE,
     BURIED_FACE_DOWN,
@@ -134,7 +134,8 @@ def policy_value(state: Array, weights: Weights) -> float:
             a_lo, a_hi, b_lo, b_hi = state[MIN_COL], state[MAX_COL], state[MIN_ROW], state[MAX_ROW]
             a_step, b_step = 1, AREA_SIDE
         for a in range(a_lo, a_hi + 1):
-            n_up, n_down, up_max, up_min = line_tops(state, -1, a * a_step + b_lo * b_step, b_step, b_hi - b_lo + 1)
+            first = a * a_step + b_lo * b_step
+            n_up, n_down, up_max, up_min = line_tops(state, NO_CELL, first, b_step, b_hi - b_lo + 1)
             if n_up + n_down == 0:
                 continue
             p = 1.0 if n_up == 0 else ((RANK_COUNT - up_max) + (up_min - 1)) / RANK_COUNT

@@ -51,7 +51,8 @@ def next_random(rng: Rng) -> np.uint64:
 
 @njit(cache=True, inline="always")
 def remainder(n: np.uint64, d: int) -> int:
-    """``n % d`` for a divisor ``d`` from 1 to :data:`MAX_DIVISOR`, exactly, by multiplications alone."""
+    """``n % d`` for a divisor ``d`` from 1 to :data:`MAX_DIVISOR`, exactly, by multiplications alone (the
+    caller keeps ``d`` in that range: any other reads past the tables)."""
     folded = (n >> _32) * _WRAP[d] + (n & _LOW32)
     low = (_MAGIC[d] * folded) & _FRACTION_MASK
     return int((low * np.uint64(d)) >> _F)
@@ -60,7 +61,7 @@ def remainder(n: np.uint64, d: int) -> int:
 @njit(cache=True)
 def below(rng: Rng, n: int) -> int:
     """A random int in 0..n-1."""
-    if n <= MAX_DIVISOR:
+    if 0 < n <= MAX_DIVISOR:
         return remainder(next_random(rng), n)
     return int(next_random(rng) % np.uint64(n))
 

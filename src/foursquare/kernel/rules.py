@@ -5,8 +5,8 @@ They re-implement the engine's rules (:mod:`foursquare.engine`) on the state of
 ``tests/test_kernel.py`` check that both play the same game.
 
 What a move runs is inlined into its callers by numba (``inline="always"``): a call between compiled
-functions passes every array as seven machine words and checks its reference count, which cost the vector
-environments' step a third of its time (``benchmarks/rl_steps_history.md``).
+functions passes every array as seven machine words and checks its reference count; inlining made the vector
+environments' step 1.4 times faster (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from numba import njit
 from foursquare.cards import DECK_SIZE
 from foursquare.engine import MAX_FACE_DOWN, PILE_CAP, WINNING_CELLS
 from foursquare.kernel.state import (
+    AREA_CELLS,
     AREA_SIDE,
     BURIED_FACE_DOWN,
     COUNT_BURIED_FLAG,
@@ -46,6 +47,8 @@ from foursquare.kernel.state import (
     IntArray,
 )
 
+#: What :func:`line_tops` leaves out to count every cell of a line: no cell's index.
+NO_CELL = AREA_CELLS
 # Unsigned indices for the line scans: numba checks a signed index for a negative value on every access.
 _TOP = np.uint64(TOP_CARD)
 _FACE = np.uint64(TOP_FACE_UP)
@@ -97,8 +100,9 @@ def legal(state: Array, out: IntArray) -> int:
 
 @njit(cache=True, inline="always")
 def line_tops(state: Array, skip: int, first: int, step: int, count: int) -> tuple[int, int, int, int]:
-    """Face-up and face-down tops of the line ``first, first + step, …`` (``count`` cells), ``skip`` left out,
-    and the highest and lowest face-up rank (0 and ``RANK_COUNT + 1`` when none is face up)."""
+    """Face-up and face-down tops of the line ``first, first + step, …`` (``count`` cells), ``skip`` left out
+    (:data:`NO_CELL`: none), and the highest and lowest face-up rank (0 and ``RANK_COUNT + 1`` when none is
+    face up)."""
     n_up = 0
     n_down = 0
     up_max = 0
