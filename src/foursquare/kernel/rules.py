@@ -5,8 +5,8 @@ They re-implement the engine's rules (:mod:`foursquare.engine`) on the state of
 ``tests/test_kernel.py`` check that both play the same game.
 
 What a move runs is inlined into its callers by numba (``inline="always"``): a call between compiled
-functions passes every array as seven machine words and checks its reference count; inlining made the vector
-environments' step 1.4 times faster (docs/performance.md).
+functions passes every array as seven machine words and checks its reference count, which cost about as much as
+the rules themselves (``benchmarks/kernel_parts.py`` times ``place``; docs/performance.md has the figures).
 """
 
 from __future__ import annotations
