@@ -14,6 +14,9 @@ may show it, in every language.
 
 from __future__ import annotations
 
+import codecs
+from typing import TextIO
+
 from foursquare.engine import Game, column_name, row_name
 
 
@@ -47,3 +50,14 @@ def grid_text(game: Game, ascii_only: bool = False, empty: str = "") -> str:
 
 
 __all__ = ["grid_text"]
+
+
+def unicode_ok(stream: TextIO) -> bool:
+    """Whether ``stream`` can print the symbols of the pictures (``·``, ``♥``, box lines); not under ``LANG=C`` or
+    ``PYTHONIOENCODING=ascii``, where they fall back to ASCII."""
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        "·♥♠╭─░×↓…".encode(codecs.lookup(encoding).name)
+    except (LookupError, UnicodeEncodeError):
+        return False
+    return True

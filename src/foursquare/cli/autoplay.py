@@ -73,8 +73,8 @@ def _watch(args: argparse.Namespace, player: Any) -> int:
 
     from rich.console import Console
 
-    from foursquare.cli.render import grid_table, unicode_ok
-    from foursquare.grid_text import grid_text
+    from foursquare.cli.render import grid_table
+    from foursquare.grid_text import grid_text, unicode_ok
     from foursquare.players import play_game
 
     t: Translator = args.translator

@@ -72,8 +72,7 @@ def run_replay(args: argparse.Namespace) -> int:
         return 0
     import sys
 
-    from foursquare.cli.render import unicode_ok
-    from foursquare.grid_text import grid_text
+    from foursquare.grid_text import grid_text, unicode_ok
 
     print(grid_text(game, ascii_only=not unicode_ok(sys.stdout)) if game.turn else t("cli.replay.no_cards"))
     print(outcome_line(game, t))

@@ -3,24 +3,10 @@
 
 from __future__ import annotations
 
-import codecs
-from typing import TextIO
-
 from rich.table import Table
 from rich.text import Text
 
 from foursquare.engine import Game, column_name, row_name
-
-
-def unicode_ok(stream: TextIO) -> bool:
-    """Whether ``stream`` can print the symbols of the pictures (``·``, ``♥``, box lines); not under ``LANG=C`` or
-    ``PYTHONIOENCODING=ascii``, where they fall back to ASCII."""
-    encoding = getattr(stream, "encoding", None) or "ascii"
-    try:
-        "·♥♠╭─░×↓…".encode(codecs.lookup(encoding).name)
-    except (LookupError, UnicodeEncodeError):
-        return False
-    return True
 
 
 def grid_table(game: Game) -> Table:

@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 from typing import TextIO
 
-from foursquare.cli.render import unicode_ok
+from foursquare.grid_text import unicode_ok
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal, TextIO
 
-from foursquare.cli.render import unicode_ok
 from foursquare.engine import MAX_FACE_DOWN, Game, Move, MoveError, Placement
-from foursquare.grid_text import grid_text
+from foursquare.grid_text import grid_text, unicode_ok
 from foursquare.i18n import Translator
 from foursquare.tui.session import Session, outcome_line
 from foursquare.tui.text import cards, illegal_reason, keys
