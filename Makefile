@@ -1,30 +1,37 @@
 # Two commands set everything up on a fresh machine with Python 3.11+ and make:
-#   make play   - build .venv when missing, install Foursquare, play in the terminal
-#   make test   - the same plus the test tools (and Debian's chromium for browser tests), then run every check
+#   make play   - build .venv when missing, install Foursquare (the core: rules, command line, terminal game), play
+#   make test   - the same plus every extra and the test tools (Debian's chromium and the page's type checker
+#                 too), then every check: ruff, mypy, import-linter, tsc and every test
 # For the edit-test loop:
-#   make check  - ruff, mypy and the tests not marked slow (no browser, no long statistical runs)
+#   make check  - ruff, mypy, import-linter and the tests not marked slow, side by side (about two minutes)
+# Other targets:
+#   make test-loaded - make test while another process keeps both cores busy (as on a shared CI machine)
+#   make lock   - refresh requirements/ci.txt, the versions that make test and CI install (see CONTRIBUTING.md)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Every version make installs: pyproject.toml keeps lower bounds, this file the exact versions tested.
+LOCK := requirements/ci.txt
+PIP := $(BIN)/python -m pip install --quiet --constraint $(LOCK)
 
-.PHONY: play test check serve install test-install browser lint typecheck clean
+.PHONY: play test check serve install test-install browser javascript lint typecheck layers jscheck test-loaded lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+$(VENV)/.installed: pyproject.toml $(LOCK) | $(BIN)/python
+	$(PIP) -e .
 	touch $@
 
-# torch (for the rl extra's baseline) is pinned first so that pip takes the CPU build this machine keeps
+# torch (for the baseline extra) is pinned first so that pip takes the CPU build this machine keeps
 # instead of resolving several GB of CUDA; elsewhere, point TORCH at a CPU build of your choice.
 TORCH ?= torch==2.13.0
 
-$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet $(TORCH)
-	$(BIN)/python -m pip install --quiet -e '.[test,rl]'
-	touch $@ $(VENV)/.installed
+$(VENV)/.test-installed: pyproject.toml $(LOCK) | $(BIN)/python
+	$(PIP) $(TORCH)
+	$(PIP) -e '.[test,baseline]'
+	touch $@ $(VENV)/.installed $(VENV)/.web-installed
 
 install: $(VENV)/.installed
 
@@ -33,7 +40,11 @@ test-install: $(VENV)/.test-installed
 play: install
 	$(BIN)/foursquare play
 
-serve: install
+$(VENV)/.web-installed: pyproject.toml $(LOCK) | $(BIN)/python
+	$(PIP) -e '.[web]'
+	touch $@
+
+serve: $(VENV)/.web-installed
 	$(BIN)/foursquare serve
 
 # Browser tests drive Debian's chromium; install it when missing and we are allowed to.
@@ -53,12 +64,36 @@ lint: test-install
 typecheck: test-install
 	$(BIN)/mypy
 
+layers: test-install
+	$(BIN)/lint-imports
+
 # Both cores: a test module stays on one worker (--dist loadfile), so its server and browser are started once.
-test: test-install browser lint typecheck
+test: test-install browser lint typecheck layers
 	$(BIN)/pytest -q -n 2 --dist loadfile
 
-check: test-install lint typecheck
-	$(BIN)/pytest -q -m "not slow"
+# The checks side by side; the fast tests' output comes last, whole.
+check: test-install browser
+	@$(BIN)/ruff check src tests > $(VENV)/ruff.log 2>&1 & ruff=$$!; \
+	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & mypy=$$!; \
+	$(BIN)/lint-imports > $(VENV)/layers.log 2>&1 & layers=$$!; \
+	$(BIN)/pytest -q -n 2 -m "not slow"; tests=$$?; \
+	status=0; \
+	wait $$ruff || { cat $(VENV)/ruff.log; status=1; }; \
+	wait $$mypy || { cat $(VENV)/mypy.log; status=1; }; \
+	wait $$layers || { cat $(VENV)/layers.log; status=1; }; \
+	[ $$tests = 0 ] && [ $$status = 0 ] && echo "make check: ruff, mypy, import-linter and the fast tests passed"; \
+	[ $$tests = 0 ] && [ $$status = 0 ]
+
+# The whole suite while tools/busy.py keeps every core busy: no check may depend on the machine's speed.
+test-loaded: test-install browser
+	$(BIN)/python tools/busy.py --seconds 3600 & busy=$$!; \
+	$(MAKE) test; status=$$?; kill $$busy; exit $$status
+
+lock:
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml requirements/pins.in --extra test --extra baseline \
+		--python-version 3.11 --python-platform x86_64-unknown-linux-gnu --upgrade \
+		--custom-compile-command "make lock" --quiet -o $(LOCK)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info

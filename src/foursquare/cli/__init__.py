@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
+from foursquare import __version__
 from foursquare.cards import CardError
 from foursquare.cli import autoplay, bench, coach, play, records, serve, solve, stats, study
 from foursquare.cli.errors import user_message
@@ -39,6 +40,7 @@ def build_parser(t: Translator | None = None) -> Parser:
     """The whole command line, its help in ``t``'s language (English by default)."""
     t = t or translator("en")
     parser = Parser(prog=PROG, description=t("cli.description"), translator=t)
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}", help=t("cli.version.help"))
     sub = parser.add_subparsers(
         dest="command", metavar="COMMAND", help=help_text(t, "cli.commands.help", example=f"{PROG} COMMAND --help")
     )

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from foursquare.cli.errors import CommandError
+from foursquare.cli.extras import require_extra
 from foursquare.cli.options import add_variant_options, deal_range, variant_of
 from foursquare.cli.parser import OptionError, help_text
 from foursquare.i18n import Translator
@@ -135,12 +136,7 @@ def run_bench_playouts(args: argparse.Namespace) -> int:
 def run_bench_rl(args: argparse.Namespace) -> int:
     """Steps per second of the environments; one JSON object with ``--json``, else a table."""
     t: Translator = args.translator
-    try:
-        import gymnasium  # noqa: F401  (the environments' only dependency beyond the game's own)
-    except ImportError:
-        raise CommandError(
-            t("cli.bench.rl.needs_gymnasium", rl="--rl", library="Gymnasium", command="pip install 'gymnasium>=1.0'")
-        ) from None
+    require_extra("rl", "foursquare bench --rl", t)
     from foursquare.rl.bench import bench_rl  # Gymnasium and numba: slow to import, so only when needed
 
     sizes = args.sizes or list(DEFAULT_SIZES)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from foursquare.cli.extras import require_extra
 from foursquare.cli.parser import OptionError, help_text
 from foursquare.i18n import Translator
 
@@ -52,9 +53,10 @@ def port_number(text: str) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    t: Translator = args.translator
+    require_extra("web", "foursquare serve", t)
     from foursquare.web.server import serve  # FastAPI and uvicorn: imported only to serve
 
-    t: Translator = args.translator
 
     def say(key: str, **params: object) -> str:
         """What ``serve`` prints, in the run's language (``cli.serve.*``)."""

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from foursquare.cli.extras import require_extra
 from foursquare.cli.options import (
     CommandError,
     add_variant_options,
@@ -131,6 +132,7 @@ def _db_path(args: argparse.Namespace) -> Path:
 
 def run_study(args: argparse.Namespace) -> int:
     """Compute the deals of the study not yet stored, with a progress bar on standard error."""
+    require_extra("study", "foursquare study run", args.translator)
     from foursquare.study import StudySettings, StudyStore, deal_list
     from foursquare.study import run_study as run
     from foursquare.study.report import deal_ranges as ranges_text
@@ -200,6 +202,8 @@ class _ProgressBar:
 
 def run_report(args: argparse.Namespace) -> int:
     """Every study's figures as text or JSON; optionally the plots and an HTML page."""
+    if args.plots or args.html:  # drawn with matplotlib; the figures alone need nothing more
+        require_extra("study", "foursquare study report", args.translator)
     from foursquare.study import StudyStore
     from foursquare.study.plots import write_plots
     from foursquare.study.report import report
