@@ -1,11 +1,11 @@
 """The legal actions as a 49-bit board: the vector environments' fast action masks.
 
-:func:`foursquare.kernel.rules.legal` scans the cells around the occupied box, about 100 ns a position. The
-vector environments need the mask after every step, so they keep bit boards per game over the 7 × 7
-action area (bit ``a`` is action ``a``: ``7 * row_index + column_index``) — the occupied cells and the piles
-that can still take a card, and the legal cells the mask shows — and derive the legal cells with a few
-shifts. The rule is the same as ``legal``'s (the differential tests in ``tests/test_rl_vector.py`` compare
-them on random games):
+:func:`foursquare.kernel.rules.legal` scans the cells around the occupied box, many times slower than a few
+shifts (docs/performance.md). The vector environments need the mask after every step, so they keep bit boards
+per game over the 7 × 7 action area (bit ``a`` is action ``a``: ``7 * row_index + column_index``) — the occupied
+cells and the piles that can still take a card, and the legal cells the mask shows — and derive the legal cells
+with a few shifts. The rule is the same as ``legal``'s (the differential tests in ``tests/test_rl_vector.py``
+compare them on random games):
 
 - a pile below the cap takes a card, and so does an empty cell next to an occupied one (diagonally too in
   the diagonal variant);

@@ -10,8 +10,8 @@ from foursquare.kernel.state import Array, Rng
 _MASK64 = 2**64 - 1
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
-# Exact remainders without a division, the slowest instruction of a shuffle (a deal: 110 -> 74 ns in
-# benchmarks/kernel_parts.py), for divisors d up to 2**L, L = _DIVISOR_BITS: Lemire, Kaser and Kurz's direct
+# Exact remainders without a division, the slowest instruction of a shuffle (benchmarks/kernel_parts.py times
+# a deal both ways), for divisors d up to 2**L, L = _DIVISOR_BITS: Lemire, Kaser and Kurz's direct
 # computation ("Faster remainder by direct computation", 2019, theorem 1). With F fraction bits and
 # c = ceil(2**F / d), c / 2**F lies within 1 / (d * 2**(F - L)) above 1 / d, so for every n below 2**(F - L)
 # the fraction of c * n / 2**F, times d, rounds down to n % d. A 64-bit n is first folded to

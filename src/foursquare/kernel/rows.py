@@ -3,7 +3,7 @@
 An array in compiled code shares a reference count with its parent, and numba raises and lowers that count
 (an atomic operation) around each function the array is passed to unless its clean-up pass can prove the
 pair useless, which it cannot across branches. In the N-game step that cost more than the rules themselves
-(``benchmarks/kernel_parts.py``: writing the observation's five scalars takes 69 ns with it, 2.0 ns without).
+(docs/performance.md has the figures, measured by ``benchmarks/kernel_parts.py``).
 :func:`unmanaged` and :func:`row` make arrays that point into the same memory with no reference count, so
 passing them around costs nothing. The memory must be
 C-contiguous (:func:`contiguous`) and outlive them, as a compiled call's arguments do: they are for compiled

@@ -1,6 +1,6 @@
 """The bounded pool that computes hints and analyses, away from the moves.
 
-A move costs the server a millisecond or two; a hint about 70 ms of CPU and an analysis tens of seconds.
+A hint costs the server far more CPU than a move, and an analysis far more than a hint (docs/performance.md).
 Run in the server's own process, they compete with the moves for the interpreter lock and for the cores,
 so a flood of hints slows every move (``docs/performance.md`` has the figures). They run instead in a few
 worker processes (:class:`concurrent.futures.ProcessPoolExecutor`, ``cores - 1`` of them by default) at a
