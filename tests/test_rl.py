@@ -80,10 +80,12 @@ def test_registered_under_both_ids_and_checked_by_gymnasium() -> None:
     env = gymnasium.make("foursquare/Foursquare-v0")
     assert isinstance(env.unwrapped, R.FoursquareEnv)
     assert isinstance(gymnasium.make("foursquare.rl:Foursquare-v0").unwrapped, R.FoursquareEnv)
-    # check_env samples actions without the mask, so it needs illegal actions to end the episode
-    check_env(gymnasium.make("foursquare/Foursquare-v0", illegal_action="lose").unwrapped)
+    # check_env samples actions without the mask: the defaults end the episode on an illegal action
+    check_env(gymnasium.make("foursquare/Foursquare-v0").unwrapped)
     for variant in VARIANTS:
-        check_env(R.FoursquareEnv(illegal_action="lose", **_kwargs(variant)), skip_render_check=True)
+        check_env(R.FoursquareEnv(**_kwargs(variant)), skip_render_check=True)
+    for mode in ("ansi", "rgb_array"):
+        check_env(gymnasium.make("foursquare/Foursquare-v0", render_mode=mode).unwrapped)
 
 
 def test_make_vec_uses_the_compiled_vector_environment() -> None:
@@ -170,8 +172,14 @@ def test_reset_picks_deals_from_the_seed_or_the_option() -> None:
         env.reset(options={"deals": [1]})
 
 
-def test_illegal_actions_raise_or_lose() -> None:
-    env = R.FoursquareEnv()
+def test_illegal_actions_lose_by_default_or_raise() -> None:
+    default = R.FoursquareEnv()
+    obs, _ = default.reset(options={"deal": 1})
+    after, reward, terminated, _, info = default.step(0)
+    assert terminated and reward == -1.0 and not info["action_mask"].any() and np.array_equal(after, obs)
+    default.reset(options={"deal": 1})
+    assert default.step(60)[1:3] == (-1.0, True)  # out of range too
+    env = R.FoursquareEnv(illegal_action="raise")
     env.reset(options={"deal": 1})
     with pytest.raises(R.ActionError, match=r"action 0 \(A1\) is not a legal cell for the 3S; the legal cells are D4"):
         env.step(0)
@@ -296,7 +304,7 @@ def test_vector_environment_agrees_with_the_engine(variant: Variant) -> None:
 
 
 def test_vector_reset_deals_seeds_and_illegal_actions() -> None:
-    envs = R.FoursquareVectorEnv(3)
+    envs = R.FoursquareVectorEnv(3, illegal_action="raise")
     obs, info = envs.reset(options={"deals": [1, 2, 3]})
     assert list(info["deal"]) == [1, 2, 3]
     for i, deal in enumerate((1, 2, 3)):
@@ -313,7 +321,7 @@ def test_vector_reset_deals_seeds_and_illegal_actions() -> None:
         envs.step(np.array([24, 24]))
     with pytest.raises(ValueError, match="3 deal numbers"):
         envs.reset(options={"deals": [1]})
-    lose = R.FoursquareVectorEnv(2, illegal_action="lose")
+    lose = R.FoursquareVectorEnv(2)  # the default
     lose.reset(options={"deals": [1, 2]})
     _, rewards, terminated, _, info = lose.step(np.array([0, 24]))
     assert list(terminated) == [True, False] and rewards[0] == -1.0

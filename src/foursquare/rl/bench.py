@@ -147,7 +147,9 @@ def measure(envs: Stepper, seconds: float) -> Rates:
 
 def make_envs(kind: Kind, num_envs: int, variant: Variant) -> Stepper:
     """The batch of ``num_envs`` games that ``kind`` names, under ``variant``'s house rules."""
-    rules: dict[str, Any] = {"adjacency": variant.adjacency, "count_buried": variant.count_buried}
+    # "raise", as when the published figures were measured: the agent plays legal cells only anyway
+    rules: dict[str, Any] = {"adjacency": variant.adjacency, "count_buried": variant.count_buried,
+                             "illegal_action": "raise"}
     if kind == "vector":
         return FoursquareVectorEnv(num_envs, copy=False, **rules)
     if kind == "vector_copy":

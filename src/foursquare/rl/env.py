@@ -44,8 +44,9 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
       shaping, which leaves the undiscounted return's best policies unchanged.
     - ``reset(seed=…)`` plays a deal number drawn from the seed; ``reset(options={"deal": N})`` plays
       deal N; ``info["deal"]`` names it.
-    - An illegal action raises :class:`ActionError` (a ``ValueError``); with ``illegal_action="lose"`` it
-      ends the episode instead with reward ``illegal_reward`` (−1 by default), for agents without masks.
+    - An illegal action (out of range too) ends the episode with reward ``illegal_reward`` (−1 by default),
+      so that agents without masks and Gymnasium's ``check_env`` can sample any action;
+      ``illegal_action="raise"`` raises :class:`ActionError` (a ``ValueError``) instead, to debug an agent.
     - ``render_mode="ansi"``: :meth:`render` returns the grid as the terminal shows it and a line of symbols
       (:func:`status_text`); ``"rgb_array"``: a picture (:mod:`foursquare.rl.picture`), for videos of episodes.
     """
@@ -59,7 +60,7 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         count_buried: bool = False,
         reward: str = "score",
         shaping: float = 0.0,
-        illegal_action: str = "raise",
+        illegal_action: str = "lose",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:

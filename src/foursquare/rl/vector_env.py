@@ -28,8 +28,9 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
     ``info["deal"]`` holds each game's deal number. Autoreset is Gymnasium's default, next-step: the step
     after an episode ends ignores that environment's action and starts a new game on a deal number drawn
     from the generator seeded by ``reset(seed=…)``. ``reset(options={"deals": [...]})`` plays given deals.
-    The options are those of :class:`~foursquare.rl.FoursquareEnv`; with ``illegal_action="raise"`` an
-    illegal action raises :class:`~foursquare.rl.ActionError` before any environment moves.
+    The options are those of :class:`~foursquare.rl.FoursquareEnv`: by default an illegal action ends that
+    environment's episode with ``illegal_reward``; with ``illegal_action="raise"`` it raises
+    :class:`~foursquare.rl.ActionError` before any environment moves.
     ``copy=False`` returns read-only views of the environment's own arrays instead of copies: the next step
     overwrites them (only where they changed, which is why they cannot be written to).
     """
@@ -44,7 +45,7 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         count_buried: bool = False,
         reward: str = "score",
         shaping: float = 0.0,
-        illegal_action: str = "raise",
+        illegal_action: str = "lose",
         illegal_reward: float = -1.0,
         copy: bool = True,
     ) -> None:
