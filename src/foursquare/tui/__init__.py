@@ -1,76 +1,11 @@
 """The terminal game: ``foursquare play``.
 
-Two ways to play, chosen by what stdin and stdout are:
-
-**Interactive** (both are terminals): a full-screen board drawn with rich, the row numbers on its left
-edge and the column letters below it (the cells' names: D4 is the first card's), and the last move and
-what it turned over told by those names. A cell is chosen four ways: its one-key label (letters i-z and
-digits, never a command key nor a column letter; a cell keeps its key while it stays legal), the arrow keys
-and Enter or space, its name typed as a column letter then a row number (``e4``: a-g start a name), or a
-mouse click where the terminal reports clicks (xterm SGR mode 1006). Commands: ``u`` undo, ``r`` redo,
-``s`` start over, ``n`` a new random deal, ``h`` the hint (the ranked moves of
-:func:`foursquare.players.hint`, worked out on a thread), ``?`` the rules, the symbols and the keys, ``q``
-quit. At the end: ``n`` new random deal, ``s`` same deal again, ``u`` take back the last card, ``q`` quit.
-The terminal is restored on every exit path (Ctrl-C included: exit status 130). A random deal's number is
-shown only once the game is over. At 80 × 22 and more the board is framed with the side panel beside it;
-down to 37 × 11 a compact one-line-per-row board keeps the card to place on the second line; smaller
-terminals are told the size needed. Where the output encoding cannot show box lines and suit symbols
-(``LANG=C``, ``PYTHONIOENCODING=ascii``) everything is drawn in ASCII (``10H``); with ``NO_COLOR`` the
-placed card keeps its heavy border.
-
-Every interactive game is kept in the user's data directory (:mod:`foursquare.tui.saved`), written
-atomically after every move; ``foursquare play`` offers to continue the last unfinished one, and
-``foursquare play FILE`` continues a saved record (and keeps saving it there). Each game that ends is
-recorded in the games database of the data directory (:mod:`foursquare.store`), once, marked assisted if
-a card was taken back or a hint shown: ``foursquare stats`` shows the figures.
-
-**Lines** (otherwise: stdin or stdout is not a terminal), for scripts and tests. One command per
-line, blank lines ignored, case-insensitive:
-
-* ``D4``       a cell's name (column letter A-G, row number 1-7; the first card lies at D4): place the
-               card there; ``ROW COL``, two integers (``0 1``, ``-1 2``; ``0,1`` too), is read as well;
-* ``u``        undo;   ``r`` redo;   ``q`` quit.
-
-Cells are named as in every front end: ``Move.name``, the 7 × 7 area around the first card, D4.
-
-Output is plain text, one fact per line, each starting with a fixed word. At the start::
-
-    deal 5                    (a random deal: "deal: random (its number is shown when the game ends)")
-    variant: orthogonal adjacency                    (", covered face-down cards count" with --count-buried)
-    card to place: 3S (40 cards left in the stock)
-    legal: D4
-
-After every accepted command::
-
-    placed 3S at D4           ("undone: 3S from D4" / "redone: 3S at D4")
-    turned over: 3S at D4 face down (Row), 5C at D5 face up (Column)     ("turned over: nothing";
-                              after an undo the line reads "turned back: ...")
-    <grid_text(game)>
-    face down: 1 of 4
-    card to place: AH (39 cards left in the stock)
-    legal: D3, C4, E4, D5
-
-("1 card" in the singular.) When a placement ends the game, the last two lines are replaced by the
-outcome and the program exits with status 0, reading no further input::
-
-    won: score 7              ("lost: more than 4 cards face down" / "lost: the stock ran out")
-    deal 1234                 (only for a random deal, whose number was hidden until now)
-
-``q`` or the end of input before the end prints ``stopped: game not finished, N cards placed``
-(plus the ``deal`` line for a random deal) and exits 0. An illegal move, a malformed line, or an
-undo/redo with nothing to undo/redo prints one line to stderr (``illegal: F4: A card goes next to
-another card, or on a pile.``, ``bad command ...``, ``cannot undo: ...``) and play continues, the game
-unchanged. Line mode does not keep games in the data directory (scripts would fill it).
-
-Every word is in the player's language (``t``, the command line's: ``--lang`` or the environment), line
-mode's too; the English above is the ``en`` catalogue's. Card names (``3S``), cell names and deal numbers
-stay as they are in every language, so a script still finds them; numbers follow the language's digits.
-
-``--save FILE`` writes the record (``foursquare.record.write``, atomic) at the start and after every
-move, undo and redo; an unwritable path is reported before play starts (exit status 2), and so is a
-FILE that already exists, unless the player, asked on a terminal, agrees to replace it. Further games
-of an interactive run go to ``FILE-2.json``, ``FILE-3.json``... (for ``FILE.json``), never over an
-existing file.
+Interactive when standard input and output are both terminals: a full-screen board drawn with rich, read key
+by key (:mod:`.interactive`, :mod:`.keys`, :mod:`.terminal`), each game kept in the data directory after every
+move (:mod:`.saved`) and counted once in the games database when it ends. Otherwise line mode
+(:mod:`.lines`): one command per line in, plain text out, for scripts. docs/terminal.md describes both as a
+player and a script see them: keys, layouts by terminal size, ASCII and ``NO_COLOR``, kept games, line mode's
+output, ``--save``. Every word comes from the player's catalogue; cells are named as in every front end.
 """
 
 from __future__ import annotations
