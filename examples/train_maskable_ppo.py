@@ -1,21 +1,24 @@
 """Train MaskablePPO (sb3-contrib) on Foursquare, starting from a clone of an expert, and measure it on deals.
 
     pip install 'foursquare-solitaire[rl]'     # or: make test (installs the CPU build of torch first)
-    taskset -c 1 python examples/train_maskable_ppo.py --minutes 30 --save ppo.zip --eval-deals 1-1000 --json
+    taskset -c 1 python examples/train_maskable_ppo.py --save ppo.zip --eval-deals 1-1000 --json
     python examples/train_maskable_ppo.py --load ppo.zip --eval-deals 1-1000 --json
 
 PPO from scratch learns nothing here: random play never wins, so the reward (the score of a win) never
-comes. So the whole budget of ``--minutes`` (wall clock) is spent in three phases:
+comes. So training runs in three phases, each with a budget of counts (states, updates, steps), so that a
+seed gives the same model on a slow machine as on a fast one; ``--minutes`` and ``--clone-minutes``
+optionally stop the whole training and the cloning earlier by the wall clock (then a run is not
+reproducible: a busier machine does less in the same minutes):
 
-1. **Cloning** (``--clone-minutes``): ``FoursquareVectorEnv.expert_actions()`` gives the action of the
+1. **Cloning** (``--clone-updates``): ``FoursquareVectorEnv.expert_actions()`` gives the action of the
    ``best`` player's rollout policy (it sees only what a player sees and wins about 83 % of deals) in every
    environment. The actor is trained on those demonstrations by cross-entropy over the legal cells, first on
    the expert's own games, then DAgger-style on the games the clone plays itself, still labelled by the
    expert, so that it learns to recover from its own mistakes.
 2. **Critic**: the value network is fitted to the returns of the clone's own (sampled) games, so that
    PPO's first updates do not follow the advantages of a random critic.
-3. **PPO**: MaskablePPO fine-tunes both with a small learning rate and clip range on the score reward,
-   on ``FoursquareVectorEnv`` through a small adapter to Stable-Baselines3's ``VecEnv``.
+3. **PPO** (``--steps``): MaskablePPO fine-tunes both with a small learning rate and clip range on the
+   score reward, on ``FoursquareVectorEnv`` through a small adapter to Stable-Baselines3's ``VecEnv``.
 
 The network (``--net lines``, the default) sees the board as the rules do: each cell's pile, the card to
 place and the counts, plus sums over the cell's row and column, in two layers (``LineFeatures``);
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -52,6 +56,8 @@ from foursquare.players import results_summary
 from foursquare.rl.players import play_policy
 
 HIGH = V.OBS_HIGH.astype(np.float32)
+CLONE_UPDATES = 40_000  # cloning's batches of 256 over all rounds: about 30 ms each on a busy core, so 20 minutes or so
+PPO_STEPS = 80 * 256 * 32  # 80 rollouts of 32 steps in 256 games: the 640,000 steps of run 1 in docs/rl.md
 SIDE = 7  # the 7 × 7 cells of the actions
 RANKS = 10
 
@@ -186,14 +192,19 @@ def collect(
     return (states, masks, actions), obs, games
 
 
-def fit_actor(policy: MaskableActorCriticPolicy, demos: Demos, seconds: float, lr: float, batch: int) -> float:
-    """Cross-entropy of the expert's action over the legal cells, on random batches for ``seconds``."""
+def fit_actor(
+    policy: MaskableActorCriticPolicy, demos: Demos, updates: int, lr: float, batch: int, deadline: float = math.inf
+) -> float:
+    """Cross-entropy of the expert's action over the legal cells, on ``updates`` random batches (fewer when
+    the wall clock passes ``deadline``, a ``time.monotonic()`` value); the mean loss of the last 50."""
     params = [*policy.pi_features_extractor.parameters(), *policy.mlp_extractor.policy_net.parameters(),
               *policy.action_net.parameters()]  # fmt: skip
     optimizer = torch.optim.Adam(params, lr=lr)
     rng = np.random.default_rng(len(demos))
-    deadline, losses = time.monotonic() + seconds, [float("nan")]
-    while time.monotonic() < deadline:
+    losses = [float("nan")]
+    for _ in range(updates):
+        if deadline < math.inf and time.monotonic() >= deadline:
+            break
         i = rng.integers(0, len(demos), batch)
         z = logits(policy, torch.as_tensor(scale(demos.obs[i])), torch.as_tensor(demos.mask[i]))
         loss = F.cross_entropy(z, torch.as_tensor(demos.action[i]))
@@ -209,14 +220,16 @@ def clone(policy: MaskableActorCriticPolicy, args: argparse.Namespace, log: Call
     envs = R.FoursquareVectorEnv(args.clone_envs)
     obs, _ = envs.reset(seed=args.seed)
     demos, rounds = Demos(), args.dagger + 1
-    seconds = args.clone_minutes * 60
+    started = time.monotonic()
     for k in range(rounds):
-        start = time.monotonic()
         actor = (lambda o, m: envs.expert_actions()) if k == 0 else (lambda o, m: choose(policy, o, m))
         part, obs, games = collect(envs, obs, args.demos // rounds, actor)
         demos.add(*part)
         lr = args.clone_lr * 0.6**k  # later rounds refine
-        loss = fit_actor(policy, demos, seconds / rounds - (time.monotonic() - start), lr, args.clone_batch)
+        # each round an equal share of the updates (and of --clone-minutes, when given)
+        minutes = args.clone_minutes or args.minutes
+        deadline = started + minutes * 60 * (k + 1) / rounds if minutes else math.inf
+        loss = fit_actor(policy, demos, args.clone_updates // rounds, lr, args.clone_batch, deadline)
         who = "expert" if k == 0 else "clone"
         log(f"round {k}: {len(demos)} states, {who} won {games['wins']}/{games['games']}, loss {loss:.3f}")
     return len(demos)
@@ -316,7 +329,7 @@ class PPOEnvs(VecEnv):
 
 
 class Progress(BaseCallback):
-    """Stop at the wall-clock deadline; log the games won in each rollout."""
+    """Log the games won in each rollout; stop at the wall-clock ``deadline`` (``math.inf``: never)."""
 
     def __init__(self, deadline: float, log: Callable[[str], None]) -> None:
         super().__init__()
@@ -327,7 +340,7 @@ class Progress(BaseCallback):
         done = self.locals["dones"]
         self.games += int(done.sum())
         self.wins += int((self.locals["rewards"][done] > 0).sum())
-        return time.monotonic() < self.deadline
+        return self.deadline == math.inf or time.monotonic() < self.deadline
 
     def _on_rollout_end(self) -> None:
         self.log(f"ppo: {self.num_timesteps} steps, won {self.wins}/{self.games} sampled games")
@@ -363,9 +376,10 @@ def positive_float(text: str) -> float:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     a = p.add_argument
-    a("--minutes", type=positive_float, default=30.0, help="wall-clock budget of the whole training (default 30)")
-    a("--clone-minutes", type=positive_float, default=22.0, help="of which cloning the expert (default 22)")
+    a("--minutes", type=positive_float, help="also stop the whole training after this much wall-clock time")
+    a("--clone-minutes", type=positive_float, help="also stop cloning after this much wall-clock time")
     a("--demos", type=positive_int, default=3_600_000, help="states labelled by the expert, over all rounds")
+    a("--clone-updates", type=positive_int, default=CLONE_UPDATES, help="cloning's batches, over all rounds")
     a("--dagger", type=positive_int, default=5, help="rounds on the clone's own games after the expert's")
     a("--clone-envs", type=positive_int, default=1024, help="environments playing the games to label")
     a("--clone-lr", type=positive_float, default=1e-3, help="learning rate of cloning")
@@ -373,7 +387,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     a("--critic-states", type=positive_int, default=200_000, help="states of the clone's games to fit the critic on")
     a("--critic-updates", type=positive_int, default=300, help="batches of 1024 to fit the critic")
     a("--net", choices=["lines", "mlp"], default="lines", help="rows-and-columns network or a plain MLP")
-    a("--steps", type=positive_int, default=100_000_000, help="PPO's steps at most (default: until --minutes)")
+    a("--steps", type=positive_int, default=PPO_STEPS, help="PPO's steps (a whole number of rollouts)")
     a("--envs", type=positive_int, default=256, help="PPO's environments")
     a("--n-steps", type=positive_int, default=32, help="PPO's rollout length per environment")
     a("--batch", type=positive_int, default=2048, help="PPO's minibatch")
@@ -393,7 +407,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.ent_coef < 0:
         p.error(f"argument --ent-coef: must not be negative, not {args.ent_coef}")
-    if args.clone_minutes > args.minutes:
+    if args.clone_minutes and args.minutes and args.clone_minutes > args.minutes:
         p.error("argument --clone-minutes: must not exceed --minutes, the whole budget")
     if args.load and not (Path(args.load).is_file() or Path(args.load + ".zip").is_file()):  # as SB3 finds it
         p.error(f"argument --load: no such file: {args.load}")
@@ -432,7 +446,7 @@ def train(args: argparse.Namespace, log: Callable[[str], None]) -> MaskablePPO:
         report({**clone_summary, "timesteps": 0, "train_seconds": round(args.clone_seconds, 1)}, args)
         start += time.monotonic() - paused
     fit_critic(model.policy, args, log)
-    deadline = start + args.minutes * 60
+    deadline = start + args.minutes * 60 if args.minutes else math.inf
     model.learn(total_timesteps=args.steps, callback=Progress(deadline, log))
     args.train_seconds = time.monotonic() - start
     return model
