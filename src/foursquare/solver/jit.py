@@ -26,7 +26,8 @@ def helper(function: _Function) -> _Function:
     """Compile one of the search's helpers without numba's reference counting (``_nrt=False``).
 
     They never allocate, and with it every call increments and decrements the count of each array
-    it is passed, with atomic instructions: a third of the search's time, measured with ``perf``.
+    it is passed, with atomic instructions, which cost the search more than the work of many helpers
+    (benchmarks/solver_history.md).
     """
     return cast(_Function, numba.njit(cache=True, _nrt=False)(function))  # type: ignore[call-overload]
 

@@ -35,7 +35,7 @@ STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
 
 class HintJob:
-    """The hint for one position, worked out on a thread so that keys keep working meanwhile (it takes ~1 s)."""
+    """The hint for one position, worked out on a thread so that keys keep working meanwhile."""
 
     def __init__(self, game: Game) -> None:
         self.moves = list(game.moves)

@@ -60,8 +60,8 @@ class PoolSettingsError(ValueError):
 class PoolSettings:
     """How hints and analyses are computed: ``kind`` of workers, how many, how many jobs may wait for one.
 
-    ``kind="thread"`` computes in threads of the server's process (what the server did before the pool;
-    kept for comparison in ``benchmarks/load_test.py`` and for tests that replace a module in-process).
+    ``kind="thread"`` computes in threads of the server's process: ``benchmarks/load_test.py`` compares it with
+    the pool, and tests that replace a module in-process need it.
     """
 
     kind: Literal["process", "thread"] = "process"
