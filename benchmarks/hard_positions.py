@@ -59,7 +59,9 @@ SETTINGS: dict[str, float] = {}
 
 def _configure(settings: dict[str, float]) -> None:
     for name, value in settings.items():
-        setattr(P, name, type(getattr(P, name))(value))
+        # set where the constant is read: the module of the package that defines it
+        module = next(m for m in (P.evaluation, P.player, P.hints) if hasattr(m, name))
+        setattr(module, name, type(getattr(module, name))(value))
     P.warm_up()
 
 

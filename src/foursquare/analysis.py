@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from foursquare.engine import Game, Move, View
+from foursquare.errors import FoursquareError
 from foursquare.players import COMPARE_PLAYOUTS
 from foursquare.solver import Solution, solve
 
@@ -48,7 +49,7 @@ RECHECK_PLAYOUTS = 4 * COMPARE_PLAYOUTS
 VERSION = 2
 
 
-class AnalysisError(ValueError):
+class AnalysisError(FoursquareError):
     """The game cannot be analysed (it is not over)."""
 
 

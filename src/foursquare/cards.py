@@ -17,6 +17,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Sequence
 
+from foursquare.errors import FoursquareError
+
 SUITS = "CDHS"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -27,7 +29,7 @@ MAX_DEAL = 2**64
 _MASK64 = 2**64 - 1
 
 
-class CardError(ValueError):
+class CardError(FoursquareError):
     """A card name or a stock order is malformed."""
 
 

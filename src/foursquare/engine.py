@@ -34,6 +34,7 @@ from foursquare.cards import (
     parse_stock,
     random_deal_number,
 )
+from foursquare.errors import FoursquareError
 
 GRID = 4
 PILE_CAP = 4
@@ -59,23 +60,23 @@ ORTHOGONAL_STEPS = ((-1, 0), (0, -1), (0, 1), (1, 0))
 DIAGONAL_STEPS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 
 
-class VariantError(ValueError):
+class VariantError(FoursquareError):
     """A house-rule variant is malformed."""
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(FoursquareError):
     """A card cannot be placed where asked.
 
-    ``reason`` is a stable code: ``game_over``, ``first_card``, ``pile_full``, ``not_adjacent``,
-    ``outside_4x4`` or ``bad_cell``.
+    ``reason`` (also its ``code``) is a stable code: ``game_over``, ``first_card``, ``pile_full``,
+    ``not_adjacent``, ``outside_4x4`` or ``bad_cell``; ``params`` holds ``row`` and ``col``.
     """
 
     def __init__(self, row: object, col: object, reason: str, explanation: str) -> None:
+        super().__init__(f"cannot place a card at ({row}, {col}): {explanation}", reason, row=row, col=col)
         self.row = row
         self.col = col
         self.reason = reason
         self.explanation = explanation
-        super().__init__(f"cannot place a card at ({row}, {col}): {explanation}")
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,7 @@ def row_name(row: int) -> str:
     return str(row + AREA_REACH + 1) if -AREA_REACH <= row <= AREA_REACH else ""
 
 
-class MoveError(ValueError):
+class MoveError(FoursquareError):
     """A move's text or JSON form is malformed (not an illegal move: see :class:`IllegalMoveError`)."""
 
 

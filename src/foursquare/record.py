@@ -19,12 +19,13 @@ from typing import Any
 
 from foursquare.cards import CardError
 from foursquare.engine import Game, Move, MoveError, Outcome, Variant, VariantError
+from foursquare.errors import FoursquareError
 
 FORMAT = "foursquare-game"
 VERSION = 1
 
 
-class RecordError(ValueError):
+class RecordError(FoursquareError):
     """A game record is malformed or describes an impossible game.
 
     Besides its English text, for developers, it says what is wrong in a form a front end can put in its
@@ -37,10 +38,8 @@ class RecordError(ValueError):
     """
 
     def __init__(self, message: str, code: str = "", *, path: str | None = None, **params: object) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(message, code, **params)
         self.path = path
-        self.params = params
 
 
 def to_json(game: Game) -> dict[str, Any]:

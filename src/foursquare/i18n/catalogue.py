@@ -15,6 +15,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
+from foursquare.errors import FoursquareError
 from foursquare.i18n.languages import ENGLISH, LANGUAGES, PSEUDO, Language
 from foursquare.i18n.pseudo import pseudo_text
 
@@ -26,7 +27,7 @@ TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 Message = str | dict[str, str]
 
 
-class CatalogueError(ValueError):
+class CatalogueError(FoursquareError):
     """A catalogue file is missing or malformed (a packaging fault, not a player's)."""
 
 

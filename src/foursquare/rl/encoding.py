@@ -16,6 +16,7 @@ from gymnasium import spaces
 from foursquare import kernel as K
 from foursquare.cards import DECK_SIZE
 from foursquare.engine import AREA_REACH, AREA_SIDE, Move, View
+from foursquare.errors import FoursquareError
 from foursquare.kernel import vector as V
 
 ObsArray = npt.NDArray[np.int8]
@@ -24,7 +25,7 @@ ACTIONS = V.ACTIONS
 OBS_SIZE = V.OBS_SIZE
 
 
-class ActionError(ValueError):
+class ActionError(FoursquareError):
     """An action that is not one of the 49 cells, or not a legal cell now."""
 
 

@@ -10,6 +10,7 @@ import numpy as np
 from foursquare import kernel as K
 from foursquare.cards import check_deal_number
 from foursquare.engine import Adjacency, Variant
+from foursquare.errors import FoursquareError
 from foursquare.kernel import vector as V
 from foursquare.kernel.state import Array
 
@@ -20,7 +21,7 @@ _REWARD_CODES = {"score": V.REWARD_SCORE, "win": V.REWARD_WIN}
 _ILLEGAL_CODES = {"raise": V.ILLEGAL_RAISE, "lose": V.ILLEGAL_LOSE}
 
 
-class SettingsError(ValueError):
+class SettingsError(FoursquareError):
     """An environment option with a value it cannot take."""
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from foursquare import record
 from foursquare.cards import DECK_SIZE, MAX_DEAL, Card, deal_stock
 from foursquare.engine import Game, Move, Variant
+from foursquare.errors import FoursquareError
 from foursquare.solver.bits import IntArray
 from foursquare.solver.frames import _frames, _Search
 from foursquare.solver.position import _Tables
@@ -38,7 +39,7 @@ WINNABLE_TRIES = 50
 WINNABLE_NODES = 1 << 20  # per candidate deal of random_winnable_deal: the same deal on any machine
 
 
-class SolverError(ValueError):
+class SolverError(FoursquareError):
     """The solver was asked about an impossible position or with bad limits."""
 
 

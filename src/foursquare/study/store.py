@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from foursquare import __version__
+from foursquare import __version__, sqlite
 from foursquare.study.work import DealResult, StudyError, StudySettings
 
 APPLICATION_ID = 0x46535144  # "FSQD": a Foursquare study database
@@ -67,7 +68,7 @@ class StudyStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # A second writer (an import while a run stores its chunks) waits its turn rather than failing.
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=LOCK_TIMEOUT)
+            self._db = sqlite.connect(self.path, timeout=LOCK_TIMEOUT)
         except (OSError, sqlite3.Error) as exc:
             raise StudyError(
                 f"cannot open the study database {self.path}: {exc}", "cannot_open", path=str(self.path), error=str(exc)
@@ -88,10 +89,10 @@ class StudyStore:
         tables = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         if app == 0 and tables == 0:
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.executescript(
-                f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA application_id={APPLICATION_ID};"
-                f" PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
-            )
+            with sqlite.transaction(self._db):
+                sqlite.run_script(self._db, SCHEMA)
+                self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                sqlite.set_user_version(self._db, SCHEMA_VERSION)
             return
         if app != APPLICATION_ID:
             raise StudyError(
@@ -99,7 +100,7 @@ class StudyStore:
                 "not_a_study_db",
                 path=str(self.path),
             )
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        version = sqlite.user_version(self._db)
         if version != SCHEMA_VERSION:
             raise StudyError(
                 f"{self.path} is a study database of format {version}; this version reads format {SCHEMA_VERSION}",
@@ -109,8 +110,13 @@ class StudyStore:
                 expected=SCHEMA_VERSION,
             )
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self._db, self.path)
+    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        """One transaction (within another, part of the outer one); a write lock held too long is ``busy``."""
+        return sqlite.transaction(self._db, busy=self._busy)
+
+    def _busy(self, exc: sqlite3.OperationalError) -> StudyError:
+        # another process held the write lock past the timeout
+        return StudyError(f"{self.path} is busy: {exc}", "busy", path=str(self.path), error=str(exc))
 
     def close(self) -> None:
         self._db.close()
@@ -164,34 +170,6 @@ class StudyStore:
         query = "SELECT deal, status, score, upper_bound, seconds, nodes, moves FROM results WHERE study = ?"
         for deal, status, score, upper, seconds, nodes, moves in self._db.execute(query, (study.id,)):
             yield DealResult(_from_sql(deal), status, score, seconds, upper, nodes, moves)
-
-
-class _Transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on an exception), for a connection in autocommit mode.
-
-    Inside another one it is part of the outer transaction, which alone commits.
-    """
-
-    def __init__(self, db: sqlite3.Connection, path: Path) -> None:
-        self._db = db
-        self._path = path
-        self._outermost = False
-
-    def __enter__(self) -> None:
-        self._outermost = not self._db.in_transaction
-        if not self._outermost:
-            return
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:  # another process held the write lock past the timeout
-            raise StudyError(
-                f"{self._path} is busy: {exc}", "busy", path=str(self._path), error=str(exc)
-            ) from None
-
-    def __exit__(self, exc_type: object, *rest: object) -> None:
-        if not self._outermost or not self._db.in_transaction:
-            return
-        self._db.execute("ROLLBACK" if exc_type is not None else "COMMIT")
 
 
 def default_db_path() -> Path:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from foursquare.engine import Game, Variant
+from foursquare.errors import FoursquareError
 
 MAX_SEED = 2**64 - 1  # the players mix their seed into 64-bit random streams
 What = Literal["solver", "best", "greedy", "random"]
@@ -20,7 +21,7 @@ WHATS: tuple[What, ...] = ("solver", "best", "greedy", "random")
 PLAYERS = ("best", "greedy", "random")
 
 
-class StudyError(ValueError):
+class StudyError(FoursquareError):
     """A study cannot be run, read or written as asked (bad settings, deals, database, file or scheduler).
 
     Besides its English text, for developers, it says what is wrong in a form a front end can put in its
@@ -34,11 +35,6 @@ class StudyError(ValueError):
     (``path``, ``line``, ``field``; ``value`` for the latter), ``duplicate`` (``path``, ``line``, ``deal``,
     ``first``: the line that gave it first).
     """
-
-    def __init__(self, message: str, code: str = "", **params: object) -> None:
-        super().__init__(message)
-        self.code = code
-        self.params = params
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,50 @@
+"""SQLite storage of games: every game, every move, transactionally, and the statistics over them.
+
+The web app (``foursquare serve``) keeps every game here as it is played; the terminal game
+(``foursquare play``) records each game it finishes (:meth:`Store.record_game`), and ``foursquare stats``
+reads the figures back. Both write the same format, so they may share one file (``games.db`` in the
+user's data directory by default, :func:`default_path`); a game belongs to a player (the web's
+player cookie, or :data:`TERMINAL_PLAYER`), and the statistics are a player's.
+
+Each game also records whether it was assisted (undo, restart, hint), the UTC date of a daily deal
+and whether it was drawn winnable.
+
+One :class:`Store` does it all; its rooms, each a module of this package:
+
+- :mod:`~foursquare.store.schema`: the schema, its versions and migrations, the checks before a file is used
+  (a file that is not ours is refused without a byte written);
+- :mod:`~foursquare.store.database`: where the database lives, opening it, connections and transactions;
+- :mod:`~foursquare.store.games`: :class:`StoredGame` and the games, created, read, changed, recorded, listed;
+- :mod:`~foursquare.store.daily`: the daily deal;
+- :mod:`~foursquare.store.stats`: a player's statistics and streaks;
+- :mod:`~foursquare.store.errors`: :class:`StoreError`, :class:`UnknownGameError`, :class:`DamagedGameError`.
+"""
+
+from __future__ import annotations
+
+from foursquare.store.daily import DailyGames, daily_deal_number
+from foursquare.store.database import DATA_DIR_ENV, Clock, data_dir, default_path, now, system_clock
+from foursquare.store.errors import DamagedGameError, StoreError, UnknownGameError
+from foursquare.store.games import TERMINAL_PLAYER, StoredGame, new_game_id
+from foursquare.store.schema import COLUMNS, DAILY_SECRET, MIGRATIONS, SCHEMA, SCHEMA_VERSION
+from foursquare.store.stats import MAX_SCORE, Statistics, daily_streaks, streaks, summarize, summarize_clean
+
+__all__ = [
+    "COLUMNS", "DAILY_SECRET", "DATA_DIR_ENV", "MAX_SCORE", "MIGRATIONS", "SCHEMA", "SCHEMA_VERSION",
+    "TERMINAL_PLAYER", "Clock", "DamagedGameError", "Store", "StoreError", "StoredGame", "UnknownGameError",
+    "daily_deal_number", "daily_streaks", "data_dir", "default_path", "new_game_id", "now", "streaks",
+    "summarize", "summarize_clean", "system_clock",
+]  # fmt: skip
+
+
+class Store(DailyGames, Statistics):
+    """The games database at ``path``; checked (and created or migrated) on construction.
+
+    >>> import tempfile, os
+    >>> from foursquare.engine import Variant
+    >>> store = Store(os.path.join(tempfile.mkdtemp(), "games.db"))
+    >>> game = store.create_game("player-1", deal=17, variant=Variant(), hidden=False)
+    >>> stored, _, placement = store.change(game.id, lambda g, s: g.place(0, 0))
+    >>> stored.turn, stored.moves
+    (1, (Move(row=0, col=0),))
+    """

@@ -1,0 +1,31 @@
+"""What can go wrong with the games database: it cannot be used, a game is unknown, a stored game is damaged."""
+
+from __future__ import annotations
+
+from foursquare.errors import FoursquareError
+
+
+class StoreError(FoursquareError):
+    """The database cannot be used: unreadable, damaged, not ours, or from a newer version.
+
+    ``code`` says which, for a front end's own words (``is_directory``, ``no_directory``, ``cannot_open``,
+    ``not_database``, ``damaged``, ``newer``, ``foreign``; empty for the others), ``path`` and ``error`` (the
+    database's own English words, if any) the details, in ``params`` too.
+    """
+
+    def __init__(self, message: str, code: str = "", path: object = None, error: object = None) -> None:
+        super().__init__(message, code, path=path, error=error)
+        self.path = path
+        self.error = error
+
+
+class UnknownGameError(FoursquareError):
+    """No game has this id (code ``unknown_game``, the id in ``game_id``)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"there is no game with id {game_id!r}", "unknown_game", game_id=game_id)
+        self.game_id = game_id
+
+
+class DamagedGameError(StoreError):
+    """A stored game cannot be replayed (the database was edited by hand or damaged)."""

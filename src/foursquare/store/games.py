@@ -1,0 +1,313 @@
+"""The stored games: one row each, decoded into a :class:`StoredGame`; creating, reading, changing, recording.
+
+A game is stored as what defines it — its deal number (or stock order), its variant, its player, the moves
+played and the moves that ``redo`` would play again — plus the outcome, the score and timestamps, which are
+derived data kept for listings and statistics. The engine (:mod:`foursquare.engine`) is the only rule
+implementation: a game is rebuilt by replaying its moves, and every change is made by the engine on the
+rebuilt game, in one transaction that re-reads the game first.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, TypeVar
+
+from foursquare.cards import Card, CardError, check_deal_number, parse_stock
+from foursquare.engine import Game, Move, Status, Variant, VariantError
+from foursquare.store.database import Database, now
+from foursquare.store.errors import DamagedGameError, StoreError, UnknownGameError
+from foursquare.store.schema import COLUMNS
+
+TERMINAL_PLAYER = "terminal"
+"""The player of every game the terminal game records (web players are random cookie tokens)."""
+
+T = TypeVar("T")
+
+_SELECT = f"SELECT {', '.join(COLUMNS)} FROM games"
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(16)
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One row of the ``games`` table, decoded."""
+
+    id: str
+    player: str
+    deal: int | None
+    stock: tuple[Card, ...] | None
+    deal_hidden: bool
+    variant: Variant
+    moves: tuple[Move, ...]
+    redo: tuple[Move, ...]
+    turn: int
+    outcome: Status
+    reason: str | None
+    score: int | None
+    analysis: str | None
+    created_at: str
+    updated_at: str
+    assisted: bool = False
+    daily: date | None = None
+    winnable: bool = False
+    finished_at: str | None = None
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome != "playing"
+
+    @property
+    def visible_deal(self) -> int | None:
+        """The deal number as the player may see it: hidden while a random deal is being played."""
+        if self.deal_hidden and not self.is_over:
+            return None
+        return self.deal
+
+    def fresh(self) -> Game:
+        """The engine's game at turn 0: this game's deal (or stock) and variant."""
+        if self.deal is not None:
+            return Game(deal=self.deal, variant=self.variant)
+        return Game(stock=self.stock, variant=self.variant)
+
+    def rebuild(self) -> Game:
+        """The engine's game in this position, redo list included, by replaying the moves."""
+        try:
+            game = self.fresh()
+            for move in (*self.moves, *self.redo):
+                game.place(move.row, move.col)
+            for _ in self.redo:
+                game.undo()
+        except ValueError as exc:
+            raise DamagedGameError(f"the stored game {self.id!r} cannot be replayed: {exc}") from None
+        if game.turn != self.turn or game.outcome().status != self.outcome:
+            raise DamagedGameError(f"the stored game {self.id!r} does not match its moves")
+        return game
+
+
+def _moves_json(moves: list[Move] | tuple[Move, ...]) -> str:
+    return json.dumps([m.to_json() for m in moves], separators=(",", ":"))
+
+
+def _decode_moves(text: str, game_id: str, column: str) -> tuple[Move, ...]:
+    try:
+        data = json.loads(text)
+        if not isinstance(data, list):
+            raise TypeError("not a list")
+        return tuple(Move.from_json(item) for item in data)
+    except (TypeError, ValueError) as exc:  # MoveError is a ValueError
+        raise DamagedGameError(f"the stored game {game_id!r} has a malformed {column} list: {exc}") from None
+
+
+def _decode_date(text: str | None, game_id: str) -> date | None:
+    try:
+        return None if text is None else date.fromisoformat(text)
+    except ValueError:
+        raise DamagedGameError(f"the stored game {game_id!r} has a malformed daily date {text!r}") from None
+
+
+def decode(row: sqlite3.Row) -> StoredGame:
+    """A row of ``games`` (all of :data:`~foursquare.store.COLUMNS`) as a :class:`StoredGame`."""
+    game_id = row["id"]
+    try:
+        deal = None if row["deal"] is None else check_deal_number(int(row["deal"]))
+        stock = None if row["stock"] is None else parse_stock(json.loads(row["stock"]))
+        variant = Variant(adjacency=row["adjacency"], count_buried=bool(row["count_buried"]))
+    except (CardError, VariantError, ValueError) as exc:
+        raise DamagedGameError(f"the stored game {game_id!r} is malformed: {exc}") from None
+    return StoredGame(
+        id=game_id,
+        player=row["player"],
+        deal=deal,
+        stock=stock,
+        deal_hidden=bool(row["deal_hidden"]),
+        variant=variant,
+        moves=_decode_moves(row["moves"], game_id, "moves"),
+        redo=_decode_moves(row["redo"], game_id, "redo"),
+        turn=row["turn"],
+        outcome=row["outcome"],
+        reason=row["reason"],
+        score=row["score"],
+        analysis=row["analysis"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        assisted=bool(row["assisted"]),
+        daily=_decode_date(row["daily"], game_id),
+        winnable=bool(row["winnable"]),
+        finished_at=row["finished_at"],
+    )
+
+
+class GameStore(Database):
+    """The games of the database: created, read, changed with the engine, recorded from elsewhere, listed."""
+
+    def create_game(
+        self,
+        player: str,
+        *,
+        deal: int | None = None,
+        stock: tuple[Card, ...] | None = None,
+        variant: Variant,
+        hidden: bool,
+        winnable: bool = False,
+    ) -> StoredGame:
+        """Store a new game at turn 0: a numbered deal, or an explicit stock order."""
+        if (deal is None) == (stock is None):
+            raise ValueError("give a deal number or a stock order, not both or neither")
+        with self.transaction() as conn:
+            return self._insert(conn, player, deal=deal, stock=stock, variant=variant, hidden=hidden, winnable=winnable)
+
+    def _insert(
+        self,
+        conn: sqlite3.Connection,
+        player: str,
+        *,
+        deal: int | None,
+        stock: tuple[Card, ...] | None,
+        variant: Variant,
+        hidden: bool,
+        winnable: bool = False,
+        daily: date | None = None,
+        game_id: str | None = None,
+    ) -> StoredGame:
+        stamp = now(self.clock)
+        game_id = game_id or new_game_id()
+        conn.execute(
+            "INSERT INTO games (id, player, deal, stock, deal_hidden, adjacency, count_buried, created_at,"
+            " updated_at, daily, winnable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                player,
+                None if deal is None else str(check_deal_number(deal)),
+                None if stock is None else json.dumps([c.name for c in stock]),
+                int(hidden),
+                variant.adjacency,
+                int(variant.count_buried),
+                stamp,
+                stamp,
+                None if daily is None else daily.isoformat(),
+                int(winnable),
+            ),
+        )
+        return self._read(conn, game_id)
+
+    def get(self, game_id: str) -> StoredGame:
+        """The stored game, or :class:`UnknownGameError`."""
+        with self.connect() as conn:
+            return self._read(conn, game_id)
+
+    def _read(self, conn: sqlite3.Connection, game_id: str) -> StoredGame:
+        row = conn.execute(f"{_SELECT} WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise UnknownGameError(game_id)
+        return decode(row)
+
+    def change(self, game_id: str, apply: Callable[[Game, StoredGame], T]) -> tuple[StoredGame, Game, T]:
+        """Change one game atomically.
+
+        In one ``BEGIN IMMEDIATE`` transaction: read the game, rebuild it with the engine, call
+        ``apply(game, stored)`` (which checks what it must — the turn, whether the game is over —
+        and changes ``game`` with the engine, raising to abandon), then write the game back.
+        Returns the stored game as written, the engine's game and what ``apply`` returned.
+
+        A change that takes a card back (undo, or restart after a card was placed) marks the game
+        assisted, in the same transaction: the player has seen the card that came next.
+        """
+        with self.transaction() as conn:
+            stored = self._read(conn, game_id)
+            game = stored.rebuild()
+            result = apply(game, stored)
+            took_back = game.turn < stored.turn
+            conn.execute("UPDATE games SET assisted = assisted OR ? WHERE id = ?", (took_back, game_id))
+            # A game once over takes no change (apply refuses it), so its end is written once.
+            self._write_position(conn, game_id, game)
+            return self._read(conn, game_id), game, result
+
+    def mark_assisted(self, game_id: str) -> None:
+        """Mark a game assisted (its player took a hint)."""
+        with self.transaction() as conn:
+            conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,))
+
+    def record_game(self, game_id: str, player: str, game: Game, *, hidden: bool, assisted: bool) -> StoredGame:
+        """Record a game played elsewhere (the terminal game) under ``game_id``, which identifies it for good.
+
+        In one transaction: the game is inserted the first time, and its position written over later. Recording
+        the same game again never counts it twice: its place among finished games (``finished_seq``, which
+        statistics and streaks follow) is given once, the first time it is recorded over. ``assisted`` is sticky
+        (recording a game with ``assisted=True`` before it ends marks it for good), and a game recorded over
+        keeps its result when it is recorded again not over (a card taken back after the end, the game left):
+        only its next end replaces the result.
+        """
+        outcome = game.outcome()
+        with self.transaction() as conn:
+            row = conn.execute("SELECT player, outcome FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                stock = None if game.deal is not None else tuple(game.stock)
+                self._insert(
+                    conn, player, deal=game.deal, stock=stock, variant=game.variant, hidden=hidden, game_id=game_id
+                )
+            elif row["player"] != player:
+                raise StoreError(f"the game {game_id!r} in {self.path} belongs to another player")
+            conn.execute("UPDATE games SET assisted = assisted OR ? WHERE id = ?", (assisted, game_id))
+            if outcome.is_over or row is None or row["outcome"] == "playing":
+                self._write_position(conn, game_id, game)
+            return self._read(conn, game_id)
+
+    def _write_position(self, conn: sqlite3.Connection, game_id: str, game: Game) -> None:
+        """Write ``game``'s position; its first end also gives it its place among finished games."""
+        outcome = game.outcome()
+        stamp = now(self.clock)
+        conn.execute(
+            "UPDATE games SET moves = ?, redo = ?, turn = ?, outcome = ?, reason = ?, score = ?, updated_at = ?,"
+            " finished_seq = CASE WHEN ? AND finished_seq IS NULL"
+            "   THEN (SELECT coalesce(max(finished_seq), 0) + 1 FROM games) ELSE finished_seq END,"
+            " finished_at = CASE WHEN ? THEN ? ELSE finished_at END"
+            " WHERE id = ?",
+            (
+                _moves_json(game.moves),
+                _moves_json(game.redo_moves),
+                game.turn,
+                outcome.status,
+                outcome.reason,
+                outcome.score,
+                stamp,
+                outcome.is_over,
+                outcome.is_over,
+                stamp,
+                game_id,
+            ),
+        )
+
+    def recent_games(self, player: str, limit: int) -> list[StoredGame]:
+        """A player's last ``limit`` finished games, the last one to end first."""
+        with self.connect() as conn:
+            rows = conn.execute(
+                f"{_SELECT} WHERE player = ? AND finished_seq IS NOT NULL ORDER BY finished_seq DESC LIMIT ?",
+                (player, limit),
+            ).fetchall()
+        return [decode(row) for row in rows]
+
+    def save_analysis(self, game_id: str, analysis: dict[str, Any]) -> None:
+        """Cache the analysis of a finished game: the first one written wins, unless it is of an older ``version``."""
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE games SET analysis = ? WHERE id = ?"
+                " AND (analysis IS NULL OR coalesce(json_extract(analysis, '$.version'), 1) < ?)",
+                (json.dumps(analysis, separators=(",", ":")), game_id, analysis.get("version", 1)),
+            )
+
+    def list_games(self, player: str, *, page: int, per_page: int) -> tuple[list[StoredGame], int]:
+        """One page of a player's games, newest first, and how many games they have in all."""
+        with self.connect() as conn:
+            total = conn.execute("SELECT count(*) FROM games WHERE player = ?", (player,)).fetchone()[0]
+            rows = conn.execute(
+                f"{_SELECT} WHERE player = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
+                (player, per_page, (page - 1) * per_page),
+            ).fetchall()
+        return [decode(row) for row in rows], total

@@ -1,0 +1,121 @@
+"""A player's statistics over their finished games: results, scores, clean games, streaks, daily streaks."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from foursquare.store.database import Database
+
+MAX_SCORE = 24
+"""The best possible score: a win needs at least 16 cards placed, leaving 24 in the stock."""
+
+
+class Statistics(Database):
+    """The statistics read from the database."""
+
+    def stats(self, player: str) -> dict[str, Any]:
+        """A player's statistics over their finished games (see ``docs/api.md``)."""
+        with self.connect() as conn:
+            rows = conn.execute(
+                "SELECT outcome, score, assisted FROM games WHERE player = ? AND finished_seq IS NOT NULL"
+                " ORDER BY finished_seq",
+                (player,),
+            ).fetchall()
+            dailies = conn.execute(
+                "SELECT daily, outcome FROM games WHERE player = ? AND daily IS NOT NULL ORDER BY daily", (player,)
+            ).fetchall()
+        results = [(row["outcome"], row["score"] or 0) for row in rows]
+        assisted = [bool(row["assisted"]) for row in rows]
+        finished = {
+            date.fromisoformat(row["daily"]): row["outcome"] == "won" for row in dailies if row["outcome"] != "playing"
+        }
+        return {
+            **summarize(results),
+            "assisted": sum(assisted),
+            "clean": summarize_clean(results, assisted),
+            "daily": {
+                "played": len(finished),
+                "won": sum(finished.values()),
+                **daily_streaks(finished, self.today()),
+            },
+        }
+
+
+def summarize(results: list[tuple[str, int]]) -> dict[str, Any]:
+    """Statistics of finished games given as (outcome, score) in the order they ended.
+
+    >>> summarize([("won", 5), ("lost", 0), ("won", 3), ("won", 5)])["current_streak"]
+    2
+    """
+    played = len(results)
+    won = sum(1 for outcome, _ in results if outcome == "won")
+    current, best = streaks([outcome == "won" for outcome, _ in results])
+    histogram = [0] * (MAX_SCORE + 1)
+    for outcome, score in results:
+        if outcome == "won":
+            histogram[min(max(score, 0), MAX_SCORE)] += 1
+    scores = [score if outcome == "won" else 0 for outcome, score in results]
+    return {
+        "played": played,
+        "won": won,
+        "lost": played - won,
+        "win_rate": won / played if played else 0.0,
+        "current_streak": current,
+        "best_streak": best,
+        "best_score": max(scores) if scores else None,
+        "mean_score": sum(scores) / played if played else None,
+        "score_histogram": [{"score": s, "count": n} for s, n in enumerate(histogram)],
+    }
+
+
+def summarize_clean(results: list[tuple[str, int]], assisted: list[bool]) -> dict[str, Any]:
+    """Wins, best score and streaks counting clean games only: an assisted game is no clean win.
+
+    An assisted game ends a clean streak as a loss does (skipping it would let a hint taken in a bad
+    game protect the streak).
+
+    >>> summarize_clean([("won", 5), ("won", 9), ("won", 3)], [False, True, False])
+    {'played': 2, 'won': 2, 'current_streak': 1, 'best_streak': 1, 'best_score': 5}
+    """
+    pairs = list(zip(results, assisted, strict=True))
+    clean = [result for result, helped in pairs if not helped]
+    current, best = streaks([outcome == "won" and not helped for (outcome, _), helped in pairs])
+    scores = [score if outcome == "won" else 0 for outcome, score in clean]
+    return {
+        "played": len(clean),
+        "won": sum(1 for outcome, _ in clean if outcome == "won"),
+        "current_streak": current,
+        "best_streak": best,
+        "best_score": max(scores) if scores else None,
+    }
+
+
+def streaks(wins: list[bool]) -> tuple[int, int]:
+    """The current run of wins (ending with the last game) and the longest one."""
+    current = best = 0
+    for won in wins:
+        current = current + 1 if won else 0
+        best = max(best, current)
+    return current, best
+
+
+def daily_streaks(finished: dict[date, bool], today: date) -> dict[str, int]:
+    """Consecutive UTC dates with a won daily deal: the run still alive today, and the longest.
+
+    ``finished`` tells, for each date whose daily game is over, whether it was won. The current run
+    ends today or, while today's daily is not over, yesterday; a lost daily ends it at once.
+
+    >>> d = date(2026, 12, 1)
+    >>> daily_streaks({d - timedelta(days=n): True for n in (6, 5, 4, 2, 1)}, d)
+    {'current_streak': 2, 'best_streak': 3}
+    """
+    best = run = 0
+    previous: date | None = None
+    for day in sorted(day for day, won in finished.items() if won):
+        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
+        best = max(best, run)
+        previous = day
+    yesterday = today - timedelta(days=1)
+    alive = previous is not None and (previous == today or (previous == yesterday and today not in finished))
+    return {"current_streak": run if alive else 0, "best_streak": best}
