@@ -1,16 +1,23 @@
 """What went wrong, in the player's language: the command line's own errors, and the library's that a user can cause.
 
 A command raises :class:`CommandError` with a message already in its language. The library's errors are
-English texts for developers; those a user can cause carry a stable ``code`` and their details (a record
-file's :class:`~foursquare.record.RecordError`, the games database's :class:`~foursquare.store.StoreError`, a
-study's :class:`~foursquare.study.StudyError`),
-which :func:`user_message` words from the catalogue. Any other error's English text is shown as it is: it
-is unexpected, and the English is better than nothing.
+English texts for developers; those a user can cause share one base class,
+:class:`~foursquare.errors.FoursquareError`, with a stable ``code`` and their details, and :func:`user_message`
+words from the catalogue those of a record file (:class:`~foursquare.record.RecordError`), the games database
+(:class:`~foursquare.store.StoreError`) and a study (:class:`~foursquare.study.StudyError`). Any other error's
+English text is shown as it is: it is unexpected, and the English is better than nothing.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from foursquare.i18n import Translator
+
+if TYPE_CHECKING:
+    from foursquare.record import RecordError
+    from foursquare.store import StoreError
+    from foursquare.study.work import StudyError
 
 
 class CommandError(ValueError):
@@ -22,36 +29,48 @@ class CommandError(ValueError):
 
 def user_message(exc: BaseException, t: Translator) -> str:
     """``exc``'s message for the person at the terminal, in ``t``'s language where the catalogue has it."""
+    from foursquare.errors import FoursquareError
     from foursquare.record import RecordError
     from foursquare.store import StoreError
-    from foursquare.study.export import PARQUET_EXTRA
     from foursquare.study.work import StudyError
 
-    if isinstance(exc, RecordError) and exc.code:
+    if not isinstance(exc, FoursquareError) or not exc.code:
+        return str(exc)
+    if isinstance(exc, RecordError):
         return record_message(exc, t)
-    if isinstance(exc, StoreError) and exc.code:
-        path, error = str(exc.path), str(exc.error or "")
-        directory = str(getattr(exc.path, "parent", ""))
-        return t(f"cli.store.{exc.code}", path=path, error=error, directory=directory, option="--db")
-    if isinstance(exc, StudyError) and exc.code and t.has(f"cli.study.error.{exc.code}"):
-        # Counts are numbers in the language's digits; paths, addresses and values stay as written.
-        params = {k: v if k in ("seconds", "line", "first") else str(v) for k, v in exc.params.items()}
-        names = {
-            "library": "Dask",
-            "format": "Parquet",
-            "package": "pyarrow",
-            "command": f"pip install '{PARQUET_EXTRA}'",
-            "export": "foursquare study export",
-        }
-        return t(f"cli.study.error.{exc.code}", **names, **params)
+    if isinstance(exc, StoreError):
+        return store_message(exc, t)
+    if isinstance(exc, StudyError) and t.has(f"cli.study.error.{exc.code}"):
+        return study_message(exc, t)
     return str(exc)
 
 
-def record_message(exc: BaseException, t: Translator) -> str:
+def store_message(exc: StoreError, t: Translator) -> str:
+    """Why the games database cannot be used, from :class:`~foursquare.store.StoreError`'s code and details."""
+    path, error = str(exc.path), str(exc.error or "")
+    directory = str(getattr(exc.path, "parent", ""))
+    return t(f"cli.store.{exc.code}", path=path, error=error, directory=directory, option="--db")
+
+
+def study_message(exc: StudyError, t: Translator) -> str:
+    """What went wrong in a study, from :class:`~foursquare.study.StudyError`'s code and details."""
+    from foursquare.study.export import PARQUET_EXTRA
+
+    # Counts are numbers in the language's digits; paths, addresses and values stay as written.
+    params = {k: v if k in ("seconds", "line", "first") else str(v) for k, v in exc.params.items()}
+    names = {
+        "library": "Dask",
+        "format": "Parquet",
+        "package": "pyarrow",
+        "command": f"pip install '{PARQUET_EXTRA}'",
+        "export": "foursquare study export",
+    }
+    return t(f"cli.study.error.{exc.code}", **names, **params)
+
+
+def record_message(exc: RecordError, t: Translator) -> str:
     """What is wrong with a game record, from :class:`~foursquare.record.RecordError`'s code and details."""
-    code: str = getattr(exc, "code", "")
-    params: dict[str, object] = dict(getattr(exc, "params", {}))
-    path: str | None = getattr(exc, "path", None)
+    code, params, path = exc.code, dict(exc.params), exc.path
     key = f"cli.record.{code}"
     if not code or not t.has(key):
         return str(exc)
