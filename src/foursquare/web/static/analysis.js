@@ -1,3 +1,4 @@
+// @ts-check
 // The analysis of a finished game: the verdict on the deal, the game's curve (win chance and expected
 // score after every move, the mistakes marked), the costliest moves, and marks under the replay slider
 // where the mistakes were (each opens that position, the cell played and the best marked).
@@ -6,15 +7,23 @@ import { api } from "./api.js";
 import { evaluationChart, markChartMove } from "./chart.js";
 import { $, el, errorMessage } from "./dom.js";
 import { cardSymbol, decimal, integer, percent, t } from "./i18n.js";
-import { currentReplay, showReplay } from "./replay.js";
-import { gameState } from "./store.js";
+import { currentReplay, drawnReplayTurn, onReplayDrawn, showReplay } from "./replay.js";
+import { currentGame, gameState } from "./store.js";
+
+/**
+ * @typedef {import("./api.js").Analysis} Analysis
+ * @typedef {import("./api.js").AnalysisMove} AnalysisMove
+ * @typedef {import("./board.js").Marker} Marker
+ */
 
 const MAX_COSTLY = 5;
 
+/** @type {string | null} */
 let asked = null; // the id of the game whose analysis was asked for (loading, shown or failed)
-let shown = null; // {id, analysis}: the analysis on screen, drawn again after a change of language
+/** @type {{id: string, analysis: Analysis} | null} */
+let shown = null; // the analysis on screen, drawn again after a change of language
 
-const isCurrent = (id) => gameState()?.id === id;
+const isCurrent = (/** @type {string} */ id) => gameState()?.id === id;
 
 /** Forget the analysis asked for (another game is shown: coming back to this one asks again). */
 export function forgetAnalysis() {
@@ -32,11 +41,11 @@ export function rerenderAnalysis() {
 
 /** Fetch and show the analysis of the current (finished) game, unless it is already there or on its way. */
 export function ensureAnalysis() {
-  if (asked !== gameState().id) loadAnalysis();
+  if (asked !== currentGame().id) loadAnalysis();
 }
 
 async function loadAnalysis() {
-  const id = gameState().id;
+  const id = currentGame().id;
   asked = id;
   const section = $("analysis");
   const body = $("analysis-body");
@@ -63,7 +72,10 @@ async function loadAnalysis() {
   }
 }
 
-/** Little marks under the replay slider where the mistakes were; each one opens that position. */
+/**
+ * Little marks under the replay slider where the mistakes were; each one opens that position.
+ * @param {AnalysisMove[]} moves
+ */
 function drawMistakeMarks(moves) {
   const total = currentReplay()?.total ?? 0;
   const marks = $("replay-marks");
@@ -89,11 +101,18 @@ function drawMistakeMarks(moves) {
   );
 }
 
-/** Show the position before a move, with the cell played and the best cell marked. */
+/**
+ * Show the position before a move, with the cell played and the best cell marked.
+ * @param {AnalysisMove} move
+ */
 function showMistake(move) {
   showReplay(move.index, mistakeMarkers(move));
 }
 
+/**
+ * @param {AnalysisMove} move
+ * @returns {Marker[]}
+ */
 function mistakeMarkers(move) {
   return [
     { row: move.played[0], col: move.played[1], kind: "played", label: t("replay.played") },
@@ -101,7 +120,10 @@ function mistakeMarkers(move) {
   ];
 }
 
-/** The spoken (and hovered) label of a move's point on the chart. */
+/**
+ * The spoken (and hovered) label of a move's point on the chart.
+ * @param {AnalysisMove} move
+ */
 function pointLabel(move) {
   const where = { n: move.index + 1, card: cardSymbol(move.card), cell: move.played_cell };
   const chances = { pct: percent(move.played_win_probability), score: decimal(move.played_expected_score) };
@@ -110,6 +132,7 @@ function pointLabel(move) {
   return `${label} ${t("chart.pointMistake", { best: move.best_cell, loss: decimal(move.expected_score_loss) })}`;
 }
 
+/** @param {AnalysisMove[]} moves */
 function chartDescription(moves) {
   const last = moves[moves.length - 1];
   const first = moves[0];
@@ -125,14 +148,16 @@ function chartDescription(moves) {
   return `${course} ${marked}`;
 }
 
-let chartWatchers = []; // what keeps the chart in step with the replay and its width, while one is shown
+/** @type {(() => void)[]} */
+let chartWatchers = []; // stop what keeps the chart in step with the replay and its width, while one is shown
 
 /**
  * Draw the game's curve under the replay, as wide as the replay (redrawn when that changes), or remove
  * it (`moves` null). A point opens the replay after its move (a mistake with the played and best cells marked).
+ * @param {AnalysisMove[] | null} moves
  */
 function showChart(moves) {
-  for (const watcher of chartWatchers) watcher.disconnect();
+  for (const stop of chartWatchers) stop();
   chartWatchers = [];
   const box = $("replay-chart");
   if (!moves?.length) {
@@ -149,16 +174,19 @@ function showChart(moves) {
   };
   const syncCursor = () => {
     const svg = box.querySelector("svg.chart");
-    if (svg) markChartMove(svg, Number($("board").dataset.replayTurn ?? -1));
+    if (svg) markChartMove(svg, drawnReplayTurn());
   };
-  const cursor = new MutationObserver(syncCursor);
-  cursor.observe($("board"), { attributes: true, attributeFilter: ["data-replay-turn"] });
+  const stopCursor = onReplayDrawn(syncCursor);
   const resize = new ResizeObserver(draw);
   resize.observe(box);
-  chartWatchers = [cursor, resize];
+  chartWatchers = [stopCursor, () => resize.disconnect()];
   draw();
 }
 
+/**
+ * @param {AnalysisMove[]} moves
+ * @param {number} width
+ */
 function gameChart(moves, width) {
   const points = moves.map((move) => ({
     n: move.index + 1,
@@ -184,7 +212,9 @@ function gameChart(moves, width) {
   return el("figure", { class: "chart-figure" }, svg, legend);
 }
 
+/** @param {import("./api.js").Perfect} perfect */
 function verdict(perfect) {
+  /** @type {HTMLElement[]} */
   const parts = [];
   const key =
     perfect.winnable === true ? "over.winnable" : perfect.winnable === false ? "over.notWinnable" : "over.unknownWinnable";
@@ -197,7 +227,10 @@ function verdict(perfect) {
   return parts;
 }
 
-/** One of the costliest moves, its cells by name. */
+/**
+ * One of the costliest moves, its cells by name.
+ * @param {AnalysisMove} move
+ */
 function costlyMove(move) {
   const line = t("over.moveLine", {
     n: move.index + 1,
@@ -225,6 +258,7 @@ function costlyMove(move) {
   );
 }
 
+/** @param {Analysis} analysis */
 function renderAnalysis(analysis) {
   const parts = verdict(analysis.perfect ?? {});
   const moves = analysis.moves ?? [];

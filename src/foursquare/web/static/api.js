@@ -1,11 +1,128 @@
+// @ts-check
 // The JSON API of the server (see docs/api.md). Every call returns parsed JSON or throws ApiError.
 // It also knows whether the server can be reached: when a request cannot get through, it tells the
 // listeners (connection.js shows a banner) and asks the server again now and then until it answers.
+
+// --- the server's answers (docs/api.md) ------------------------------------------------------------------
+
+/**
+ * A deal number: a JS number, or a string of digits beyond the integers a number holds exactly.
+ * @typedef {number | string} Deal
+ * @typedef {{adjacency: "orthogonal" | "diagonal", count_buried: boolean}} Variant
+ * @typedef {{row: number, col: number, cell: string, height: number, card: string, face_up: boolean}} Cell
+ * @typedef {{min_row: number, max_row: number, min_col: number, max_col: number, column_names: string[],
+ *   row_names: string[]}} Area
+ * @typedef {"playing" | "won" | "lost"} Outcome
+ * @typedef {{row: number, col: number, cell: string, card: string}} Placed
+ * @typedef {{row: number, col: number, cell: string, card: string, face_up: boolean, line: "row" | "column",
+ *   reason?: "highest" | "lowest" | "none_face_up" | null}} Flip
+ */
+
+/**
+ * The state object: a game as the server shows it.
+ * @typedef {object} GameState
+ * @property {string} id
+ * @property {Deal | null} deal null while a deal's number is hidden
+ * @property {Variant} variant
+ * @property {number} turn
+ * @property {string | null} card the card to place; null once the game is over
+ * @property {number} stock_left
+ * @property {number} face_down
+ * @property {number} max_face_down
+ * @property {Cell[]} cells
+ * @property {[number, number][]} legal
+ * @property {string[]} legal_cells
+ * @property {Area} area
+ * @property {Outcome} outcome
+ * @property {string | null} reason
+ * @property {number | null} score
+ * @property {boolean} can_undo
+ * @property {boolean} can_redo
+ * @property {string} created_at
+ * @property {string} updated_at
+ * @property {boolean} yours
+ * @property {string | null} daily the UTC date of a daily deal
+ * @property {boolean} winnable
+ * @property {boolean} assisted
+ */
+
+/**
+ * @typedef {GameState & {placed: Placed, flips?: Flip[]}} MoveAnswer the state after a move, and what it did
+ * @typedef {{row: number, col: number, cell: string, win_probability: number, expected_score: number,
+ *   playouts: number}} HintMove
+ * @typedef {{turn: number, moves?: HintMove[]}} HintAnswer
+ */
+
+/**
+ * A position of a finished game's replay.
+ * @typedef {object} ReplayPosition
+ * @property {number} turn
+ * @property {Cell[]} cells
+ * @property {string | null} card
+ * @property {Placed | null} placed
+ * @property {Flip[]} [flips]
+ * @property {number} face_down
+ * @property {Outcome} outcome
+ */
+
+/**
+ * One move of the analysis, against the best one in its position.
+ * @typedef {object} AnalysisMove
+ * @property {number} index counts from 0
+ * @property {string} card
+ * @property {[number, number]} played
+ * @property {string} played_cell
+ * @property {[number, number]} best
+ * @property {string} best_cell
+ * @property {number} played_win_probability
+ * @property {number} played_expected_score
+ * @property {number} win_probability_loss
+ * @property {number} expected_score_loss
+ * @property {number} expected_score_loss_low
+ * @property {boolean} mistake
+ */
+
+/**
+ * @typedef {{winnable?: boolean | null, best_score?: number | null, upper_bound?: number | null}} Perfect
+ * @typedef {{moves?: AnalysisMove[], costliest?: number[], perfect?: Perfect}} Analysis
+ */
+
+/**
+ * @typedef {{id: string, deal: Deal | null, variant: Variant, turn: number, outcome: Outcome,
+ *   score: number | null, created_at: string, daily: string | null, assisted: boolean}} GameSummary
+ * @typedef {{games?: GameSummary[], page?: number, per_page?: number, total?: number}} GamesPage
+ * @typedef {{current_streak: number, best_streak: number}} Streaks
+ * @typedef {Streaks & {won: number, best_score: number | null}} CleanStats
+ * @typedef {object} Stats
+ * @property {number} played
+ * @property {number} won
+ * @property {number} lost
+ * @property {number | null} [win_rate]
+ * @property {number} current_streak
+ * @property {number} best_streak
+ * @property {number | null} best_score
+ * @property {number | null} mean_score
+ * @property {{score: number, count: number}[]} [score_histogram]
+ * @property {CleanStats} [clean] absent from a server that does not count clean games
+ * @property {Streaks} [daily] absent from a server that does not count daily deals
+ */
+
+/**
+ * What a new game is asked for (at most one of deal, daily, winnable and like).
+ * @typedef {object} NewGameOptions
+ * @property {string | number | null} [deal] a string of digits, or a number
+ * @property {Variant | null} [variant]
+ * @property {boolean} [daily]
+ * @property {boolean} [winnable]
+ * @property {string | null} [like] the id of a game whose deal to play
+ */
 
 export class ApiError extends Error {
   /**
    * status: the HTTP status (0 when the server could not be reached); code: the error's stable code
    * and reason: an illegal move's (see docs/api.md, "Errors"); detail: the server's words, for logs.
+   * @param {number} status
+   * @param {{detail?: string, code?: string, reason?: string}} [fields]
    */
   constructor(status, { detail = "", code = "", reason = "" } = {}) {
     super(detail || `HTTP ${status}`);
@@ -18,6 +135,12 @@ export class ApiError extends Error {
 
 // Deal numbers go up to 2^64 - 1, beyond the integers a JS number holds exactly: keep those as
 // strings of digits (read from the JSON source text) so that "Deal #…" shows the true number.
+/**
+ * A reviver of JSON.parse; `context` is given by browsers that pass a number's source text.
+ * @param {string} key
+ * @param {unknown} value
+ * @param {{source?: string}} [context]
+ */
 function keepBigDeal(key, value, context) {
   if (key === "deal" && typeof value === "number" && !Number.isSafeInteger(value) && context?.source) {
     return context.source;
@@ -25,7 +148,10 @@ function keepBigDeal(key, value, context) {
   return value;
 }
 
-/** A JSON text for a new-game body; the deal (digits) is written as-is so no precision is lost. */
+/**
+ * A JSON text for a new-game body; the deal (digits) is written as-is so no precision is lost.
+ * @param {NewGameOptions} [options]
+ */
 function newGameBody({ deal = null, variant = null, daily = false, winnable = false, like = null } = {}) {
   const parts = [];
   if (deal !== null && deal !== undefined) {
@@ -47,12 +173,17 @@ const RETRY_MAX_MS = 10000;
 // A cheap request that the service worker never answers from its cache (it leaves /api/ alone).
 const PROBE_PATH = "/api/games?page=1&per_page=1";
 
+/** @type {Set<(reachable: boolean) => void>} */
 const reachabilityListeners = new Set();
 let reachable = true;
 let retryDelay = RETRY_FIRST_MS;
-let retryTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let retryTimer;
 
-/** Call `listener(reachable)` each time the server stops or starts answering. */
+/**
+ * Call `listener(reachable)` each time the server stops or starts answering.
+ * @param {(reachable: boolean) => void} listener
+ */
 export function onReachability(listener) {
   reachabilityListeners.add(listener);
 }
@@ -60,6 +191,7 @@ export function onReachability(listener) {
 /** Whether the server answered the last request (any HTTP answer counts, even an error). */
 export const serverReachable = () => reachable;
 
+/** @param {boolean} value */
 function setReachable(value) {
   clearTimeout(retryTimer);
   if (value !== reachable) {
@@ -89,10 +221,21 @@ window.addEventListener("online", () => {
 
 // --- requests -----------------------------------------------------------------------------------------
 
+/**
+ * The parsed answer of a request (the JSON shape docs/api.md gives for it); `body`: a JSON text or a value.
+ * @template T
+ * @param {"GET" | "POST"} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<T>}
+ */
 async function request(method, path, body) {
-  const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  /** @type {Record<string, string>} */
+  const headers = { Accept: "application/json" };
+  /** @type {RequestInit} */
+  const options = { method, headers, credentials: "same-origin" };
   if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
+    headers["Content-Type"] = "application/json";
     options.body = typeof body === "string" ? body : JSON.stringify(body);
   }
   let response;
@@ -103,6 +246,7 @@ async function request(method, path, body) {
     throw new ApiError(0);
   }
   setReachable(true);
+  /** @type {unknown} */
   let data = null;
   const text = await response.text();
   if (text) {
@@ -113,27 +257,46 @@ async function request(method, path, body) {
     }
   }
   if (!response.ok) {
-    const text = (name) => (data && typeof data[name] === "string" ? data[name] : "");
+    const fields = /** @type {Record<string, unknown> | null} */ (data);
+    const text = (/** @type {string} */ name) => {
+      const value = fields?.[name];
+      return typeof value === "string" ? value : "";
+    };
     throw new ApiError(response.status, { detail: text("detail"), code: text("code"), reason: text("reason") });
   }
-  return data;
+  return /** @type {T} */ (data); // the JSON shape docs/api.md gives for this path
 }
 
-const game = (id) => `/api/games/${encodeURIComponent(id)}`;
+const game = (/** @type {string} */ id) => `/api/games/${encodeURIComponent(id)}`;
+
+/** @typedef {(id: string) => Promise<GameState>} GameChange */
 
 export const api = {
-  /** options: {deal?: string of digits | number, variant?: {adjacency, count_buried}, daily?, winnable?, like?: game id} */
+  /** @type {(options?: NewGameOptions) => Promise<GameState>} */
   newGame: (options = {}) => request("POST", "/api/games", newGameBody(options)),
+  /** @type {(id: string) => Promise<GameState>} */
   getGame: (id) => request("GET", game(id)),
+  /** @type {(page?: number, perPage?: number) => Promise<GamesPage>} */
   listGames: (page = 1, perPage = 20) => request("GET", `/api/games?page=${page}&per_page=${perPage}`),
-  /** card: the card to place as the player saw it (the server refuses the move if it has another one) */
+  /**
+   * card: the card to place as the player saw it (the server refuses the move if it has another one)
+   * @type {(id: string, row: number, col: number, turn: number, card: string) => Promise<MoveAnswer>}
+   */
   move: (id, row, col, turn, card) => request("POST", `${game(id)}/moves`, { row, col, turn, card }),
+  /** @type {GameChange} */
   undo: (id) => request("POST", `${game(id)}/undo`),
+  /** @type {GameChange} */
   redo: (id) => request("POST", `${game(id)}/redo`),
+  /** @type {GameChange} */
   restart: (id) => request("POST", `${game(id)}/restart`),
+  /** @type {(id: string) => Promise<HintAnswer>} */
   hint: (id) => request("GET", `${game(id)}/hint`),
+  /** @type {(id: string) => Promise<Analysis>} */
   analysis: (id) => request("GET", `${game(id)}/analysis`),
+  /** @type {(id: string) => Promise<unknown>} the game record (docs/records.md) */
   record: (id) => request("GET", `${game(id)}/record`),
+  /** @type {(id: string, turn: number) => Promise<ReplayPosition>} */
   replay: (id, turn) => request("GET", `${game(id)}/replay?turn=${turn}`),
+  /** @type {() => Promise<Stats>} */
   stats: () => request("GET", "/api/stats"),
 };

@@ -1,6 +1,7 @@
+// @ts-check
 // Foursquare in the browser: the entry point, which wires the modules together.
 // The server is the only judge of the rules; the page draws its answers. By concern:
-//   store.js      the game state the server sent last (the one piece of shared state)
+//   store.js      the page's shared state: the game state the server sent last, busy, the view shown
 //   game.js       the game actions (load, start, place, undo, redo, restart, hint)
 //   view.js       draws the game view; table.js the grid, the hand and the gauges (board.js, cards.js)
 //   describe.js   sentences about a placement (why cards turned: the server's flip reasons)
@@ -20,12 +21,12 @@ import { onLanguageChange, setupLanguage, t, translateTree } from "./i18n.js";
 import { showAnalysis } from "./over.js";
 import { rerenderAnalysis } from "./analysis.js";
 import { currentReplay, setupReplayButtons, showReplay } from "./replay.js";
-import { currentView, route, viewTitle } from "./routing.js";
+import { route, viewTitle } from "./routing.js";
 import { renderRules } from "./rules.js";
 import { copyLink, rerenderNoGame, shareLink } from "./share.js";
 import { setupShortcuts } from "./shortcuts.js";
 import { setupStats, showStats } from "./stats.js";
-import { gameState } from "./store.js";
+import { currentView, gameState } from "./store.js";
 import { board } from "./table.js";
 import { applyTheme, setupTheme } from "./theme.js";
 import { setupConnection } from "./connection.js";
@@ -44,7 +45,10 @@ function setupButtons() {
   $("btn-new").addEventListener("click", newGame);
   $("btn-no-game-new").addEventListener("click", newGame);
   $("btn-play-deal").addEventListener("click", playThisDeal);
-  const share = () => gameState() && copyLink(shareLink(gameState()));
+  const share = () => {
+    const state = gameState();
+    return state && copyLink(shareLink(state));
+  };
   $("btn-share").addEventListener("click", share);
   $("btn-over-share").addEventListener("click", share);
   $("btn-analyze").addEventListener("click", showAnalysis);
@@ -54,7 +58,7 @@ function setupButtons() {
     if (state?.deal !== null && state?.deal !== undefined) startNewGame({ deal: String(state.deal), variant: state.variant });
   });
   // The skip link moves focus to the grid without touching the route in the URL.
-  document.querySelector(".skip-link").addEventListener("click", async (event) => {
+  /** @type {HTMLAnchorElement} */ (document.querySelector(".skip-link")).addEventListener("click", async (event) => {
     event.preventDefault();
     if (currentView() !== "game") {
       history.pushState(null, "", "#/");

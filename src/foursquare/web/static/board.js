@@ -1,3 +1,4 @@
+// @ts-check
 // The floating grid: a CSS grid laid over the bounding box of the occupied and highlighted cells, with
 // the column letters below it and the row numbers on its left, like a chessboard's files and ranks.
 // It only draws what the server says (cells, legal cells, the names of the area's columns and rows); it
@@ -7,8 +8,38 @@ import { createCard, flipDuration, setCard } from "./cards.js";
 import { el } from "./dom.js";
 import { cardName, integer, t } from "./i18n.js";
 
+/**
+ * @typedef {import("./api.js").Cell} Cell
+ * @typedef {import("./api.js").Area} Area
+ * @typedef {{minRow: number, maxRow: number, minCol: number, maxCol: number}} Frame
+ * @typedef {{row: number, col: number, label: string}} HintBadge a ranked move (the best first)
+ * @typedef {HintBadge & {rank: number}} RankedHint
+ * @typedef {{row: number, col: number, kind: string, label: string}} Marker
+ * @typedef {{row: number, col: number, key: string}} LegalCell
+ */
+
+/**
+ * What the board draws (see Board.render).
+ * @typedef {object} BoardView
+ * @property {Cell[]} [cells]
+ * @property {[number, number][]} [legal]
+ * @property {string | null} card the card to place
+ * @property {boolean} interactive
+ * @property {{row: number, col: number} | null} [placed]
+ * @property {DOMRect | null} [flyFrom]
+ * @property {HintBadge[]} [hint]
+ * @property {Marker[]} [markers]
+ * @property {Frame} [frame]
+ * @property {Area} [area]
+ */
+
+/**
+ * @param {number} row
+ * @param {number} col
+ */
 const key = (row, col) => `${row},${col}`;
 
+/** @type {Record<string, [number, number]>} */
 const ARROWS = {
   ArrowUp: [-1, 0],
   ArrowDown: [1, 0],
@@ -19,12 +50,29 @@ const ARROWS = {
 const FLY_MS = 240;
 const SHIFT_MS = 260;
 
-/** Where each element is on screen now (to animate from, once the grid has been laid out anew). */
+/**
+ * Where each element is on screen now (to animate from, once the grid has been laid out anew).
+ * @param {Iterable<HTMLElement>} elements
+ */
 function rectsOf(elements) {
   return new Map([...elements].map((element) => [element, element.getBoundingClientRect()]));
 }
 
-/** Move `card` from the rectangle `from` (where the card to place was) to where it now lies. */
+/** @type {WeakMap<HTMLElement, number>} the timer that ends each card's flight */
+const flyTimers = new WeakMap();
+
+/**
+ * The legal slot that an event's target is in, if any.
+ * @param {Event} event
+ * @returns {HTMLElement | null | undefined}
+ */
+const legalSlotOf = (event) => /** @type {Element} */ (event.target).closest?.(".slot.legal");
+
+/**
+ * Move `card` from the rectangle `from` (where the card to place was) to where it now lies.
+ * @param {HTMLElement} card
+ * @param {DOMRect} from
+ */
 function flyIn(card, from) {
   const to = card.getBoundingClientRect();
   if (!to.width || !from.width) return;
@@ -39,40 +87,53 @@ function flyIn(card, from) {
   void card.offsetWidth;
   card.style.transition = `transform ${FLY_MS}ms cubic-bezier(0.25, 0.8, 0.35, 1)`;
   card.style.transform = "";
-  clearTimeout(card._flyTimer);
-  card._flyTimer = setTimeout(() => {
-    card.classList.remove("flying");
-    card.style.transition = "";
-    card.style.transformOrigin = "";
-  }, FLY_MS + 30);
+  clearTimeout(flyTimers.get(card));
+  flyTimers.set(
+    card,
+    setTimeout(() => {
+      card.classList.remove("flying");
+      card.style.transition = "";
+      card.style.transformOrigin = "";
+    }, FLY_MS + 30),
+  );
 }
 
 export class Board {
   /**
    * @param {HTMLElement} element the grid container
-   * @param {{onPlace: (row: number, col: number) => void}} handlers (onPlace may also be set later)
+   * @param {{onPlace?: (row: number, col: number) => unknown}} [handlers] (onPlace may also be set later)
    */
   constructor(element, { onPlace = () => {} } = {}) {
     this.element = element;
     this.onPlace = onPlace;
+    /** @type {Map<string, HTMLElement>} */
     this.slots = new Map();
+    /** @type {LegalCell[]} */
     this.legal = [];
+    /** @type {string | null} */
     this.focusKey = null;
     this.interactive = false;
+    /** @type {string | null | undefined} the card to place, while the board is interactive */
+    this.card = undefined;
     this.origin = { row: 0, col: 0 };
-    this.frame = null; // {minRow, maxRow, minCol, maxCol} drawn last
+    /** @type {Frame | null} */
+    this.frame = null; // drawn last
+    /** @type {Area | null} */
     this.area = null; // the state's "area": the names of its columns and rows
+    /** @type {Map<string, HTMLElement>} */
     this.edges = new Map(); // "col,3" / "row,-1" → the label on the board's edge
     this.shiftTimer = 0;
+    /** @type {number | undefined} */
+    this.celebrateTimer = undefined;
     element.addEventListener("click", (event) => this.#onClick(event));
     element.addEventListener("keydown", (event) => this.#onKey(event));
     // Hovering a highlighted cell shows a faint preview of the card there (mouse and pen only).
     this.canHover = window.matchMedia("(hover: hover)");
-    element.addEventListener("pointerover", (event) => this.#preview(event.target.closest?.(".slot.legal")));
+    element.addEventListener("pointerover", (event) => this.#preview(legalSlotOf(event)));
     element.addEventListener("pointerleave", () => this.#preview(null));
     element.addEventListener("focusin", (event) => {
-      const slot = event.target.closest?.(".slot.legal");
-      if (slot) this.#setFocusKey(slot.dataset.key);
+      const slot = legalSlotOf(event);
+      if (slot) this.#setFocusKey(/** @type {string} */ (slot.dataset.key));
     });
   }
 
@@ -84,22 +145,38 @@ export class Board {
     this.frame = null;
   }
 
-  /** Row and column counted from the top-left of the drawn grid (they change as it grows: say cellName). */
+  /**
+   * Row and column counted from the top-left of the drawn grid (they change as it grows: say cellName).
+   * @param {number} row
+   * @param {number} col
+   */
   displayCoords(row, col) {
     return { row: row - this.origin.row + 1, col: col - this.origin.col + 1 };
   }
 
-  /** The server's letter of column `col` ("" outside the named area, or before any state). */
+  /**
+   * The server's letter of column `col` ("" outside the named area, or before any state).
+   * @param {number} col
+   * @returns {string}
+   */
   columnName(col) {
     return this.area?.column_names[col - this.area.min_col] ?? "";
   }
 
-  /** The server's number of row `row`, as text ("" outside the named area). */
+  /**
+   * The server's number of row `row`, as text ("" outside the named area).
+   * @param {number} row
+   * @returns {string}
+   */
   rowName(row) {
     return this.area?.row_names[row - this.area.min_row] ?? "";
   }
 
-  /** The cell's one name for the whole game ("D4" for the first card's), as the server names it. */
+  /**
+   * The cell's one name for the whole game ("D4" for the first card's), as the server names it.
+   * @param {number} row
+   * @param {number} col
+   */
   cellName(row, col) {
     const column = this.columnName(col);
     const number = this.rowName(row);
@@ -112,6 +189,7 @@ export class Board {
    *        markers: [{row, col, kind, label}], frame: {minRow, maxRow, minCol, maxCol}|undefined,
    *        area: the state's area (the names of columns and rows; kept from the last view that had one)}
    * Returns the number of cards that started a flip animation.
+   * @param {BoardView} view
    */
   render(view) {
     const cells = view.cells ?? [];
@@ -142,7 +220,9 @@ export class Board {
     const minCol = Math.min(...cols);
     const frame = { minRow, maxRow: Math.max(...rows), minCol, maxCol: Math.max(...cols) };
     const moved = this.#frameMoved(frame);
-    const before = moved ? rectsOf(this.element.querySelectorAll(":scope > .slot, :scope > .edge")) : null;
+    /** @type {NodeListOf<HTMLElement>} */
+    const drawn = this.element.querySelectorAll(":scope > .slot, :scope > .edge");
+    const before = moved ? rectsOf(drawn) : null;
     this.frame = frame;
     this.origin = { row: minRow, col: minCol };
     this.element.style.setProperty("--rows", String(frame.maxRow - minRow + 1));
@@ -164,7 +244,7 @@ export class Board {
 
     // Every slot in its new place before any card is measured (a card flying in measures where it lands).
     for (const [slotKey, slot] of this.slots) {
-      const [row, col] = positions.get(slotKey);
+      const [row, col] = /** @type {[number, number]} */ (positions.get(slotKey)); // the others are gone
       slot.style.gridRow = String(row - minRow + 1);
       slot.style.gridColumn = String(col - minCol + 2);
     }
@@ -176,7 +256,8 @@ export class Board {
         this.element.append(slot);
         this.slots.set(slotKey, slot);
       }
-      slot.dataset.cell = this.cellName(row, col);
+      const name = this.cellName(row, col);
+      slot.dataset.cell = name;
       slot.style.gridRow = String(row - minRow + 1);
       slot.style.gridColumn = String(col - minCol + 2); // the first column holds the row numbers
       const cell = byKey.get(slotKey);
@@ -187,7 +268,7 @@ export class Board {
 
       slot.classList.toggle("occupied", Boolean(cell));
       slot.classList.toggle("legal", isLegal);
-      this.#label(slot, cell, isLegal, card);
+      this.#label(slot, name, cell, isLegal, card);
       this.#drawHint(slot, isLegal ? hintByKey.get(slotKey) : undefined);
       this.#drawMarker(slot, markerByKey.get(slotKey));
     }
@@ -196,14 +277,20 @@ export class Board {
     return flipping;
   }
 
-  /** Whether the drawn box changes with `frame` (so the cells already on screen would jump). */
+  /**
+   * Whether the drawn box changes with `frame` (so the cells already on screen would jump).
+   * @param {Frame} frame
+   */
   #frameMoved(frame) {
     const old = this.frame;
     if (!old || this.slots.size === 0) return false;
     return old.minRow !== frame.minRow || old.maxRow !== frame.maxRow || old.minCol !== frame.minCol || old.maxCol !== frame.maxCol;
   }
 
-  /** The column letters below the grid and the row numbers on its left, for the columns and rows drawn. */
+  /**
+   * The column letters below the grid and the row numbers on its left, for the columns and rows drawn.
+   * @param {Frame} frame
+   */
   #drawEdges(frame) {
     const wanted = new Map();
     for (let col = frame.minCol; col <= frame.maxCol; col += 1) {
@@ -236,9 +323,11 @@ export class Board {
   /**
    * The box moved: show every cell and edge label where it was, then let it glide to where it now is, so
    * the player sees the board re-centre rather than jump (not with reduced motion, nor for a card flying in).
+   * @param {Map<HTMLElement, DOMRect>} before
    */
   #glide(before) {
     if (flipDuration() === 0) return;
+    /** @type {HTMLElement[]} */
     const shifting = [];
     for (const [element, from] of before) {
       if (!element.isConnected || element.querySelector(".card.flying")) continue;
@@ -265,9 +354,15 @@ export class Board {
     }, SHIFT_MS + 30);
   }
 
-  /** The slot's role and accessible name, which starts with the cell's name: a cell to place `card` on, a pile, or nothing. */
-  #label(slot, cell, isLegal, card) {
-    const name = slot.dataset.cell;
+  /**
+   * The slot's role and accessible name, which starts with the cell's name: a cell to place `card` on, a pile, or nothing.
+   * @param {HTMLElement} slot
+   * @param {string} name the cell's
+   * @param {Cell | undefined} cell
+   * @param {boolean} isLegal
+   * @param {string} card
+   */
+  #label(slot, name, cell, isLegal, card) {
     if (isLegal) {
       slot.setAttribute("role", "button");
       const pile = cell ? t("card.pile", { count: cell.height }) : "";
@@ -293,7 +388,11 @@ export class Board {
     }
   }
 
-  /** The hint's rank on a legal slot (the best one with its label), or none. */
+  /**
+   * The hint's rank on a legal slot (the best one with its label), or none.
+   * @param {HTMLElement} slot
+   * @param {RankedHint | undefined} hint
+   */
   #drawHint(slot, hint) {
     slot.classList.remove("hint-1", "hint-2", "hint-3");
     let badge = slot.querySelector(":scope > .hint-badge");
@@ -309,7 +408,11 @@ export class Board {
     badge.textContent = hint.rank === 1 ? hint.label : integer(hint.rank);
   }
 
-  /** A replay marker (the card placed, the cell played, the best cell) with its tag, or none. */
+  /**
+   * A replay marker (the card placed, the cell played, the best cell) with its tag, or none.
+   * @param {HTMLElement} slot
+   * @param {Marker | undefined} marker
+   */
   #drawMarker(slot, marker) {
     slot.classList.remove("marker-placed", "marker-best", "marker-played");
     let tag = slot.querySelector(":scope > .marker-tag");
@@ -325,6 +428,7 @@ export class Board {
     tag.textContent = marker.label;
   }
 
+  /** @param {HTMLElement | null | undefined} slot */
   #preview(slot) {
     const current = this.element.querySelector(".card.preview");
     if (current && current.parentElement === slot) return;
@@ -345,7 +449,9 @@ export class Board {
   }
 
   celebrate() {
-    const slots = [...this.element.querySelectorAll(".slot.occupied")];
+    /** @type {NodeListOf<HTMLElement>} */
+    const occupied = this.element.querySelectorAll(".slot.occupied");
+    const slots = [...occupied];
     slots.forEach((slot, index) => slot.style.setProperty("--i", String(index)));
     this.element.classList.remove("celebrate");
     void this.element.offsetWidth;
@@ -354,8 +460,14 @@ export class Board {
     this.celebrateTimer = setTimeout(() => this.element.classList.remove("celebrate"), 2600);
   }
 
-  /** Draw a pile; `placed` is null, true (just placed: a small drop) or the rect to fly the card in from. */
+  /**
+   * Draw a pile; `placed` is null, true (just placed: a small drop) or the rect to fly the card in from.
+   * @param {HTMLElement} slot
+   * @param {Cell | undefined} cell
+   * @param {DOMRect | true | null} placed
+   */
   #drawPile(slot, cell, placed) {
+    /** @type {HTMLElement | null} */
     let pile = slot.querySelector(":scope > .pile");
     if (!cell) {
       if (pile) pile.remove();
@@ -366,14 +478,14 @@ export class Board {
       pile = el("div", { class: "pile" }, createCard(cell.card, cell.face_up), el("span", { class: "pile-badge", "aria-hidden": "true" }));
       slot.prepend(pile);
     } else {
-      const card = pile.querySelector(".card");
+      const card = /** @type {HTMLElement} */ (pile.querySelector(".card"));
       if (setCard(card, cell.card, cell.face_up, true)) flipped = 1;
     }
     pile.dataset.height = String(cell.height);
     pile.dataset.cell = slot.dataset.cell;
-    const badge = pile.querySelector(".pile-badge");
+    const badge = /** @type {HTMLElement} */ (pile.querySelector(".pile-badge"));
     badge.textContent = cell.height > 1 ? t("card.pileBadge", { count: cell.height }) : "";
-    const card = pile.querySelector(".card");
+    const card = /** @type {HTMLElement} */ (pile.querySelector(".card")); // a pile always has its card
     if (placed && typeof placed === "object" && flipDuration() > 0) flyIn(card, placed);
     else if (placed) {
       card.classList.remove("dealt");
@@ -385,13 +497,25 @@ export class Board {
 
   #updateRovingFocus() {
     const keys = this.legal.map((cell) => cell.key);
-    if (!keys.includes(this.focusKey)) this.focusKey = this.#nearestLegal(this.focusKey);
+    if (this.focusKey === null || !keys.includes(this.focusKey)) this.focusKey = this.#nearestLegal(this.focusKey);
     for (const cell of this.legal) {
-      const slot = this.slots.get(cell.key);
+      const slot = this.#legalSlot(cell.key);
       slot.tabIndex = cell.key === this.focusKey ? 0 : -1;
     }
   }
 
+  /**
+   * The slot of a legal cell (render gives every legal cell one).
+   * @param {string} slotKey
+   */
+  #legalSlot(slotKey) {
+    return /** @type {HTMLElement} */ (this.slots.get(slotKey));
+  }
+
+  /**
+   * @param {string | null} fromKey
+   * @returns {string | null}
+   */
   #nearestLegal(fromKey) {
     if (this.legal.length === 0) return null;
     if (!fromKey) return this.legal[0].key;
@@ -408,9 +532,10 @@ export class Board {
     return best.key;
   }
 
+  /** @param {string} slotKey */
   #setFocusKey(slotKey) {
     this.focusKey = slotKey;
-    for (const cell of this.legal) this.slots.get(cell.key).tabIndex = cell.key === slotKey ? 0 : -1;
+    for (const cell of this.legal) this.#legalSlot(cell.key).tabIndex = cell.key === slotKey ? 0 : -1;
   }
 
   /** Whether keyboard focus is on the grid (so it can be kept there after a move). */
@@ -418,31 +543,46 @@ export class Board {
     return this.element.contains(document.activeElement);
   }
 
-  /** Move keyboard focus to the current legal cell (or the grid itself when there is none). */
+  /**
+   * Move keyboard focus to the current legal cell (or the grid itself when there is none).
+   * @param {{scroll?: boolean}} [options]
+   */
   focus({ scroll = false } = {}) {
     const slot = this.focusKey ? this.slots.get(this.focusKey) : null;
     (slot ?? this.element).focus({ preventScroll: !scroll });
   }
 
-  /** The legal slot under a viewport point (for drag and drop), or null. */
+  /**
+   * The legal slot under a viewport point (for drag and drop), or null.
+   * @param {number} x
+   * @param {number} y
+   */
   legalSlotAt(x, y) {
     const hit = document.elementFromPoint(x, y);
+    /** @type {HTMLElement | null | undefined} */
     const slot = hit?.closest?.(".slot.legal");
     return slot && this.element.contains(slot) ? slot : null;
   }
 
+  /**
+   * @param {number} row
+   * @param {number} col
+   */
   slotFor(row, col) {
     return this.slots.get(key(row, col)) ?? null;
   }
 
+  /** @param {MouseEvent} event */
   #onClick(event) {
     if (!this.interactive) return;
-    const slot = event.target.closest(".slot.legal");
+    /** @type {HTMLElement | null} */
+    const slot = /** @type {Element} */ (event.target).closest(".slot.legal");
     if (!slot || !this.element.contains(slot)) return;
-    this.#setFocusKey(slot.dataset.key);
+    this.#setFocusKey(/** @type {string} */ (slot.dataset.key));
     this.onPlace(Number(slot.dataset.row), Number(slot.dataset.col));
   }
 
+  /** @param {KeyboardEvent} event */
   #onKey(event) {
     if (!this.interactive || this.legal.length === 0) return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
@@ -452,14 +592,14 @@ export class Board {
       const next = this.#neighbour(this.focusKey, step);
       if (next) {
         this.#setFocusKey(next);
-        this.slots.get(next).focus();
+        this.#legalSlot(next).focus();
       } else if (!this.element.contains(document.activeElement) || document.activeElement === this.element) {
         this.focus();
       }
       return;
     }
     if (event.key === "Enter" || event.key === " ") {
-      const slot = event.target.closest?.(".slot.legal");
+      const slot = legalSlotOf(event);
       if (!slot) return;
       event.preventDefault();
       if (event.repeat) return;
@@ -467,7 +607,12 @@ export class Board {
     }
   }
 
-  /** The legal cell nearest to `fromKey` in the direction of `step` (straight lines preferred). */
+  /**
+   * The legal cell nearest to `fromKey` in the direction of `step` (straight lines preferred).
+   * @param {string | null} fromKey
+   * @param {[number, number]} step
+   * @returns {string | null}
+   */
   #neighbour(fromKey, [dr, dc]) {
     if (!fromKey) return this.legal[0]?.key ?? null;
     const [r0, c0] = fromKey.split(",").map(Number);

@@ -1,3 +1,4 @@
+// @ts-check
 // Drawing cards: a face (corner indices and a big centre pip, suits from the SVG sprite) and a back,
 // mounted on the two sides of a 3D card so that turning it over is a rotateY flip.
 
@@ -10,6 +11,13 @@ export function flipDuration() {
   return reducedMotion() ? 0 : 420;
 }
 
+/** @type {WeakMap<HTMLElement, number>} the timer that ends each card's turning over */
+const flipTimers = new WeakMap();
+
+/**
+ * @param {string} suit
+ * @param {string} className
+ */
 function suitIcon(suit, className) {
   return svgEl(
     "svg",
@@ -18,6 +26,11 @@ function suitIcon(suit, className) {
   );
 }
 
+/**
+ * @param {number} rank
+ * @param {string} suit
+ * @param {"tl" | "br"} position
+ */
 function corner(rank, suit, position) {
   return el(
     "span",
@@ -27,6 +40,10 @@ function corner(rank, suit, position) {
   );
 }
 
+/**
+ * @param {HTMLElement} front
+ * @param {string} name
+ */
 function fillFront(front, name) {
   const { rank, suit } = parseCard(name);
   front.className = `card-face card-front suit-${suit} ${suit === "H" || suit === "D" ? "red" : "dark"}`;
@@ -38,12 +55,20 @@ function fillFront(front, name) {
   );
 }
 
+/**
+ * @param {HTMLElement} back
+ * @param {string} name
+ */
 function fillBack(back, name) {
   // The player has seen every card on the grid, so the back carries a discreet reminder of it.
   back.replaceChildren(el("span", { class: "back-emblem" }), el("span", { class: "back-peek", text: cardSymbol(name) }));
 }
 
-/** A new card element showing `name` face up or down (no animation). */
+/**
+ * A new card element showing `name` face up or down (no animation).
+ * @param {string} name
+ * @param {boolean} faceUp
+ */
 export function createCard(name, faceUp) {
   // The inner part is hidden from assistive technology: the card's label says it all.
   const card = el(
@@ -58,6 +83,11 @@ export function createCard(name, faceUp) {
 /**
  * Show `name` face up or down on an existing card element. When only the face changes and `animate`
  * is true the card turns over with a CSS 3D flip; a different card is swapped in without animation.
+ * Returns whether the card started turning over.
+ * @param {HTMLElement} card
+ * @param {string} name
+ * @param {boolean} faceUp
+ * @param {boolean} [animate]
  */
 export function setCard(card, name, faceUp, animate = true) {
   const face = faceUp ? "up" : "down";
@@ -65,7 +95,9 @@ export function setCard(card, name, faceUp, animate = true) {
   if (sameCard && card.dataset.face === face) return false;
   card.setAttribute("aria-label", cardLabel(name, faceUp));
   if (!sameCard) {
-    const [front, back] = card.querySelectorAll(".card-face");
+    /** @type {NodeListOf<HTMLElement>} */
+    const faces = card.querySelectorAll(".card-face");
+    const [front, back] = faces; // createCard made both
     fillFront(front, name);
     fillBack(back, name);
     card.dataset.card = name;
@@ -85,7 +117,10 @@ export function setCard(card, name, faceUp, animate = true) {
   }
   card.classList.add("flipping");
   card.dataset.face = face;
-  clearTimeout(card._flipTimer);
-  card._flipTimer = setTimeout(() => card.classList.remove("flipping"), duration + 200);
+  clearTimeout(flipTimers.get(card));
+  flipTimers.set(
+    card,
+    setTimeout(() => card.classList.remove("flipping"), duration + 200),
+  );
   return true;
 }

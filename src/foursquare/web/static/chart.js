@@ -1,34 +1,53 @@
+// @ts-check
 // The game's curve, like the evaluation graph of a chess site's analysis board: the win chance (a filled
 // line) and the expected score (a dashed line) after every move, as the analysis estimated them. Mistakes
 // stand out as red marks; each point is a button (one tab stop, arrow keys move between points).
 
 import { svgEl } from "./dom.js";
-import { decimal, integer, percent, t } from "./i18n.js";
+import { decimal, integer, percent } from "./i18n.js";
+
+/**
+ * A point of the curve: the move number, the win chance and expected score after it, whether it was a
+ * mistake, its spoken label.
+ * @typedef {{n: number, win: number, score: number, mistake: boolean, label: string}} ChartPoint
+ * @typedef {ReturnType<typeof frame>} ChartFrame
+ */
 
 // Drawn at the width it is shown at (one unit a pixel), so its text is never scaled down on a phone.
 const HEIGHT = 150;
 const PAD = { left: 40, right: 30, top: 10, bottom: 22 };
 const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
 
-/** Where things go in a chart `width` wide of `count` moves: x of move n, y of a fraction. */
+/**
+ * Where things go in a chart `width` wide of `count` moves: x of move n, y of a fraction.
+ * @param {number} width
+ * @param {number} count
+ */
 function frame(width, count) {
   const plotW = width - PAD.left - PAD.right;
   return {
     width,
     plotW,
     count,
-    x: (n) => PAD.left + (count <= 1 ? plotW / 2 : (plotW * (n - 1)) / (count - 1)),
-    y: (fraction) => PAD.top + PLOT_H * (1 - fraction),
+    x: (/** @type {number} */ n) => PAD.left + (count <= 1 ? plotW / 2 : (plotW * (n - 1)) / (count - 1)),
+    y: (/** @type {number} */ fraction) => PAD.top + PLOT_H * (1 - fraction),
   };
 }
 
-/** The top of the score axis: a round number at or above every score shown. */
+/**
+ * The top of the score axis: a round number at or above every score shown.
+ * @param {ChartPoint[]} points
+ */
 function scoreTop(points) {
   const most = Math.max(1, ...points.map((p) => p.score));
   return Math.ceil(most / 5) * 5;
 }
 
-/** Every fifth move labelled (every tenth on a long game or a narrow chart), and the last. */
+/**
+ * Every fifth move labelled (every tenth on a long game or a narrow chart), and the last.
+ * @param {number} count
+ * @param {number} plotW
+ */
 function moveTicks(count, plotW) {
   const step = count > 25 || plotW < 300 ? 10 : 5;
   const ticks = [1];
@@ -37,6 +56,10 @@ function moveTicks(count, plotW) {
   return ticks.filter((n, i, all) => i === 0 || n - all[i - 1] >= step / 2 || n === count);
 }
 
+/**
+ * @param {ChartFrame} at
+ * @param {number} top
+ */
 function axes(at, top) {
   const parts = [];
   for (const fraction of [0, 0.5, 1]) {
@@ -51,6 +74,7 @@ function axes(at, top) {
   return svgEl("g", { "aria-hidden": "true" }, ...parts);
 }
 
+/** @param {[number, number][]} coords */
 function pathOf(coords) {
   return coords.map(([x, y], i) => `${i === 0 ? "M" : "L"}${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
 }
@@ -59,12 +83,15 @@ function pathOf(coords) {
  * The chart for `points` ({n, win, score, mistake, label}: the move number, the win chance and expected
  * score after it, whether it was a mistake, its spoken label), `width` pixels wide; `onPick(point)` runs on a
  * click or Enter.
+ * @template {ChartPoint} P
+ * @param {P[]} points
+ * @param {{width: number, title: string, description: string, onPick: (point: P) => void}} options
  */
 export function evaluationChart(points, { width, title, description, onPick }) {
   const at = frame(Math.max(240, Math.round(width)), points.length);
   const top = scoreTop(points);
-  const win = points.map((p) => [at.x(p.n), at.y(p.win)]);
-  const score = points.map((p) => [at.x(p.n), at.y(p.score / top)]);
+  const win = points.map((p) => /** @type {[number, number]} */ ([at.x(p.n), at.y(p.win)]));
+  const score = points.map((p) => /** @type {[number, number]} */ ([at.x(p.n), at.y(p.score / top)]));
   const area = `${pathOf(win)} L${at.x(at.count).toFixed(1)},${at.y(0)} L${at.x(1).toFixed(1)},${at.y(0)} Z`;
   const buttons = points.map((point, i) => pointButton(point, win[i], onPick));
   if (buttons.length) buttons[0].setAttribute("tabindex", "0");
@@ -78,7 +105,7 @@ export function evaluationChart(points, { width, title, description, onPick }) {
       role: "group",
       "aria-labelledby": "evaluation-chart-title",
       "aria-describedby": "evaluation-chart-desc",
-      onkeydown: (event) => moveFocus(event, buttons),
+      onkeydown: (/** @type {KeyboardEvent} */ event) => moveFocus(event, buttons),
     },
     svgEl("title", { id: "evaluation-chart-title", text: title }),
     svgEl("desc", { id: "evaluation-chart-desc", text: description }),
@@ -93,10 +120,17 @@ export function evaluationChart(points, { width, title, description, onPick }) {
   return svg;
 }
 
+/** @param {number} x */
 function mistakeBand(x) {
   return svgEl("rect", { class: "chart-band", x: x - 5, y: PAD.top, width: 10, height: PLOT_H });
 }
 
+/**
+ * @template {ChartPoint} P
+ * @param {P} point
+ * @param {[number, number]} at
+ * @param {(point: P) => void} onPick
+ */
 function pointButton(point, [x, y], onPick) {
   return svgEl(
     "g",
@@ -107,7 +141,7 @@ function pointButton(point, [x, y], onPick) {
       "aria-label": point.label,
       "data-move": point.n,
       onclick: () => onPick(point),
-      onkeydown: (event) => {
+      onkeydown: (/** @type {KeyboardEvent} */ event) => {
         if (event.key !== "Enter" && event.key !== " ") return;
         event.preventDefault();
         event.stopPropagation();
@@ -120,11 +154,17 @@ function pointButton(point, [x, y], onPick) {
   );
 }
 
-/** Arrow keys, Home and End move the focus between the points (one tab stop for the whole chart). */
+/**
+ * Arrow keys, Home and End move the focus between the points (one tab stop for the whole chart).
+ * @param {KeyboardEvent} event
+ * @param {SVGElement[]} buttons
+ */
 function moveFocus(event, buttons) {
-  const at = buttons.indexOf(document.activeElement);
+  const at = buttons.findIndex((button) => button === document.activeElement);
   if (at < 0) return;
-  const next = { ArrowLeft: at - 1, ArrowRight: at + 1, ArrowDown: at - 1, ArrowUp: at + 1, Home: 0, End: buttons.length - 1 }[event.key];
+  /** @type {Record<string, number>} */
+  const steps = { ArrowLeft: at - 1, ArrowRight: at + 1, ArrowDown: at - 1, ArrowUp: at + 1, Home: 0, End: buttons.length - 1 };
+  const next = steps[event.key];
   if (next === undefined) return;
   event.preventDefault();
   event.stopPropagation(); // not also the replay's own arrow keys
@@ -133,15 +173,21 @@ function moveFocus(event, buttons) {
   target.focus();
 }
 
-/** Mark the point of move `n` as the one the replay shows (none for 0, the start). */
+/**
+ * Mark the point of move `n` as the one the replay shows (none for 0, the start).
+ * @param {Element} svg a chart of evaluationChart
+ * @param {number} n
+ */
 export function markChartMove(svg, n) {
-  const cursor = svg.querySelector(".chart-cursor");
+  const cursor = /** @type {Element} */ (svg.querySelector(".chart-cursor"));
   let x = -10;
-  for (const point of svg.querySelectorAll(".chart-point")) {
+  /** @type {NodeListOf<SVGElement>} */
+  const points = svg.querySelectorAll(".chart-point");
+  for (const point of points) {
     const current = Number(point.dataset.move) === n;
     point.classList.toggle("current", current);
-    if (current) x = Number(point.querySelector(".chart-dot").getAttribute("cx"));
+    if (current) x = Number(/** @type {Element} */ (point.querySelector(".chart-dot")).getAttribute("cx"));
   }
-  cursor.setAttribute("x1", x);
-  cursor.setAttribute("x2", x);
+  cursor.setAttribute("x1", String(x));
+  cursor.setAttribute("x2", String(x));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Keeping the page in step with the server. While the server cannot be reached, a neutral banner says so
 // (api.js notices it and keeps asking; the banner clears itself when the server answers again). And a tab
 // that comes back into view, or whose server answers again, asks for its game again: if it changed
@@ -8,9 +9,10 @@ import { api, onReachability } from "./api.js";
 import { $, toast } from "./dom.js";
 import { loadGame } from "./game.js";
 import { t } from "./i18n.js";
-import { currentView, route } from "./routing.js";
-import { gameState, isBusy } from "./store.js";
+import { route } from "./routing.js";
+import { currentView, gameState, isBusy } from "./store.js";
 
+/** @param {boolean} reachable */
 function showReachability(reachable) {
   const banner = $("offline-banner");
   banner.textContent = reachable ? "" : t("connection.lost");
@@ -22,7 +24,10 @@ function showReachability(reachable) {
   }
 }
 
-/** What a player sees of a game, to tell whether it changed: its position, card and what may be done. */
+/**
+ * What a player sees of a game, to tell whether it changed: its position, card and what may be done.
+ * @param {import("./api.js").GameState} state
+ */
 function position(state) {
   const { turn, card, cells, outcome, can_undo: canUndo, can_redo: canRedo } = state;
   return JSON.stringify({ turn, card, cells, outcome, canUndo, canRedo });

@@ -1,18 +1,27 @@
+// @ts-check
 // Sentences about what a placement did. Why cards turned over is the server's word (each flip's
 // "reason": "highest", "lowest" or "none_face_up"); the page never decides whether or why cards turn.
 
 import { cardSymbol, joinList, t } from "./i18n.js";
 
 /**
+ * @typedef {import("./api.js").Flip} Flip
+ * @typedef {import("./api.js").Placed} Placed
+ */
+
+/**
  * What turned over and why, line by line, e.g. "Row: 9♣ is higher than every other face-up card, so
  * 4♠ on D4 turned face down." `placedCard` is the card whose placement turned them; each flip names its
  * cell as the server does.
+ * @param {Flip[]} flips
+ * @param {string} placedCard
  */
 export function flipSentence(flips, placedCard) {
   const parts = [];
   for (const line of ["row", "column"]) {
     const inLine = flips.filter((f) => f.line === line);
     if (inLine.length === 0) continue;
+    /** @type {string[]} */
     const what = [];
     for (const faceUp of [false, true]) {
       const cards = inLine
@@ -35,7 +44,12 @@ export function flipSentence(flips, placedCard) {
   return parts.join(" ");
 }
 
-/** "7♥ placed at E4." and what turned over; the cell's name is the server's (`placed.cell`). */
+/**
+ * "7♥ placed at E4." and what turned over; the cell's name is the server's (`placed.cell`).
+ * @param {Placed} placed
+ * @param {Flip[]} flips
+ * @param {string} [key]
+ */
 export function placedSentence(placed, flips, key = "flip.placed") {
   const head = t(key, { card: cardSymbol(placed.card), cell: placed.cell });
   const tail = flipSentence(flips, placed.card);

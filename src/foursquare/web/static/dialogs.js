@@ -1,25 +1,36 @@
+// @ts-check
 // The dialogs: a yes/no confirmation and the new-game form (a random, daily, winnable or numbered deal,
 // and the house rules).
 
-import { $ } from "./dom.js";
+import { $, radios } from "./dom.js";
 import { t } from "./i18n.js";
 
 const MAX_DEAL = 18446744073709551615n;
 
-/** Ask `question`; resolves to true when the player confirms. */
+/** @typedef {import("./api.js").NewGameOptions} NewGameOptions */
+
+/**
+ * Ask `question`; resolves to true when the player confirms.
+ * @param {string} question
+ */
 export async function confirm(question) {
   const dialog = $("confirm-dialog");
   $("confirm-text").textContent = question;
   dialog.returnValue = "";
   dialog.showModal();
   $("confirm-cancel").focus();
+  /** @type {string} */
   const answer = await new Promise((resolve) =>
     dialog.addEventListener("close", () => resolve(dialog.returnValue), { once: true }),
   );
   return answer === "ok";
 }
 
-/** The deal number typed in the form (a string of digits), or null after saying what is wrong with it. */
+/**
+ * The deal number typed in the form (a string of digits), or null after saying what is wrong with it.
+ * @param {HTMLInputElement} input
+ * @param {HTMLElement} error
+ */
 function dealNumber(input, error) {
   const text = input.value.trim();
   if (!/^[0-9]{1,20}$/.test(text) || BigInt(text) > MAX_DEAL) {
@@ -32,38 +43,43 @@ function dealNumber(input, error) {
   return BigInt(text).toString();
 }
 
-/** Wire the new-game form: `onStart({deal?, daily?, winnable?, variant})` is called with what the player chose. */
+/**
+ * Wire the new-game form: `onStart({deal?, daily?, winnable?, variant})` is called with what the player chose.
+ * @param {(options: NewGameOptions) => unknown} onStart
+ */
 export function setupNewGameDialog(onStart) {
   const dialog = $("new-dialog");
   const form = $("new-form");
   const dealInput = $("new-deal");
   const error = $("new-deal-error");
+  const dealKind = () => radios(form, "dealkind");
 
   const syncKind = () => {
-    const numbered = form.elements.dealkind.value === "numbered";
+    const numbered = dealKind().value === "numbered";
     dealInput.disabled = !numbered;
     if (!numbered) error.textContent = "";
   };
-  for (const radio of form.elements.dealkind) radio.addEventListener("change", syncKind);
+  for (const radio of dealKind()) radio.addEventListener("change", syncKind);
   dealInput.addEventListener("input", () => {
-    form.elements.dealkind.value = "numbered";
+    dealKind().value = "numbered";
     error.textContent = "";
   });
   dealInput.addEventListener("focus", () => {
-    form.elements.dealkind.value = "numbered";
+    dealKind().value = "numbered";
     dealInput.disabled = false;
   });
   $("new-cancel").addEventListener("click", () => dialog.close("cancel"));
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    /** @type {NewGameOptions} */
     const options = {
       variant: {
         adjacency: $("new-diagonal").checked ? "diagonal" : "orthogonal",
         count_buried: $("new-buried").checked,
       },
     };
-    const kind = form.elements.dealkind.value;
+    const kind = dealKind().value;
     if (kind === "numbered") {
       const deal = dealNumber(dealInput, error);
       if (deal === null) return;
@@ -76,7 +92,10 @@ export function setupNewGameDialog(onStart) {
   });
 }
 
-/** Open the new-game form, its house rules preset to `variant` (those of the game shown) if given. */
+/**
+ * Open the new-game form, its house rules preset to `variant` (those of the game shown) if given.
+ * @param {import("./api.js").Variant} [variant]
+ */
 export function openNewGameDialog(variant) {
   const dialog = $("new-dialog");
   if (dialog.open) return;
@@ -85,6 +104,6 @@ export function openNewGameDialog(variant) {
     $("new-buried").checked = variant.count_buried;
   }
   $("new-deal-error").textContent = "";
-  $("new-deal").disabled = $("new-form").elements.dealkind.value !== "numbered";
+  $("new-deal").disabled = radios($("new-form"), "dealkind").value !== "numbered";
   dialog.showModal();
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Drag and drop of the card to place onto a highlighted cell (pointer events: mouse, pen and touch).
 
 import { $ } from "./dom.js";
@@ -10,9 +11,18 @@ function clearTarget() {
   for (const node of document.querySelectorAll(".slot.drop-target")) node.classList.remove("drop-target");
 }
 
-/** A ghost of the card that follows the pointer. */
+/**
+ * A drag under way: the card dragged, where the pointer took it (relative to the card) and its ghost.
+ * @typedef {{card: HTMLElement, pointerId: number, startX: number, startY: number, dx: number, dy: number,
+ *   ghost: HTMLElement | null, width: number}} Drag
+ */
+
+/**
+ * A ghost of the card that follows the pointer.
+ * @param {Drag} drag
+ */
 function ghostOf(drag) {
-  const ghost = drag.card.cloneNode(true);
+  const ghost = /** @type {HTMLElement} */ (drag.card.cloneNode(true));
   ghost.classList.add("drag-ghost");
   ghost.classList.remove("dealt");
   ghost.removeAttribute("role");
@@ -24,13 +34,18 @@ function ghostOf(drag) {
   return ghost;
 }
 
-/** Wire dragging the card to place; `onDrop(row, col)` places it on the legal cell it was dropped on. */
+/**
+ * Wire dragging the card to place; `onDrop(row, col)` places it on the legal cell it was dropped on.
+ * @param {(row: number, col: number) => unknown} onDrop
+ */
 export function setupDrag(onDrop) {
   const slot = $("hand-card");
+  /** @type {Drag | null} */
   let drag = null;
 
   slot.addEventListener("pointerdown", (event) => {
-    const card = event.target.closest(".card");
+    /** @type {HTMLElement | null} */
+    const card = /** @type {Element} */ (event.target).closest(".card");
     if (!card || !isPlaying() || isBusy() || event.button !== 0) return;
     event.preventDefault();
     card.setPointerCapture(event.pointerId);
@@ -57,6 +72,10 @@ export function setupDrag(onDrop) {
     board.legalSlotAt(event.clientX, event.clientY)?.classList.add("drop-target");
   });
 
+  /**
+   * @param {PointerEvent} event
+   * @param {boolean} drop
+   */
   const finish = (event, drop) => {
     if (!drag || event.pointerId !== drag.pointerId) return;
     const { ghost, card } = drag;

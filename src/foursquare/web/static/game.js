@@ -1,3 +1,4 @@
+// @ts-check
 // The game actions: load, start, place, undo, redo, restart, hint. Each asks the server, adopts the
 // state it answers with and redraws; a refused request is told in the catalogue's words for its code.
 // Only the player's own game is played here: another player's is shown read-only (share.js).
@@ -9,9 +10,15 @@ import { $, errorMessage, storage, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { forgetHint, hintAnnouncement, hintAnswered, hintAsked, renderHintBox } from "./hint.js";
 import { isMine, showAssisted, showNoGame } from "./share.js";
-import { adopt, gameState, isBusy, isPlaying, setBusy, stateVersion } from "./store.js";
+import { adopt, currentGame, gameState, isBusy, isPlaying, setBusy, stateVersion } from "./store.js";
 import { board } from "./table.js";
 import { renderGame, seenCard } from "./view.js";
+
+/**
+ * @typedef {import("./api.js").GameState} GameState
+ * @typedef {import("./api.js").NewGameOptions} NewGameOptions
+ * @typedef {import("./view.js").RenderChange} RenderChange
+ */
 
 const STORAGE_GAME = "fs.game";
 
@@ -23,7 +30,11 @@ export const rememberedGame = () => storage(STORAGE_GAME);
 const WATCH_MS = 4000; // how often another player's live game is fetched again while it is shown
 let watchTimer = 0;
 
-/** Show `state`, a game the server sent, and remember it (in the URL, and in localStorage if it is ours). */
+/**
+ * Show `state`, a game the server sent, and remember it (in the URL, and in localStorage if it is ours).
+ * @param {GameState} state
+ * @param {RenderChange} [change]
+ */
 function showGame(state, change = {}) {
   adopt(state);
   if (isMine(state)) storage(STORAGE_GAME, state.id);
@@ -33,7 +44,10 @@ function showGame(state, change = {}) {
   watch(state);
 }
 
-/** Follow another player's live game: fetch it again every WATCH_MS while it is the game on screen. */
+/**
+ * Follow another player's live game: fetch it again every WATCH_MS while it is the game on screen.
+ * @param {GameState} state
+ */
 function watch(state) {
   clearTimeout(watchTimer);
   if (isMine(state) || state.outcome !== "playing") return;
@@ -43,7 +57,7 @@ function watch(state) {
     try {
       const now = await api.getGame(state.id);
       if (!shown()) return watch(state);
-      if (now.updated_at !== gameState().updated_at) showGame(now, { message: "" });
+      if (now.updated_at !== currentGame().updated_at) showGame(now, { message: "" });
       else watch(state);
     } catch {
       watch(state); // a failed look is tried again; the page says nothing about it
@@ -51,7 +65,10 @@ function watch(state) {
   }, WATCH_MS);
 }
 
-/** Run `call` as the one request under way; a refusal is told, and a 409 shows the game as it now is. */
+/**
+ * Run `call` as the one request under way; a refusal is told, and a 409 shows the game as it now is.
+ * @param {() => Promise<void>} call
+ */
 async function act(call) {
   setBusy(true);
   try {
@@ -63,6 +80,7 @@ async function act(call) {
   }
 }
 
+/** @param {unknown} error */
 async function refused(error) {
   // A game moved on elsewhere (another tab) is no fault of the player: say so neutrally, and catch up.
   // An unreachable server is told by the banner of connection.js, not by an error on top of it.
@@ -70,9 +88,10 @@ async function refused(error) {
   if (!(error instanceof ApiError && error.status === 0)) {
     toast(stale ? t("notice.stale") : errorMessage(error), stale ? "info" : "error");
   }
-  if (error instanceof ApiError && error.status === 409 && gameState()) {
+  const shown = gameState();
+  if (error instanceof ApiError && error.status === 409 && shown) {
     try {
-      showGame(await api.getGame(gameState().id), { message: "" });
+      showGame(await api.getGame(shown.id), { message: "" });
     } catch (again) {
       toast(errorMessage(again), "error");
     }
@@ -82,6 +101,8 @@ async function refused(error) {
 /**
  * Show the game `id`. An unknown id shows "no such game" and creates nothing — unless `orNew` (the start
  * page's remembered game, gone from the server): then a new game is dealt in its place.
+ * @param {string} id
+ * @param {{orNew?: boolean}} [how]
  */
 export async function loadGame(id, { orNew = false } = {}) {
   const token = ++loadToken;
@@ -106,6 +127,8 @@ export async function loadGame(id, { orNew = false } = {}) {
 /**
  * Deal a new game (options: {deal?, variant?, daily?, winnable?, like?}, see api.js); `replace` replaces the
  * history entry instead of adding one. Today's daily deal, asked again, is the game already started.
+ * @param {NewGameOptions} options
+ * @param {{replace?: boolean}} [how]
  */
 export async function startNewGame(options, { replace = false } = {}) {
   setBusy(true);
@@ -129,11 +152,14 @@ export async function startNewGame(options, { replace = false } = {}) {
  * Every way of placing (click, tap, drag, keyboard) comes here, and this is its one guard: nothing while a
  * request is under way, nor before the card to place has been seen (view.js, DEAD_TIME_MS). The move names
  * that card, so the server refuses it (wrong_card) if the game has another one to place.
+ * @param {number} row
+ * @param {number} col
+ * @param {{fly?: boolean}} [how]
  */
 export async function place(row, col, { fly = true } = {}) {
   const card = seenCard();
   if (!isPlaying() || !isMine(gameState()) || isBusy() || card === null) return;
-  const before = gameState();
+  const before = currentGame();
   const handCard = $("hand-card").querySelector(".card");
   const flyFrom = fly && handCard ? handCard.getBoundingClientRect() : null;
   await act(async () => {
@@ -144,26 +170,30 @@ export async function place(row, col, { fly = true } = {}) {
   });
 }
 
+/**
+ * @param {import("./api.js").GameChange} call
+ * @param {string} [message]
+ */
 async function change(call, message = "") {
   if (!isMine(gameState()) || isBusy()) return;
   await act(async () => {
-    adopt(await call(gameState().id));
+    adopt(await call(currentGame().id));
     renderGame({ message });
   });
 }
 
-export const undo = () => isPlaying() && gameState().can_undo && change(api.undo);
+export const undo = () => isPlaying() && currentGame().can_undo && change(api.undo);
 
-export const redo = () => isPlaying() && gameState().can_redo && change(api.redo);
+export const redo = () => isPlaying() && currentGame().can_redo && change(api.redo);
 
 export async function restart() {
-  if (!isPlaying() || !isMine(gameState()) || gameState().turn === 0) return;
+  if (!isPlaying() || !isMine(gameState()) || currentGame().turn === 0) return;
   if (await confirm(t("action.restartConfirm"))) await change(api.restart, t("toast.restarted"));
 }
 
 export async function requestHint() {
   if (!isPlaying() || !isMine(gameState()) || isBusy()) return;
-  const { id, turn } = gameState();
+  const { id, turn } = currentGame();
   const version = stateVersion();
   hintAsked();
   renderHintBox();

@@ -1,14 +1,18 @@
+// @ts-check
 // The hint: the server's ranking of the legal moves, shown only for the state it was asked about. The
 // server lists them by expected score, the number each item shows first (and the box says so).
 
 import { $, el } from "./dom.js";
 import { cardSymbol, decimal, percent, t } from "./i18n.js";
-import { gameState, isPlaying, stateVersion } from "./store.js";
+import { currentGame, isPlaying, stateVersion } from "./store.js";
 import { board } from "./table.js";
 
 const SHOWN = 3;
 
-let hint = null; // {version: the state version it is for, moves: null while the server thinks, then [...]}
+/** @typedef {import("./api.js").HintMove} HintMove */
+
+/** @type {{version: number, moves: HintMove[] | null} | null} */
+let hint = null; // the state version it is for; moves: null while the server thinks
 
 /** The hint of the current state, or null. */
 function currentHint() {
@@ -20,7 +24,11 @@ export function hintAsked() {
   hint = { version: stateVersion(), moves: null };
 }
 
-/** The server's answer for the state of `version` (dropped if a newer state has arrived). */
+/**
+ * The server's answer for the state of `version` (dropped if a newer state has arrived).
+ * @param {number} version
+ * @param {HintMove[]} moves
+ */
 export function hintAnswered(version, moves) {
   if (version === stateVersion()) hint = { version, moves };
 }
@@ -29,7 +37,10 @@ export function forgetHint() {
   hint = null;
 }
 
-/** The best moves as badges for the board. */
+/**
+ * The best moves as badges for the board.
+ * @returns {import("./board.js").HintBadge[]}
+ */
 export function hintBadges() {
   const moves = currentHint()?.moves ?? [];
   return moves.slice(0, SHOWN).map((move) => ({
@@ -54,7 +65,7 @@ export function renderHintBox() {
   const moves = current.moves ?? [];
   $("hint-loading").hidden = current.moves !== null;
   $("hint-ranked").hidden = current.moves === null;
-  const cellsByKey = new Map(gameState().cells.map((c) => [`${c.row},${c.col}`, c]));
+  const cellsByKey = new Map(currentGame().cells.map((c) => [`${c.row},${c.col}`, c]));
   $("hint-list").replaceChildren(
     ...moves.slice(0, SHOWN).map((move, index) => {
       const pile = cellsByKey.get(`${move.row},${move.col}`);

@@ -1,3 +1,4 @@
+// @ts-check
 // Game over: the outcome and score, then the replay and the analysis of the finished game; Share and
 // "Analyze" (which brings the analysis into view).
 
@@ -7,12 +8,15 @@ import { $ } from "./dom.js";
 import { integer, t } from "./i18n.js";
 import { currentReplay, openReplay, updateReplayButtons } from "./replay.js";
 import { isMine } from "./share.js";
-import { gameState } from "./store.js";
+import { currentGame, gameState } from "./store.js";
 import { board } from "./table.js";
 
-/** Show the game over panel for the current (finished) state; `justEnded`: its last move was just played. */
+/**
+ * Show the game over panel for the current (finished) state; `justEnded`: its last move was just played.
+ * @param {boolean} justEnded
+ */
 export function showGameOver(justEnded) {
-  const state = gameState();
+  const state = currentGame();
   const over = $("over");
   const wasHidden = over.hidden;
   over.hidden = false;

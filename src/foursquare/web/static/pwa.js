@@ -1,3 +1,4 @@
+// @ts-check
 // Installing the page: the service worker (served by the server at /sw.js, see routes/pwa.py) keeps the
 // page's own files so that it opens, and says the server cannot be reached, when the server is down.
 // The web-app manifest is linked from index.html.

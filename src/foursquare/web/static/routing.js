@@ -1,3 +1,4 @@
+// @ts-check
 // Routes: #/game/ID (a game), #/deal/N?rules (a share link: a fresh game of deal N), #/stats, #/rules and
 // #/ (the start page: the remembered game, or a new one). The server serves the page at /game/ID,
 // /deal/N, /stats and /rules too; those become hash routes (the query kept).
@@ -7,24 +8,30 @@ import { loadGame, rememberedGame, startNewGame } from "./game.js";
 import { t } from "./i18n.js";
 import { parseShareRoute, showNoGame } from "./share.js";
 import { showStats } from "./stats.js";
-import { gameState } from "./store.js";
+import { gameState, setView } from "./store.js";
 import { renderGame } from "./view.js";
 
+/** @typedef {import("./store.js").ViewName} ViewName */
+
+/** @type {ViewName[]} */
 const VIEWS = ["game", "stats", "rules"];
 
-/** The view shown ("game", "stats" or "rules"). */
-export const currentView = () => document.body.dataset.view;
-
+/** @param {ViewName} name */
 export function showView(name) {
   for (const view of VIEWS) $(`view-${view}`).hidden = view !== name;
-  for (const link of document.querySelectorAll(".site-nav a")) {
+  /** @type {NodeListOf<HTMLAnchorElement>} */
+  const links = document.querySelectorAll(".site-nav a");
+  for (const link of links) {
     if (link.dataset.route === name) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
-  document.body.dataset.view = name;
+  setView(name);
 }
 
-/** The document's title for the statistics or the rules view. */
+/**
+ * The document's title for the statistics or the rules view.
+ * @param {ViewName | null} view
+ */
 export function viewTitle(view) {
   document.title = t("app.pageTitle", { page: t(view === "stats" ? "stats.title" : "nav.rules") });
 }
@@ -56,10 +63,14 @@ export async function route() {
   }
 }
 
-/** A share link: a fresh game of its deal and house rules (the link's history entry replaced by the game's). */
+/**
+ * A share link: a fresh game of its deal and house rules (the link's history entry replaced by the game's).
+ * @param {string} number
+ * @param {string} search
+ */
 async function openShareLink(number, search) {
   const choice = parseShareRoute(number, search);
-  if (choice.error) showNoGame(choice.error);
+  if ("error" in choice) showNoGame(choice.error);
   else await startNewGame(choice, { replace: true });
 }
 

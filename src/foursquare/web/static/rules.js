@@ -1,3 +1,4 @@
+// @ts-check
 // The rules view: the full rules (docs/rules.md) from the catalogue's rules.* messages, which the terminal's
 // rules screen shares, with the readings of the original sheet marked, a pictured example and the controls.
 
@@ -9,6 +10,10 @@ import { t } from "./i18n.js";
 
 /** A picture of the turning rule: a row before and after a high card lands at its end. */
 function rulesExample() {
+  /**
+   * @param {[string, boolean, boolean][]} cards each card's name, whether it is face up, whether it was just placed
+   * @param {string} caption
+   */
   const row = (cards, caption) => {
     const strip = el("div", { class: "example-row" });
     for (const [name, faceUp, placed] of cards) {
@@ -40,16 +45,20 @@ function rulesExample() {
   );
 }
 
-const para = (key) => el("p", { text: t(key) });
-const list = (tag, keys) => el(tag, {}, ...keys.map((key) => el("li", { text: t(key) })));
-const heading = (key) => el("h2", { text: t(key) });
+const para = (/** @type {string} */ key) => el("p", { text: t(key) });
+const list = (/** @type {"ul" | "ol"} */ tag, /** @type {string[]} */ keys) =>
+  el(tag, {}, ...keys.map((key) => el("li", { text: t(key) })));
+const heading = (/** @type {string} */ key) => el("h2", { text: t(key) });
 
-/** A point the original sheet leaves open, and how this game reads it. */
+/**
+ * A point the original sheet leaves open, and how this game reads it.
+ * @param {string} key
+ */
 function reading(key) {
   return el("p", { class: "rules-reading" }, el("strong", { class: "rules-reading-label", text: t("rules.readingLabel") }), " ", t(key));
 }
 
-const section = (...children) => el("section", { class: "rules-section" }, ...children);
+const section = (/** @type {Node[]} */ ...children) => el("section", { class: "rules-section" }, ...children);
 
 /** Fill the rules view from the catalogue (again after a change of language). */
 export function renderRules() {

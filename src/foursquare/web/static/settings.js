@@ -1,11 +1,12 @@
+// @ts-check
 // The settings dialog (the header's gear): language, theme, four-colour deck and reduced motion. A change
 // applies at once and is remembered in this browser (localStorage: fs.language — see i18n.js — and fs.theme,
 // fs.deck, fs.motion, read before the first paint by theme-init.js). The page reads the applied values from <html>: data-theme,
 // data-deck ("four" or "two") and data-motion ("reduce" or "full"), which style.css styles.
 
-import { $, el, storage } from "./dom.js";
+import { $, el, radios, storage } from "./dom.js";
 import { availableLanguages, chooseLanguage, getLocale } from "./i18n.js";
-import { applyTheme, chooseTheme, chosenTheme } from "./theme.js";
+import { applyTheme, chooseTheme, chosenTheme, STORAGE_THEME } from "./theme.js";
 
 const STORAGE_DECK = "fs.deck";
 const STORAGE_MOTION = "fs.motion";
@@ -49,11 +50,14 @@ export function renderLanguageMenu() {
   }
 }
 
-/** Set the form's controls to the settings in force. */
+/**
+ * Set the form's controls to the settings in force.
+ * @param {HTMLFormElement} form
+ */
 function fillForm(form) {
   for (const radio of $("settings-languages").querySelectorAll("input")) radio.checked = radio.value === getLocale();
-  form.elements.theme.value = chosenTheme();
-  form.elements.motion.value = chosenMotion();
+  radios(form, "theme").value = chosenTheme();
+  radios(form, "motion").value = chosenMotion();
   $("settings-four-colour").checked = fourColour();
 }
 
@@ -70,24 +74,24 @@ export function setupSettings() {
     fillForm(form);
     dialog.showModal();
   });
-  for (const radio of form.elements.theme) {
-    radio.addEventListener("change", () => chooseTheme(form.elements.theme.value));
+  for (const radio of radios(form, "theme")) {
+    radio.addEventListener("change", () => chooseTheme(radios(form, "theme").value));
   }
-  for (const radio of form.elements.motion) {
+  for (const radio of radios(form, "motion")) {
     radio.addEventListener("change", () => {
-      const value = form.elements.motion.value;
+      const value = radios(form, "motion").value;
       storage(STORAGE_MOTION, value === "system" ? null : value);
       applyMotion();
     });
   }
   $("settings-four-colour").addEventListener("change", (event) => {
-    storage(STORAGE_DECK, event.target.checked ? "four" : null);
+    storage(STORAGE_DECK, /** @type {HTMLInputElement} */ (event.target).checked ? "four" : null);
     applyDeck();
   });
 
   // Another tab of this browser changed a setting: show it here too.
   window.addEventListener("storage", (event) => {
-    if (![STORAGE_DECK, STORAGE_MOTION, "fs.theme", null].includes(event.key)) return;
+    if (![STORAGE_DECK, STORAGE_MOTION, STORAGE_THEME, null].includes(event.key)) return;
     applyTheme();
     applyDeck();
     applyMotion();

@@ -1,3 +1,4 @@
+// @ts-check
 // Sharing and whose game it is: the share link of a deal (/deal/N?house rules) and the Share button that
 // copies it; the share route that starts a fresh game of a deal; the read-only view of another player's
 // game with "play this deal"; the "no such game" notice; the words for a daily or winnable deal.
@@ -5,13 +6,20 @@
 import { $, toast } from "./dom.js";
 import { intlLocale, t } from "./i18n.js";
 
+/**
+ * @typedef {import("./api.js").GameState} GameState
+ * @typedef {import("./api.js").Variant} Variant
+ */
+
 const MAX_DEAL = 18446744073709551615n;
+/** @type {Readonly<Record<string, string[]>>} */
 const RULES = { adjacency: ["orthogonal", "diagonal"], count_buried: ["false", "true"] };
 
 /**
  * The link that starts a fresh game of this game's deal: /deal/N with its house rules in the query
  * (standard rules are left out). While the number is hidden there is none but the game's own address,
  * which shows another player the game read-only, with "play this deal" (the number stays hidden).
+ * @param {GameState} state
  */
 export function shareLink(state) {
   const origin = location.origin;
@@ -23,7 +31,10 @@ export function shareLink(state) {
   return `${origin}/deal/${state.deal}${search ? `?${search}` : ""}`;
 }
 
-/** Copy `link` to the clipboard; where the page may not, show it selected in a dialog to copy by hand. */
+/**
+ * Copy `link` to the clipboard; where the page may not, show it selected in a dialog to copy by hand.
+ * @param {string} link
+ */
 export async function copyLink(link) {
   try {
     if (!navigator.clipboard) throw new Error("no clipboard");
@@ -42,37 +53,55 @@ export async function copyLink(link) {
 /**
  * The deal and house rules a share route names ("42", "adjacency=diagonal&count_buried=true"):
  * {deal, variant}, or {error} naming the catalogue's message for what is wrong with it.
+ * @param {string} number
+ * @param {string} search
+ * @returns {{deal: string, variant: Variant} | {error: string}}
  */
 export function parseShareRoute(number, search) {
   if (!/^[0-9]{1,20}$/.test(number) || BigInt(number) > MAX_DEAL) return { error: "share.badNumber" };
   const query = new URLSearchParams(search);
+  /** @type {Record<string, string>} */
   const rules = { adjacency: "orthogonal", count_buried: "false" };
   for (const [name, value] of query) {
     if (!(name in RULES) || !RULES[name].includes(value)) return { error: "share.badRules" };
     rules[name] = value;
   }
-  const variant = { adjacency: rules.adjacency, count_buried: rules.count_buried === "true" };
+  const adjacency = /** @type {Variant["adjacency"]} */ (rules.adjacency); // one of RULES.adjacency
+  const variant = { adjacency, count_buried: rules.count_buried === "true" };
   return { deal: BigInt(number).toString(), variant };
 }
 
-/** "1 December 2026": a daily deal's UTC date (YYYY-MM-DD), in the catalogue's order of day, month, year. */
+/**
+ * "1 December 2026": a daily deal's UTC date (YYYY-MM-DD), in the catalogue's order of day, month, year.
+ * @param {string} isoDate
+ */
 export function dailyDate(isoDate) {
   const format = new Intl.DateTimeFormat(intlLocale(), { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
   const parts = Object.fromEntries(format.formatToParts(new Date(`${isoDate}T00:00:00Z`)).map((p) => [p.type, p.value]));
   return t("date.long", { day: parts.day, month: parts.month, year: parts.year });
 }
 
-/** What the deal label says: the deal number, or the kind of deal while its number is hidden. */
+/**
+ * What the deal label says: the deal number, or the kind of deal while its number is hidden.
+ * @param {GameState} state
+ */
 export function dealText(state) {
   if (state.daily) return t("panel.daily", { date: dailyDate(state.daily) });
   if (state.deal !== null) return t("panel.deal", { deal: String(state.deal) });
   return t(state.winnable ? "panel.winnable" : "panel.dealHidden");
 }
 
-/** Whether the page may play this game: it is the player's own (docs/api.md, "yours"). */
+/**
+ * Whether the page may play this game: it is the player's own (docs/api.md, "yours").
+ * @param {GameState | null | undefined} state
+ */
 export const isMine = (state) => state?.yours === true;
 
-/** Show the game view's parts that depend on whose game it is (read-only notice, Share, the assisted tag). */
+/**
+ * Show the game view's parts that depend on whose game it is (read-only notice, Share, the assisted tag).
+ * @param {GameState} state
+ * @param {boolean} playing
+ */
 export function renderSharing(state, playing) {
   $("no-game").hidden = true;
   $("game-table").hidden = false;
@@ -91,6 +120,7 @@ export function showAssisted() {
 /** Instead of a game: "no such game" (or a malformed share link), offering a new game; nothing is created. */
 let noGameKey = "missing.text";
 
+/** @param {string} [messageKey] */
 export function showNoGame(messageKey = "missing.text") {
   noGameKey = messageKey;
   $("game-table").hidden = true;

@@ -1,3 +1,4 @@
+// @ts-check
 // The statistics view: totals (all games, clean games — no undo, restart or hint — and the daily streak),
 // the score histogram (inline SVG) and the list of recent games.
 
@@ -5,6 +6,11 @@ import { api } from "./api.js";
 import { $, el, errorMessage, svgEl, toast } from "./dom.js";
 import { dateTime, decimal, integer, joinList, percent, t, variantText } from "./i18n.js";
 import { dailyDate } from "./share.js";
+
+/**
+ * @typedef {import("./api.js").Stats} Stats
+ * @typedef {import("./api.js").GameSummary} GameSummary
+ */
 
 const PER_PAGE = 20;
 
@@ -23,6 +29,7 @@ export async function showStats() {
   }
 }
 
+/** @param {Stats} stats */
 function renderStats(stats) {
   const none = t("stats.none");
   const tiles = [
@@ -46,10 +53,16 @@ function renderStats(stats) {
   drawHistogram();
 }
 
-/** The tiles of clean games and of the daily deal (absent from a server that does not count them). */
+/**
+ * The tiles of clean games and of the daily deal (absent from a server that does not count them).
+ * @param {Stats} stats
+ * @param {string} none what a tile says while there is nothing to count
+ * @returns {[string, string][]}
+ */
 function cleanAndDailyTiles(stats, none) {
   const clean = stats.clean;
   const daily = stats.daily;
+  /** @type {[string, string][]} */
   const tiles = [];
   if (clean) {
     tiles.push(
@@ -63,12 +76,16 @@ function cleanAndDailyTiles(stats, none) {
   return tiles;
 }
 
-/** The deal column of the game list: the daily's date, the number, or "hidden". */
+/**
+ * The deal column of the game list: the daily's date, the number, or "hidden".
+ * @param {GameSummary} summary
+ */
 function dealCell(summary) {
   if (summary.daily) return t("stats.daily", { date: dailyDate(summary.daily) });
   return summary.deal === null ? t("stats.hidden") : t("stats.dealNumber", { deal: String(summary.deal) });
 }
 
+/** @type {Stats | null} */
 let lastStats = null;
 
 function drawHistogram() {
@@ -78,7 +95,11 @@ function drawHistogram() {
   holder.replaceChildren(histogram(lastStats.score_histogram ?? [], width));
 }
 
-/** The score histogram as an inline SVG drawn at `width` CSS pixels (so its text stays readable). */
+/**
+ * The score histogram as an inline SVG drawn at `width` CSS pixels (so its text stays readable).
+ * @param {{score: number, count: number}[]} bins
+ * @param {number} width
+ */
 function histogram(bins, width) {
   const counts = new Map(bins.map((bin) => [bin.score, bin.count]));
   const maxScore = Math.max(24, ...bins.map((bin) => bin.score));
@@ -92,7 +113,7 @@ function histogram(bins, width) {
   const barW = Math.max(4, step * 0.7);
   const wins = scores.filter((s) => (counts.get(s) ?? 0) > 0);
   const summary = wins.length
-    ? joinList(wins.map((s) => t("stats.histogramBar", { score: s, count: counts.get(s) })))
+    ? joinList(wins.map((s) => t("stats.histogramBar", { score: s, count: counts.get(s) ?? 0 })))
     : t("stats.histogramEmpty");
   const svg = svgEl("svg", {
     viewBox: `0 0 ${width} ${height}`,
@@ -139,6 +160,7 @@ function histogram(bins, width) {
   return wrap;
 }
 
+/** @param {import("./api.js").GamesPage} data */
 function renderGames(data) {
   const games = data.games ?? [];
   const holder = $("games");
@@ -195,7 +217,8 @@ export function setupStats() {
     statsPage += 1;
     showStats();
   });
-  let resizeTimer = null;
+  /** @type {number | undefined} */
+  let resizeTimer;
   window.addEventListener("resize", () => {
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(drawHistogram, 150);

@@ -1,3 +1,4 @@
+// @ts-check
 // The service worker: it keeps a copy of the page's own files (the page shell and everything under
 // /static/) so that the page still opens, and says the server cannot be reached, when it is down.
 // The API is never cached — every game answer comes from the server — except the page's message catalogues
@@ -16,18 +17,21 @@ const FILES = __FILES__;
 const CACHE = `foursquare-${VERSION}`;
 const SHELL = "/";
 
-self.addEventListener("install", (event) => {
+// This script's global scope: a service worker's (the WebWorker typings give `self` any worker's type).
+const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+
+worker.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
       .then((cache) => cache.addAll([SHELL, ...FILES]))
-      .then(() => self.skipWaiting()),
+      .then(() => worker.skipWaiting()),
   );
 });
 
 // A new release takes over at once (skipWaiting) and drops the old release's cache. A page is controlled
 // from its next load: the first one was fetched from the network anyway.
-self.addEventListener("activate", (event) => {
+worker.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
@@ -37,19 +41,23 @@ self.addEventListener("activate", (event) => {
 });
 
 /** The catalogues of the page's languages: the only answers of the API kept. */
-const catalogue = (path) => path === "/api/languages" || path.startsWith("/api/messages/");
+const catalogue = (/** @type {string} */ path) => path === "/api/languages" || path.startsWith("/api/messages/");
 
-/** Whether the service worker answers `request`: the page's own GETs and its catalogues, never the rest of the API. */
+/**
+ * Whether the service worker answers `request`: the page's own GETs and its catalogues, never the rest of the API.
+ * @param {Request} request
+ */
 function ours(request) {
   if (request.method !== "GET") return false;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return false;
+  if (url.origin !== worker.location.origin) return false;
   if (catalogue(url.pathname)) return true;
   if (url.pathname.startsWith("/api/")) return false;
   if (request.mode === "navigate") return true;
   return url.pathname.startsWith("/static/");
 }
 
+/** @param {Request} request */
 async function networkFirst(request) {
   const cache = await caches.open(CACHE);
   const navigate = request.mode === "navigate";
@@ -67,6 +75,6 @@ async function networkFirst(request) {
   }
 }
 
-self.addEventListener("fetch", (event) => {
+worker.addEventListener("fetch", (event) => {
   if (ours(event.request)) event.respondWith(networkFirst(event.request));
 });

@@ -1,3 +1,4 @@
+// @ts-check
 // The table: the grid (a Board), the card to place and the two gauges (cards left, face-down cards).
 // Both the game and its replay draw here.
 
@@ -11,8 +12,13 @@ export const DECK = 40;
 /** The grid; its onPlace handler is wired by app.js. */
 export const board = new Board($("board"));
 
+/**
+ * The card to place (or the next card of a replay), or none.
+ * @param {string | null} name
+ */
 export function renderHand(name) {
   const slot = $("hand-card");
+  /** @type {HTMLElement | null} */
   let card = slot.querySelector(".card");
   if (!name) {
     if (card) card.remove();
@@ -32,7 +38,12 @@ export function renderHand(name) {
   card.classList.add("dealt");
 }
 
-/** The gauges; `maxFaceDown` is the server's limit (the state's max_face_down). */
+/**
+ * The gauges; `maxFaceDown` is the server's limit (the state's max_face_down).
+ * @param {number} stockLeft
+ * @param {number} faceDown
+ * @param {number} maxFaceDown
+ */
 export function renderGauges(stockLeft, faceDown, maxFaceDown) {
   $("stock-left").textContent = t("panel.stockValue", { count: stockLeft });
   $("stock-bar-fill").style.width = `${(100 * stockLeft) / DECK}%`;

@@ -1,3 +1,4 @@
+// @ts-check
 // Runs before the first paint, so that neither the theme nor the deck flashes in the wrong colours.
 // It applies the choices remembered in localStorage (settings.js writes them):
 //   fs.theme  "light" | "dark" | absent: follow the system (prefers-color-scheme)
@@ -7,6 +8,7 @@
 // keep them up to date afterwards (and follow the system live while no choice is made).
 (function () {
   var root = document.documentElement;
+  /** @param {string} key */
   var read = function (key) {
     try {
       return localStorage.getItem(key);
@@ -14,6 +16,7 @@
       return null; /* storage disabled: follow the system */
     }
   };
+  /** @param {string} query */
   var system = function (query) {
     return window.matchMedia && window.matchMedia(query).matches;
   };

@@ -1,3 +1,4 @@
+// @ts-check
 // The light and dark themes. Until the player picks one (the header's toggle or the settings), the page
 // follows the system's colour scheme, live: switching the system to dark while the page is open turns it
 // dark. The colours live in style.css only: the browser's theme colour (the <meta name="theme-color">) is
@@ -6,10 +7,15 @@
 import { $, storage } from "./dom.js";
 import { t } from "./i18n.js";
 
-const STORAGE_THEME = "fs.theme";
+export const STORAGE_THEME = "fs.theme";
 const systemDark = window.matchMedia("(prefers-color-scheme: dark)");
 
-/** The player's choice: "light", "dark", or "system" while none is made. */
+/** @typedef {"light" | "dark" | "system"} ThemeChoice */
+
+/**
+ * The player's choice: "light", "dark", or "system" while none is made.
+ * @returns {ThemeChoice}
+ */
 export function chosenTheme() {
   const stored = storage(STORAGE_THEME);
   return stored === "light" || stored === "dark" ? stored : "system";
@@ -34,10 +40,14 @@ export function applyTheme() {
   $("theme-toggle-label").textContent = label;
   button.title = label;
   const colour = getComputedStyle(root).getPropertyValue("--theme-color").trim();
-  if (colour) document.querySelector('meta[name="theme-color"]').content = colour;
+  const meta = /** @type {HTMLMetaElement} */ (document.querySelector('meta[name="theme-color"]'));
+  if (colour) meta.content = colour;
 }
 
-/** Remember `choice` ("light", "dark" or "system": follow the system again) and show it. */
+/**
+ * Remember `choice` ("light", "dark" or "system": follow the system again) and show it.
+ * @param {string} choice
+ */
 export function chooseTheme(choice) {
   storage(STORAGE_THEME, choice === "light" || choice === "dark" ? choice : null);
   applyTheme();

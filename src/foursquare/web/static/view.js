@@ -1,3 +1,4 @@
+// @ts-check
 // The game view: draws the whole page for the current state (the table, the buttons, the deal, the
 // hint, game over). It reads the state; it never changes it.
 
@@ -8,9 +9,18 @@ import { hintBadges, renderHintBox } from "./hint.js";
 import { hideGameOver, showGameOver } from "./over.js";
 import { closeReplay, currentReplay } from "./replay.js";
 import { dealText, isMine, renderSharing } from "./share.js";
-import { gameState, isPlaying } from "./store.js";
+import { currentGame, isPlaying } from "./store.js";
 import { board, renderGauges, renderHand } from "./table.js";
 
+/** @typedef {import("./api.js").GameState} GameState */
+
+/**
+ * What the last request did, for drawing it (see renderGame).
+ * @typedef {{placed?: {row: number, col: number} | null, flyFrom?: DOMRect | null, message?: string,
+ *   justEnded?: boolean}} RenderChange
+ */
+
+/** @type {string | null} */
 let drawnId = null; // the game the page shows: another one starts afresh (empty board, no replay, no analysis)
 
 // A card to place can be placed only once it has been on screen this long. Without it, the second click of
@@ -18,10 +28,15 @@ let drawnId = null; // the game the page shows: another one starts afresh (empty
 // and a finished game cannot be undone; sites guard their buttons against double-clicks the same way.
 export const DEAD_TIME_MS = 250;
 
+/** @type {{key: string | null, card: string | null, since: number}} */
 let shown = { key: null, card: null, since: 0 }; // the card to place on screen, and since when
 let armTimer = 0;
 
-/** Note the card to place now on screen; a new one (another game, turn or card) restarts the dead time. */
+/**
+ * Note the card to place now on screen; a new one (another game, turn or card) restarts the dead time.
+ * @param {GameState} state
+ * @param {boolean} playing
+ */
 function noteShownCard(state, playing) {
   const card = playing ? state.card : null;
   const key = card === null ? null : `${state.id} ${state.turn} ${card}`;
@@ -43,9 +58,10 @@ export function seenCard() {
  * Draw the game view from the current state; `change` says what the last request did: placed
  * ({row, col}), flyFrom (the rectangle the card flies in from), message (for the board's caption),
  * justEnded (this request ended the game).
+ * @param {RenderChange} [change]
  */
 export function renderGame(change = {}) {
-  const state = gameState();
+  const state = currentGame();
   if (state.id !== drawnId) {
     drawnId = state.id;
     board.clear();
@@ -69,6 +85,11 @@ export function renderGame(change = {}) {
   else showGameOver(change.justEnded === true);
 }
 
+/**
+ * @param {GameState} state
+ * @param {boolean} playing
+ * @param {RenderChange} change
+ */
 function drawTable(state, playing, change) {
   board.render({
     cells: state.cells,
@@ -84,6 +105,10 @@ function drawTable(state, playing, change) {
   renderGauges(state.stock_left, state.face_down, state.max_face_down);
 }
 
+/**
+ * @param {GameState} state
+ * @param {boolean} playing
+ */
 function renderControls(state, playing) {
   $("btn-undo").disabled = !(playing && state.can_undo);
   $("btn-redo").disabled = !(playing && state.can_redo);
