@@ -18,6 +18,7 @@ from foursquare.engine import (
     VariantError,
     View,
 )
+from foursquare.errors import FoursquareError
 
 __version__ = "0.1.0"
 
@@ -27,6 +28,7 @@ __all__ = [
     "CardError",
     "CellView",
     "Flip",
+    "FoursquareError",
     "Game",
     "IllegalMoveError",
     "Move",

@@ -31,7 +31,7 @@ WIN_BONUS = 0
 #: (an ordinary position is at 85-95 %); there the race is run again with :data:`RISK_BONUS`,
 #: trading a little score for safety.
 RISKY_BELOW = 0.85
-#: The win bonus of the second race in a risky position (measured: docs/ai.md).
+#: The win bonus of the second race in a risky position (how it was chosen: benchmarks/ai_history.md).
 RISK_BONUS = 20
 #: Futures per round of the race between moves.
 BATCH = 16
