@@ -20,7 +20,8 @@ def hint(view: View, *, seed: int = 0, time_budget: float | None = None) -> list
     number a hint shows first, :data:`HINT_RANKED_BY` (ties: the higher win probability, then the
     race's order), so a move lower in the list never shows a higher expected score. In a risky position
     the best player may prefer a safer move that is not first here. The default runs a fixed number of
-    playouts (:data:`HINT_PLAYOUTS`); ``time_budget`` (seconds) buys precision. Same seed and no budget give the same answer every time.
+    playouts (:data:`HINT_PLAYOUTS`); ``time_budget`` (seconds) buys precision. Same seed and no budget give
+    the same answer every time.
     """
     if time_budget is not None and not time_budget > 0:
         raise player_error("bad_budget", budget=time_budget)
