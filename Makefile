@@ -3,7 +3,7 @@
 #   make test   - the same plus every extra and the test tools (Debian's chromium and the page's type checker
 #                 too), then every check: ruff, mypy, import-linter, tsc and every test
 # For the edit-test loop:
-#   make check  - ruff, mypy, import-linter and the tests not marked slow, side by side (about two minutes)
+#   make check  - ruff, mypy, import-linter, tsc and the tests not marked slow, side by side (about two minutes)
 # Other targets:
 #   make test-loaded - make test while another process keeps both cores busy (as on a shared CI machine)
 #   make lock   - refresh requirements/ci.txt, the versions that make test and CI install (see CONTRIBUTING.md)
@@ -14,7 +14,7 @@ BIN := $(VENV)/bin
 LOCK := requirements/ci.txt
 PIP := $(BIN)/python -m pip install --quiet --constraint $(LOCK)
 
-.PHONY: play test check serve install test-install browser javascript lint typecheck layers jscheck test-loaded lock clean
+.PHONY: play test check serve install test-install browser lint typecheck layers jscheck test-loaded lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,22 @@ browser:
 		fi; \
 	fi
 
+# The page's type check: TypeScript (pinned in package-lock.json) reads the JSDoc of static/*.js; nothing is built.
+node_modules/.installed: package.json package-lock.json
+	@if ! command -v npm >/dev/null; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "installing Debian's nodejs and npm for the page's type check"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; \
+		else \
+			echo "error: npm is missing (install Node.js) for the page's type check"; exit 1; \
+		fi; \
+	fi
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+jscheck: node_modules/.installed
+	npm run --silent typecheck
+
 lint: test-install
 	$(BIN)/ruff check src tests
 
@@ -68,20 +84,22 @@ layers: test-install
 	$(BIN)/lint-imports
 
 # Both cores: a test module stays on one worker (--dist loadfile), so its server and browser are started once.
-test: test-install browser lint typecheck layers
+test: test-install browser lint typecheck layers jscheck
 	$(BIN)/pytest -q -n 2 --dist loadfile
 
 # The checks side by side; the fast tests' output comes last, whole.
-check: test-install browser
+check: test-install browser node_modules/.installed
 	@$(BIN)/ruff check src tests > $(VENV)/ruff.log 2>&1 & ruff=$$!; \
 	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & mypy=$$!; \
 	$(BIN)/lint-imports > $(VENV)/layers.log 2>&1 & layers=$$!; \
+	npm run --silent typecheck > $(VENV)/jscheck.log 2>&1 & jscheck=$$!; \
 	$(BIN)/pytest -q -n 2 -m "not slow"; tests=$$?; \
 	status=0; \
 	wait $$ruff || { cat $(VENV)/ruff.log; status=1; }; \
 	wait $$mypy || { cat $(VENV)/mypy.log; status=1; }; \
 	wait $$layers || { cat $(VENV)/layers.log; status=1; }; \
-	[ $$tests = 0 ] && [ $$status = 0 ] && echo "make check: ruff, mypy, import-linter and the fast tests passed"; \
+	wait $$jscheck || { cat $(VENV)/jscheck.log; status=1; }; \
+	[ $$tests = 0 ] && [ $$status = 0 ] && echo "make check: ruff, mypy, import-linter, tsc and the fast tests passed"; \
 	[ $$tests = 0 ] && [ $$status = 0 ]
 
 # The whole suite while tools/busy.py keeps every core busy: no check may depend on the machine's speed.
@@ -96,4 +114,4 @@ lock:
 		--custom-compile-command "make lock" --quiet -o $(LOCK)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info
