@@ -35,14 +35,19 @@ CHROMIUM_ARGS = [
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 740}
 
-BROWSER_MARKS = [
+#: The marks of the one browser test that ``make check`` runs too (tests/test_browser_smoke.py).
+SMOKE_MARKS = [
     pytest.mark.browser,
-    pytest.mark.slow,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium"),
 ]
+BROWSER_MARKS = [*SMOKE_MARKS, pytest.mark.slow]
+#: How long any wait for the page may last: a guard against hanging, never a speed requirement (a loaded
+#: machine can take seconds to draw a frame). Playwright's own defaults are 30 s for actions, 5 s for expect.
+WAIT_MS = 90_000
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (the Python package) is not installed")
 expect = sync_api.expect
+expect.set_options(timeout=WAIT_MS)
 
 
 # --- fixtures ------------------------------------------------------------------------------------------
@@ -140,7 +145,7 @@ def new_page(browser: Any, viewport: dict[str, int] = DESKTOP, **options: Any) -
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.errors = errors
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(WAIT_MS)
     return page
 
 

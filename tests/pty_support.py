@@ -23,6 +23,7 @@ from foursquare.tui.board import BOARD_WIDTH
 
 PLAY = [sys.executable, "-m", "foursquare.cli", "play"]
 ANSI = re.compile(r"\x1b\[[0-9;?<]*[A-Za-z]")
+FRAME_END = "\x1b[J"  # the game's frames end by erasing below them (tui.terminal.Screen.draw_lines)
 
 
 class IndicScreen(pyte.Screen):  # type: ignore[misc]
@@ -118,6 +119,14 @@ class Terminal:
             self.read(0.2)
         raise AssertionError(f"{text!r} never appeared; screen so far:\n{self.plain[-3000:]}")
 
+    def wait_frame(self, since: int) -> None:
+        """Wait until a whole frame was drawn after output offset ``since`` (each ends by erasing the rest)."""
+        deadline = time.monotonic() + 60  # a guard against hanging, not a speed requirement
+        while FRAME_END not in self.output[since:]:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no frame drawn; the screen:\n{self.display()}")
+            self.read(0.2)
+
     def wait_screen(self, text: str, timeout: float = 60) -> str:
         """Wait until the screen shows ``text``; return the screen. ``timeout`` guards against hanging: it is no
         speed requirement."""
@@ -137,11 +146,10 @@ class Terminal:
         """Every screen shown while ``key`` pages on (the help screen), until the screen stops changing."""
         screens = [self.display()]
         for _ in range(pages):
+            since = len(self.output)
             self.press(key)
-            deadline = time.monotonic() + 1.5  # a page that does not change within this is the last one
-            while time.monotonic() < deadline and self.display() == screens[-1]:
-                self.read(0.05)
-            if self.display() == screens[-1]:
+            self.wait_frame(since)  # the game's answer: a whole frame, changed or not
+            if self.display() == screens[-1]:  # the key paged no further: this was the last page
                 break
             screens.append(self.display())
         return screens

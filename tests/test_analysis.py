@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_support import run_main
 from foursquare import record
 from foursquare.analysis import (
     CONFIDENCE_Z,
@@ -26,7 +26,7 @@ DEAL = 3  # the solver proves 24 (a win with the first 16 cards) in well under a
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "foursquare.cli", *args], capture_output=True, text=True, timeout=300)
+    return run_main(*args)
 
 
 def lost_game() -> Game:

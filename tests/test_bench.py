@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import numpy as np
 import pytest
 
+from cli_support import run_main
 from foursquare import kernel as K
 from foursquare.bench import bench, check_agreement
 from foursquare.cards import deal_stock
@@ -17,9 +17,7 @@ from foursquare.players import greedy_move_on
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "foursquare.cli", *args], capture_output=True, text=True, timeout=600, check=False
-    )
+    return run_main(*args)
 
 
 def engine_greedy(deals: range, variant: Variant) -> tuple[int, int]:

@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 
 import foursquare.rl.bench as RB
+from cli_support import run_main
 from foursquare.cli import bench as cli_bench
 from foursquare.engine import Variant
 from foursquare.i18n import translator
 from foursquare.kernel import vector as V
-from test_cli_i18n import ALLOWED, command, escaped_words, flat, run
+from test_cli_i18n import ALLOWED, escaped_words, flat, run
 
 FIGURES = ("loop", "step", "loop_cpu", "step_cpu")
 #: What the table names as it is, in every language: the classes, the library, options and the command.
@@ -26,8 +27,8 @@ NAMES = {"FoursquareVectorEnv", "FoursquareEnv", "SyncVectorEnv", "Gymnasium", "
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """The command in a subprocess, its lines unwrapped (wide enough for any table)."""
-    return command(*args, env={**os.environ, "COLUMNS": "500", **(env or {})})
+    """The command in this process, its lines unwrapped (wide enough for any table)."""
+    return run_main(*args, env={**os.environ, "COLUMNS": "500", **(env or {})})
 
 
 def positive(value: Any) -> bool:
@@ -125,7 +126,7 @@ def test_without_gymnasium_it_says_what_to_install() -> None:
         [sys.executable, "-c", code, "bench", "--rl"], capture_output=True, text=True, timeout=600, check=False
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert proc.stderr.strip() == "foursquare: error: --rl needs Gymnasium: pip install 'gymnasium>=1.0'"
+    assert proc.stderr.strip() == "foursquare: error: foursquare bench --rl needs the rl extra: pip install 'foursquare-solitaire[rl]'"
 
 
 # --- options that do not apply --------------------------------------------------------------------------------

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
+from cli_support import run_main
 from foursquare import record
 from foursquare.engine import Game
 
@@ -17,9 +17,7 @@ DEAL_1 = (
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "foursquare.cli", *args], input=stdin, capture_output=True, text=True, timeout=120
-    )
+    return run_main(*args, stdin=stdin)
 
 
 def test_deal_prints_the_stock_order() -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from cli_support import run_main
 from foursquare import record
 from foursquare.engine import Game, Move
 from foursquare.web import create_app
@@ -61,9 +61,7 @@ def test_every_cell_of_the_api_carries_the_engines_name(client: TestClient) -> N
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "foursquare.cli", *args], capture_output=True, text=True, timeout=300
-    )
+    return run_main(*args)
 
 
 def test_replay_names_the_cells_on_the_grids_edges_and_in_its_json(tmp_path: Path) -> None:

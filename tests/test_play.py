@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_support import run_main
 from foursquare import record, tui
 from foursquare.cards import Card
 from foursquare.engine import Game, Move, Variant
@@ -54,6 +55,12 @@ def commands(moves: list[Move]) -> str:
 
 
 def play(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``foursquare play ARGS`` in line mode, in this process (its standard input a text buffer, not a terminal)."""
+    return run_main("play", *args, stdin=stdin)
+
+
+def play_through_a_pipe(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """The same in a process of its own, reading a real pipe."""
     return subprocess.run([*PLAY, *args], input=stdin, capture_output=True, text=True, timeout=120)
 
 
@@ -63,7 +70,8 @@ def play(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 def test_a_whole_game_to_a_win_prints_the_engines_outcome() -> None:
     game = greedy_game(WON_ORTHOGONAL)
     assert game.outcome().status == "won"
-    result = play("--deal", str(WON_ORTHOGONAL), stdin=commands(game.moves) + "0 0\n")  # past the end: ignored
+    # through a real pipe to a process of its own, as a script drives it
+    result = play_through_a_pipe("--deal", str(WON_ORTHOGONAL), stdin=commands(game.moves) + "0 0\n")  # past the end
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     lines = result.stdout.splitlines()
@@ -353,6 +361,7 @@ DEAF_TO_CTRL_C = (
 )
 
 
+@pytest.mark.slow  # a pseudo-terminal
 @pytest.mark.parametrize("launcher", [(), DEAF_TO_CTRL_C], ids=["plain", "started-deaf-to-ctrl-c"])
 def test_ctrl_c_restores_the_terminal(terminal_factory: StartTerminal, launcher: tuple[str, ...]) -> None:
     term = terminal_factory("--deal", "5", launcher=launcher)
@@ -366,6 +375,7 @@ def test_ctrl_c_restores_the_terminal(terminal_factory: StartTerminal, launcher:
     assert termios.tcgetattr(term.slave) == term.mode
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_interactive_game_to_a_win_then_the_same_deal_again(terminal_factory: StartTerminal, tmp_path: Path) -> None:
     game = greedy_game(WON_ORTHOGONAL)
     replay = Game(deal=WON_ORTHOGONAL)
@@ -391,6 +401,7 @@ def test_interactive_game_to_a_win_then_the_same_deal_again(terminal_factory: St
     assert record.read(tmp_path / "game-2.json").moves == [Move(0, 0)]  # the next one saved beside it
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_interactive_explains_why_a_line_turned(terminal_factory: StartTerminal) -> None:
     # deal 1: 3S, then AH to the right of it is the lowest of the row, so the 3S turns face down
     game = Game(deal=1)

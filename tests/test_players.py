@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
-import sys
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from cli_support import run_main
 from foursquare import kernel as K
 from foursquare import record
 from foursquare.cards import Card, deal_stock
@@ -38,9 +40,7 @@ from kernel_helpers import VARIANTS
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "foursquare.cli", *args], capture_output=True, text=True, timeout=600, check=False
-    )
+    return run_main(*args)
 
 
 def played(deal: int, moves: int, variant: Variant | None = None) -> Game:
@@ -229,16 +229,20 @@ def test_hint_finds_the_immediate_win() -> None:
     pytest.fail("no position with an immediate win found")
 
 
-def test_hint_with_a_time_budget_samples_more() -> None:
+def test_hint_with_a_time_budget_samples_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A time budget races on until the clock runs out. The clock here ticks 1/64 s a reading, so the budget of
+    2 s lasts a fixed number of rounds, whatever the machine's speed."""
     view = played(6, 3).view()
     quick = hint(view)
-    # Far more than the default's share of a second, so that a loaded machine still races on past it.
+    ticks = iter(itertools.count())
+    monkeypatch.setattr(time, "perf_counter", lambda: next(ticks) / 64)
     advice = hint(view, time_budget=2.0)
     assert sorted(a.move for a in advice) == sorted(view.legal_moves)
     # the default stops after HINT_PLAYOUTS playouts in all; the budget races on until the clock runs out
     assert sum(a.playouts for a in quick) <= HINT_PLAYOUTS + 16 * len(quick)
-    assert advice[0].playouts > quick[0].playouts
+    assert advice[0].playouts == 128 * 16  # a reading to start, one after each round: 128 rounds of 16 futures
     assert sum(a.playouts for a in advice) > sum(a.playouts for a in quick)
+    assert hint(view, time_budget=2.0) == advice  # the same rounds, the same seed: the same answer
     with pytest.raises(PlayerError, match="positive"):
         hint(view, time_budget=0)
 
@@ -338,14 +342,7 @@ def test_cli_autoplay_demo_shows_every_move() -> None:
 def test_cli_autoplay_demo_in_a_terminal_uses_rich() -> None:
     """With a terminal (forced by FORCE_COLOR) the demo draws a coloured grid with suit symbols."""
     env = {**os.environ, "FORCE_COLOR": "1", "COLUMNS": "100"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "foursquare.cli", "autoplay", "--player", "greedy", "--deal", "3", "--delay", "0"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        env=env,
-    )
+    proc = run_main("autoplay", "--player", "greedy", "--deal", "3", "--delay", "0", env=env)
     assert proc.returncode == 0, proc.stderr
     game = Game(deal=3)
     play_game(make_player("greedy"), game)

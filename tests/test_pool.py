@@ -130,6 +130,7 @@ def held(app: FastAPI, release: Path, places: int = 1) -> Iterator[None]:
         assert [job.result(timeout=HOLD_SECONDS) for job in jobs] == ["released"] * places
 
 
+@pytest.mark.slow  # worker processes
 def test_past_the_queue_a_hint_is_refused_with_503_busy_and_retry_after_while_moves_go_on(
     tiny: tuple[FastAPI, str], tmp_path: Path
 ) -> None:
@@ -173,6 +174,7 @@ def test_past_the_queue_a_hint_is_refused_with_503_busy_and_retry_after_while_mo
         assert hint.json() == in_process_hint(1, line[:6])
 
 
+@pytest.mark.slow  # worker processes
 def test_a_hint_from_the_worker_process_equals_the_hint_computed_in_process(tiny: tuple[FastAPI, str]) -> None:
     _, url = tiny
     line = WIN_2
@@ -238,6 +240,7 @@ def test_an_analysis_stored_by_an_older_version_is_computed_again(
         assert http.get(f"/api/games/{state['id']}/analysis").json() == answer.json()
 
 
+@pytest.mark.slow  # worker processes
 def test_a_full_pool_refuses_an_analysis_with_503_busy_and_retry_after(
     tiny: tuple[FastAPI, str], tmp_path: Path
 ) -> None:
@@ -251,6 +254,7 @@ def test_a_full_pool_refuses_an_analysis_with_503_busy_and_retry_after(
             assert refused.json()["code"] == "busy"
 
 
+@pytest.mark.slow  # worker processes
 def test_after_a_worker_dies_the_next_hint_is_answered(tiny: tuple[FastAPI, str]) -> None:
     app, url = tiny
     dead = app.state.pool.submit(die)

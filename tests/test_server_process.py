@@ -20,6 +20,8 @@ from typing import Any
 import httpx
 import pytest
 
+pytestmark = pytest.mark.slow  # every test starts the server, or the command, as a real process
+
 SERVE = [sys.executable, "-m", "foursquare.cli", "serve"]
 START_TIMEOUT = 60.0
 

@@ -7,12 +7,12 @@ import copy
 import json
 import random
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from cli_support import run_main
 from foursquare import record
 from foursquare.cards import DECK_SIZE, Card, deal_stock
 from foursquare.engine import Game, Move, Variant
@@ -35,7 +35,7 @@ VARIANTS = [Variant(), Variant(adjacency="diagonal"), Variant(count_buried=True)
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "foursquare.cli", *args], capture_output=True, text=True, timeout=300)
+    return run_main(*args)
 
 
 def brute_force_best_turn(game: Game, limit: int) -> int | None:

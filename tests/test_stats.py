@@ -11,6 +11,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from foursquare.engine import Game, Move
 from foursquare.store import TERMINAL_PLAYER, Store
 from foursquare.tui.keys import CellKeys
@@ -111,6 +113,7 @@ def test_recording_a_game_again_never_counts_it_twice(tmp_path: Path) -> None:
     store.close()
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_finished_terminal_games_are_counted_once(terminals: Terminals) -> None:
     data = terminals.data_dir
     won_1, lost_4, won_2 = line(1), line(4), line(2)
@@ -193,6 +196,7 @@ def test_finished_terminal_games_are_counted_once(terminals: Terminals) -> None:
     assert " 24 │ ███ 3" in out or " 24 | ### 3" in out
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_a_game_that_cannot_be_counted_still_plays_and_the_database_is_untouched(terminals: Terminals) -> None:
     terminals.data_dir.mkdir(parents=True)
     database = terminals.data_dir / "games.db"
@@ -212,6 +216,7 @@ def test_move_names_of_the_lines_are_legal() -> None:
     assert all(isinstance(move, Move) for move in line(4).moves) and line(4).outcome().status == "lost"
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_a_hint_marks_the_game_assisted(terminals: Terminals) -> None:
     term = terminals.start("--deal", "1")
     term.wait_screen("Move 1 of 40")

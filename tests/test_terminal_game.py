@@ -10,12 +10,12 @@ import json
 import os
 import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from cli_support import run_main
 from foursquare import record
 from foursquare.engine import Game, Move
 from foursquare.tui import CellKeys, cell_labels
@@ -47,14 +47,7 @@ def terminals(tmp_path: Path) -> Iterator[Terminals]:
 
 
 def cli(*args: str, stdin: str = "", env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "foursquare.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, **(env or {})},
-    )
+    return run_main(*args, stdin=stdin, env={**os.environ, **(env or {})})
 
 
 def flat(screen: str) -> str:
@@ -72,6 +65,7 @@ def deal5(*cells: str) -> Game:
 # --- 1. a game is never lost --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_a_killed_game_resumes_at_the_last_card_placed(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5")
     term.wait_screen("Move 1 of 40")
@@ -98,6 +92,7 @@ def test_a_killed_game_resumes_at_the_last_card_placed(terminals: Terminals) -> 
     assert f"It is kept in {kept}" in again.plain and "Continue it with: foursquare play" in again.plain
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_a_random_deal_resumes_without_showing_its_number(terminals: Terminals) -> None:
     term = terminals.start()
     term.wait_screen("Random deal (number shown at the end)")
@@ -118,6 +113,7 @@ def test_a_random_deal_resumes_without_showing_its_number(terminals: Terminals) 
     assert f"--deal {deal}" not in again.plain  # the goodbye keeps the secret too
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_play_with_a_kept_games_file_goes_on_in_that_file(terminals: Terminals) -> None:
     term = terminals.start()
     term.wait_screen("Move 1 of 40")
@@ -132,6 +128,7 @@ def test_play_with_a_kept_games_file_goes_on_in_that_file(terminals: Terminals) 
     assert terminals.kept() == [kept] and record.read(kept).turn == 0
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_a_new_deal_keeps_the_game_it_leaves(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5")
     term.wait_screen("Move 1 of 40")
@@ -145,6 +142,7 @@ def test_a_new_deal_keeps_the_game_it_leaves(terminals: Terminals) -> None:
     assert sorted(game.turn for game in games) == [1, 1] and 5 in [game.deal for game in games]
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_declining_to_continue_starts_a_new_game_and_keeps_the_old_one(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5")
     term.wait_screen("Move 1 of 40")
@@ -160,6 +158,7 @@ def test_declining_to_continue_starts_a_new_game_and_keeps_the_old_one(terminals
     assert record.read(terminals.kept()[0]).turn == 1
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_save_never_replaces_another_game_unasked(tmp_path: Path, terminals: Terminals) -> None:
     path = tmp_path / "g.json"
     record.write(deal5("D4", "D3"), path)
@@ -185,6 +184,7 @@ def test_save_never_replaces_another_game_unasked(tmp_path: Path, terminals: Ter
     assert record.read(path).deal == 1 and record.read(path).turn == 1
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_play_file_continues_a_saved_record(tmp_path: Path, terminals: Terminals) -> None:
     path = tmp_path / "mine.json"
     record.write(deal5("D4", "D3"), path)
@@ -208,6 +208,7 @@ def test_play_file_continues_a_saved_record(tmp_path: Path, terminals: Terminals
     assert finished.returncode == 0 and finished.stdout.splitlines()[-1].startswith("won: score ")
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_a_finished_game_points_to_the_analysis(terminals: Terminals, tmp_path: Path) -> None:
     from test_play import WON_ORTHOGONAL, greedy_game
 
@@ -251,6 +252,7 @@ def test_a_cell_keeps_its_key_while_it_stays_legal() -> None:
     assert not set(second.values()) & set("abcdefghnqrsu?")  # never a command key nor a column letter
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_arrows_and_enter_place_the_card_under_the_cursor(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5")
     term.wait_screen("Move 1 of 40")
@@ -269,6 +271,7 @@ def test_arrows_and_enter_place_the_card_under_the_cursor(terminals: Terminals) 
     assert "Move 3 of 40" in screen
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_typing_a_cells_name_moves_the_cursor_there(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5")
     term.wait_screen("Move 1 of 40")
@@ -284,6 +287,7 @@ def test_typing_a_cells_name_moves_the_cursor_there(terminals: Terminals) -> Non
     term.wait_screen("2♣ placed at E4.")
 
 
+@pytest.mark.slow  # a pseudo-terminal
 @pytest.mark.parametrize("size", [(100, 32), (40, 12)])
 def test_a_mouse_click_places_the_card(terminals: Terminals, size: tuple[int, int]) -> None:
     term = terminals.start("--deal", "5", size=size)
@@ -303,6 +307,7 @@ def test_a_mouse_click_places_the_card(terminals: Terminals, size: tuple[int, in
 # --- 3. hint and legend -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_the_hint_key_shows_and_marks_the_ranked_moves(terminals: Terminals) -> None:
     from foursquare.players import hint
 
@@ -320,6 +325,7 @@ def test_the_hint_key_shows_and_marks_the_ranked_moves(terminals: Terminals) -> 
     assert "Thinking about the best moves" in term.plain  # it said it was thinking meanwhile
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_keys_work_while_the_hint_thinks_and_a_stale_hint_is_dropped(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5")
     term.wait_screen("Move 1 of 40")
@@ -335,6 +341,7 @@ def test_keys_work_while_the_hint_thinks_and_a_stale_hint_is_dropped(terminals: 
     assert "Best moves" not in screen
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_help_explains_every_symbol_and_key(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5", size=(120, 40))
     term.wait_screen("Move 1 of 40")
@@ -346,6 +353,7 @@ def test_help_explains_every_symbol_and_key(terminals: Terminals) -> None:
         assert words in screen, words
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_help_scrolls_on_a_small_terminal(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5", size=(40, 12))
     term.wait_screen("Move 1")
@@ -385,6 +393,7 @@ def test_every_argument_of_every_command_is_described() -> None:
 # --- 4. any terminal ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a pseudo-terminal
 @pytest.mark.parametrize("size", [(40, 12), (60, 20), (80, 24), (120, 40)])
 def test_every_size_shows_the_card_to_place_the_stock_and_the_face_down_count(
     terminals: Terminals, size: tuple[int, int]
@@ -401,6 +410,7 @@ def test_every_size_shows_the_card_to_place_the_stock_and_the_face_down_count(
     assert len(lines) <= size[1] and all(len(line) <= size[0] for line in lines)
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_the_layout_follows_the_terminal_when_it_is_resized(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5", size=(100, 32))
     term.wait_screen("Card to place")
@@ -413,12 +423,14 @@ def test_the_layout_follows_the_terminal_when_it_is_resized(terminals: Terminals
     term.wait_screen("Press a cell's key")
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_a_terminal_too_small_says_how_large_it_must_be(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5", size=(30, 8))
     screen = term.wait_screen("Card to place: 2♦")
     assert "This terminal is 30 x 8; Foursquare needs at least 37 x 11." in flat(screen)
 
 
+@pytest.mark.slow  # a pseudo-terminal
 @pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"}, {"LANG": "C", "LC_ALL": "C"}])
 def test_ascii_terminals_get_ascii_cards_and_boxes(terminals: Terminals, env: dict[str, str]) -> None:
     term = terminals.start("--deal", "5", size=(80, 24), env=env)
@@ -435,6 +447,7 @@ def test_ascii_terminals_get_ascii_cards_and_boxes(terminals: Terminals, env: di
     assert term.finish() == 0
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_the_compact_board_in_ascii_shortens_lines_without_unicode(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5", size=(40, 12), env={"PYTHONIOENCODING": "ascii"})
     term.wait_screen("Move 1")
@@ -456,6 +469,7 @@ def test_line_mode_and_replay_work_without_unicode(tmp_path: Path, env: dict[str
     assert replayed.returncode == 0, replayed.stderr
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_no_color_still_marks_the_card_just_placed(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5", env={"NO_COLOR": "1"})
     term.wait_screen("Move 1 of 40")
@@ -468,6 +482,7 @@ def test_no_color_still_marks_the_card_just_placed(terminals: Terminals) -> None
 # --- 6. small things ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_the_goodbye_is_not_wrapped_at_80_columns(terminals: Terminals) -> None:
     term = terminals.start("--deal", "12345678901234567890", size=(80, 24))
     term.wait_screen("Move 1 of 40")
@@ -492,6 +507,7 @@ def test_bench_counts_one_game_in_the_singular() -> None:
     assert "(1 game," in result.stdout
 
 
+@pytest.mark.slow  # a pseudo-terminal
 def test_kept_games_are_valid_records(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5")
     term.wait_screen("Move 1 of 40")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +20,7 @@ import pytest
 from rich.cells import cell_len
 from rich.console import Console, Group
 
+from cli_support import run_main
 from foursquare import tui
 from foursquare.engine import Game, Move
 from foursquare.i18n import LANGUAGES, Translator, english, translator
@@ -95,6 +95,7 @@ def start(opened: list[Terminal], *args: str, data_dir: Path, **options: object)
 # --- (a) the pseudo-language: nothing escapes the catalogue ------------------------------------------------
 
 
+@pytest.mark.slow  # pseudo-terminals
 def test_a_whole_game_in_the_pseudo_language_shows_no_english(terminals: list[Terminal], data_dir: Path) -> None:
     game = greedy_game(WON_ORTHOGONAL)
     labels = game_keys(game)
@@ -135,6 +136,7 @@ def test_a_whole_game_in_the_pseudo_language_shows_no_english(terminals: list[Te
         assert not untranslated(screen), (name, untranslated(screen), screen)
 
 
+@pytest.mark.slow  # pseudo-terminals
 @pytest.mark.parametrize("size", [(40, 12), (60, 20), (80, 22), (120, 40)])
 def test_the_pseudo_languages_longer_words_keep_every_layout_whole(
     terminals: list[Terminal], data_dir: Path, size: tuple[int, int]
@@ -177,6 +179,7 @@ def english_where_translated(code: str, keys_: tuple[str, ...]) -> list[str]:
     return found
 
 
+@pytest.mark.slow  # pseudo-terminals
 def test_the_terminal_follows_lang_of_the_environment(terminals: list[Terminal], data_dir: Path) -> None:
     bn = translator("bn")
     term = start(
@@ -200,6 +203,7 @@ def test_the_terminal_follows_lang_of_the_environment(terminals: list[Terminal],
     assert again.finish() == 0
 
 
+@pytest.mark.slow  # pseudo-terminals
 def test_the_terminal_speaks_kannada_with_lang_kn(terminals: list[Terminal], data_dir: Path) -> None:
     kn = translator("kn")
     term = start(terminals, "--lang", "kn", "--deal", "1", data_dir=data_dir)
@@ -215,6 +219,7 @@ def test_the_terminal_speaks_kannada_with_lang_kn(terminals: list[Terminal], dat
     assert term.finish() == 0
 
 
+@pytest.mark.slow  # pseudo-terminals
 @pytest.mark.parametrize("code", list(LANGUAGES))
 def test_each_languages_first_screen_is_its_own(terminals: list[Terminal], data_dir: Path, code: str) -> None:
     t = translator(code)
@@ -231,9 +236,7 @@ def test_each_languages_first_screen_is_its_own(terminals: list[Terminal], data_
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "foursquare.cli", *args], input=stdin, capture_output=True, text=True, timeout=120
-    )
+    return run_main(*args, stdin=stdin)
 
 
 def test_line_mode_speaks_the_language_too() -> None:
