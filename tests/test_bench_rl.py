@@ -126,7 +126,8 @@ def test_without_gymnasium_it_says_what_to_install() -> None:
         [sys.executable, "-c", code, "bench", "--rl"], capture_output=True, text=True, timeout=600, check=False
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert proc.stderr.strip() == "foursquare: error: foursquare bench --rl needs the rl extra: pip install 'foursquare-solitaire[rl]'"
+    needs = "foursquare bench --rl needs the rl extra: pip install 'foursquare-solitaire[rl]'"
+    assert proc.stderr.strip() == f"foursquare: error: {needs}"
 
 
 # --- options that do not apply --------------------------------------------------------------------------------
