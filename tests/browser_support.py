@@ -35,11 +35,11 @@ CHROMIUM_ARGS = [
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 740}
 
+NEEDS_CHROMIUM = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium"
+)
 #: The marks of the one browser test that ``make check`` runs too (tests/test_browser_smoke.py).
-SMOKE_MARKS = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium"),
-]
+SMOKE_MARKS = [pytest.mark.browser, NEEDS_CHROMIUM]
 BROWSER_MARKS = [*SMOKE_MARKS, pytest.mark.slow]
 #: How long any wait for the page may last: a guard against hanging, never a speed requirement (a loaded
 #: machine can take seconds to draw a frame). Playwright's own defaults are 30 s for actions, 5 s for expect.

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from browser_support import (
-    BROWSER_MARKS,
+    NEEDS_CHROMIUM,
     PHONE,
     STATIC,
     browser,
@@ -231,7 +231,7 @@ def analysis_with_a_mistake(deal: int, line: list[Move]) -> dict[str, Any]:
 
 @pytest.mark.browser
 @pytest.mark.slow
-@pytest.mark.skipif(BROWSER_MARKS[2].args[0], reason=BROWSER_MARKS[2].kwargs["reason"])
+@NEEDS_CHROMIUM
 def test_the_page_runs_under_its_policy_without_a_violation(
     browser: Any, server: str, winning: tuple[int, list[Move]]
 ) -> None:
@@ -274,7 +274,7 @@ def test_the_page_runs_under_its_policy_without_a_violation(
 
 @pytest.mark.browser
 @pytest.mark.slow
-@pytest.mark.skipif(BROWSER_MARKS[2].args[0], reason=BROWSER_MARKS[2].kwargs["reason"])
+@NEEDS_CHROMIUM
 def test_the_not_found_page_in_the_browser(browser: Any, server: str) -> None:
     for name, options in [
         ("desktop-light", {}),
