@@ -1,6 +1,6 @@
 """The OpenAPI document (``/openapi.json``) as the server really answers: every error status and body, and links.
 
-FastAPI derives the success answers from the routes; it knows nothing of the errors, which
+FastAPI derives the success answers from the routes' models (:mod:`.models`); it knows nothing of the errors, which
 :mod:`.errors` and :mod:`.security` answer. :func:`describe` adds them to every operation by three rules —
 every request may be refused (400 ``bad_host``, 413 ``too_large``); an operation on ``/{game_id}`` may be 404;
 one with a query or a body may be 422 ``bad_request`` — plus the few extras of :data:`ROUTE_ERRORS`. It adds

@@ -1,120 +1,148 @@
-"""The JSON the API answers with: what the player may see of a game, and no more (``docs/api.md``).
+"""The API's answers about games, built as their models (:mod:`foursquare.web.models`): what the player may see.
 
 Cells and outcomes are written by :mod:`foursquare.record`'s serializers, the same as in
-``foursquare replay --json``; moves by the engine's :meth:`~foursquare.engine.Move.to_json`.
+``foursquare replay --json``; a cell as ``[row, col]`` too, as the engine's :meth:`~foursquare.engine.Move.to_json`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from foursquare import record
 from foursquare.cards import Card
-from foursquare.engine import AREA_REACH, MAX_FACE_DOWN, Flip, Game, Placement, column_name, row_name
+from foursquare.engine import AREA_REACH, MAX_FACE_DOWN, Flip, Game, Move, Placement, column_name, row_name
 from foursquare.record import cells_json, outcome_json
 from foursquare.store import StoredGame
+from foursquare.web.models import (
+    Area,
+    Cell,
+    GameRecord,
+    GameState,
+    GameSummary,
+    MoveResult,
+    Pair,
+    Placed,
+    ReplayPosition,
+    Rules,
+)
+from foursquare.web.models import Flip as FlipAnswer
+
+_INDICES = range(-AREA_REACH, AREA_REACH + 1)
+AREA = Area(
+    min_row=-AREA_REACH,
+    max_row=AREA_REACH,
+    min_col=-AREA_REACH,
+    max_col=AREA_REACH,
+    column_names=[column_name(c) for c in _INDICES],
+    row_names=[row_name(r) for r in _INDICES],
+)
+"""The 7 × 7 area every game stays inside, and the names of its columns and rows (for the board's edges)."""
 
 
-def card_json(card: Card | None) -> str | None:
+def card_name(card: Card | None) -> str | None:
     return None if card is None else card.name
 
 
-def area_json() -> dict[str, Any]:
-    """The 7 × 7 area every game stays inside, and the names of its columns and rows (for the board's edges)."""
-    indices = range(-AREA_REACH, AREA_REACH + 1)
-    return {
-        "min_row": -AREA_REACH,
-        "max_row": AREA_REACH,
-        "min_col": -AREA_REACH,
-        "max_col": AREA_REACH,
-        "column_names": [column_name(c) for c in indices],
-        "row_names": [row_name(r) for r in indices],
-    }
+def pair(move: Move) -> Pair:
+    return move.row, move.col
 
 
-def state_json(stored: StoredGame, game: Game, *, viewer: str | None = None) -> dict[str, Any]:
-    """The state object of the API, as ``viewer`` (a player id) may see it."""
+def cells(game: Game) -> list[Cell]:
+    return [Cell.model_validate(cell) for cell in cells_json(game)]
+
+
+def game_state(stored: StoredGame, game: Game, *, viewer: str | None = None) -> GameState:
+    """The state of a game, as ``viewer`` (a player id) may see it."""
+    return GameState(**state_fields(stored, game, viewer))
+
+
+def move_result(stored: StoredGame, game: Game, placement: Placement, *, viewer: str) -> MoveResult:
+    """The state after ``placement``, with the card placed and the cards it turned over."""
+    return MoveResult(**state_fields(stored, game, viewer), placed=placed(placement), flips=flips(placement))
+
+
+def state_fields(stored: StoredGame, game: Game, viewer: str | None) -> dict[str, Any]:
+    """The fields of :class:`GameState`, by name."""
     outcome = game.outcome()
     return {
         "id": stored.id,
         "deal": stored.visible_deal,
-        "variant": game.variant.to_json(),
+        "variant": Rules.model_validate(game.variant.to_json()),
         "turn": game.turn,
-        "card": card_json(game.card_to_place),
+        "card": card_name(game.card_to_place),
         "stock_left": game.stock_left,
         "face_down": game.face_down,
         "max_face_down": MAX_FACE_DOWN,
-        "cells": cells_json(game),
-        "legal": [m.to_json() for m in game.legal_moves],
+        "cells": cells(game),
+        "legal": [pair(m) for m in game.legal_moves],
         "legal_cells": [m.name for m in game.legal_moves],
-        "area": area_json(),
+        "area": AREA,
         **outcome_json(outcome),
         "can_undo": game.can_undo and not outcome.is_over,
         "can_redo": game.can_redo and not outcome.is_over,
         "created_at": stored.created_at,
         "updated_at": stored.updated_at,
-        **ownership_json(stored, viewer),
-    }
-
-
-def ownership_json(stored: StoredGame, viewer: str | None) -> dict[str, Any]:
-    """Whose game it is and how it was played: ``yours``, ``daily`` (its UTC date), ``winnable``, ``assisted``."""
-    return {
         "yours": viewer is not None and viewer == stored.player,
-        "daily": None if stored.daily is None else stored.daily.isoformat(),
+        "daily": stored.daily,
         "winnable": stored.winnable,
         "assisted": stored.assisted,
     }
 
 
-def flip_json(flip: Flip) -> dict[str, Any]:
-    """A top card that turned over: where (and the cell's name), which card, which way it faces now, the line
-    and why it turned."""
-    return {
-        "row": flip.row,
-        "col": flip.col,
-        "cell": flip.cell_name,
-        "card": flip.card.name,
-        "face_up": flip.face_up,
-        "line": flip.line,
-        "reason": flip.reason,
-    }
-
-
-def placement_json(placement: Placement | None) -> dict[str, Any]:
-    """``placed`` and ``flips`` of one placement (every card named in it is on the grid); null and [] for none."""
-    if placement is None:
-        return {"placed": None, "flips": []}
+def placed(placement: Placement) -> Placed:
     move = placement.move
-    return {
-        "placed": {"row": move.row, "col": move.col, "cell": move.name, "card": placement.card.name},
-        "flips": [flip_json(f) for f in placement.flips],
-    }
+    return Placed(row=move.row, col=move.col, cell=move.name, card=placement.card.name)
 
 
-def position_json(game: Game, placement: Placement | None) -> dict[str, Any]:
+def flips(placement: Placement | None) -> list[FlipAnswer]:
+    """The top cards that turned over with ``placement`` (every card named is on the grid); [] for none."""
+    return [] if placement is None else [flip(turned) for turned in placement.flips]
+
+
+def flip(turned: Flip) -> FlipAnswer:
+    return FlipAnswer(
+        row=turned.row,
+        col=turned.col,
+        cell=turned.cell_name,
+        card=turned.card.name,
+        face_up=turned.face_up,
+        line=turned.line,
+        reason=turned.reason,
+    )
+
+
+def replay_position(game: Game, placement: Placement | None) -> ReplayPosition:
     """A position of a finished game's replay, reached by ``placement`` (None before the first card)."""
-    return {
-        "turn": game.turn,
-        "cells": cells_json(game),
-        "card": card_json(game.card_to_place),
-        **placement_json(placement),
-        "face_down": game.face_down,
+    return ReplayPosition(
+        turn=game.turn,
+        cells=cells(game),
+        card=card_name(game.card_to_place),
+        placed=None if placement is None else placed(placement),
+        flips=flips(placement),
+        face_down=game.face_down,
         **outcome_json(game.outcome()),
-    }
+    )
 
 
-def summary_json(stored: StoredGame) -> dict[str, Any]:
-    """One line of the game list."""
-    return {
-        "id": stored.id,
-        "deal": stored.visible_deal,
-        "variant": stored.variant.to_json(),
-        "turn": stored.turn,
-        "outcome": stored.outcome,
-        "reason": stored.reason,
-        "score": stored.score,
-        "created_at": stored.created_at,
-        "updated_at": stored.updated_at,
-        "daily": None if stored.daily is None else stored.daily.isoformat(),
-        "assisted": stored.assisted,
-    }
+def summary(stored: StoredGame) -> GameSummary:
+    """One line of the game list (validated: the store keeps the outcome's reason as text)."""
+    return GameSummary.model_validate(
+        {
+            "id": stored.id,
+            "deal": stored.visible_deal,
+            "variant": stored.variant.to_json(),
+            "turn": stored.turn,
+            "outcome": stored.outcome,
+            "reason": stored.reason,
+            "score": stored.score,
+            "created_at": stored.created_at,
+            "updated_at": stored.updated_at,
+            "daily": stored.daily,
+            "assisted": stored.assisted,
+        }
+    )
+
+
+def record_answer(game: Game) -> GameRecord:
+    """The record of a finished game (``docs/records.md``): of its deal number, or else of its stock."""
+    return GameRecord.model_validate(record.to_json(game))

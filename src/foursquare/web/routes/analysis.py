@@ -19,15 +19,15 @@ from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
-from foursquare import record
 from foursquare.engine import Placement, View
 from foursquare.store import Store, StoredGame
 from foursquare.web.deps import AnalysisJobsDep, PlayerDep, PoolDep, StoreDep
 from foursquare.web.errors import BusyError, ConflictError, UnavailableError, UnprocessableError
 from foursquare.web.messages import Phrase
+from foursquare.web.models import Analysis, GameRecord, Hint, ReplayPosition
 from foursquare.web.pool import ComputePool, analysis_json, hint_json
 from foursquare.web.routes.games import refuse_if_not_yours, refuse_if_over
-from foursquare.web.views import position_json
+from foursquare.web.views import record_answer, replay_position
 
 router = APIRouter(prefix="/api/games")
 
@@ -41,9 +41,9 @@ def finished(store: Store, game_id: str, what: Phrase) -> StoredGame:
 
 
 @router.get("/{game_id}/hint", summary="Rank the legal moves, best first")
-async def hint(game_id: str, store: StoreDep, player: PlayerDep, pool: PoolDep) -> dict[str, Any]:
+async def hint(game_id: str, store: StoreDep, player: PlayerDep, pool: PoolDep) -> Hint:
     view = await run_in_threadpool(hint_view, store, game_id, player)
-    answer = await pool.run(hint_json, view)
+    answer = Hint.model_validate(await pool.run(hint_json, view))
     await run_in_threadpool(store.mark_assisted, game_id)  # only a hint answered is assistance
     return answer
 
@@ -61,8 +61,10 @@ def hint_view(store: Store, game_id: str, player: str) -> View:
     return game.view()
 
 
-@router.get("/{game_id}/analysis", summary="Analyse a finished game (slow the first time)")
-async def analysis(game_id: str, store: StoreDep, jobs: AnalysisJobsDep, pool: PoolDep) -> Any:
+# Answered as stored, the analysis module's own JSON (``analyze --json``): the model describes it, and the tests
+# check that real analyses are exactly that model.
+@router.get("/{game_id}/analysis", summary="Analyse a finished game (slow the first time)", response_model=Analysis)
+async def analysis(game_id: str, store: StoreDep, jobs: AnalysisJobsDep, pool: PoolDep) -> JSONResponse:
     found = await run_in_threadpool(jobs.stored_or_job, store, game_id, analysable, partial(start_analysis, pool))
     if isinstance(found, str):
         return JSONResponse(json.loads(found))
@@ -93,12 +95,12 @@ def start_analysis(pool: ComputePool, stored: StoredGame) -> Future[dict[str, An
 
 
 @router.get("/{game_id}/record", summary="The game record of a finished game")
-def game_record(game_id: str, store: StoreDep) -> dict[str, Any]:
-    return record.to_json(finished(store, game_id, Phrase("what.record")).rebuild())
+def game_record(game_id: str, store: StoreDep) -> GameRecord:
+    return record_answer(finished(store, game_id, Phrase("what.record")).rebuild())
 
 
 @router.get("/{game_id}/replay", summary="The position after the first k moves of a finished game")
-def replay(game_id: str, store: StoreDep, turn: Annotated[int | None, Query()] = None) -> dict[str, Any]:
+def replay(game_id: str, store: StoreDep, turn: Annotated[int | None, Query()] = None) -> ReplayPosition:
     stored = finished(store, game_id, Phrase("what.replay"))
     k = stored.turn if turn is None else turn
     if not 0 <= k <= stored.turn:
@@ -107,4 +109,4 @@ def replay(game_id: str, store: StoreDep, turn: Annotated[int | None, Query()] =
     placement: Placement | None = None
     for move in stored.moves[:k]:
         placement = game.place(move.row, move.col)
-    return position_json(game, placement)
+    return replay_position(game, placement)

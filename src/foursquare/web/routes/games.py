@@ -20,13 +20,12 @@ from foursquare.web.deps import PlayerDep, StoreDep
 from foursquare.web.errors import ConflictError, ForbiddenError, IllegalMove, UnavailableError, UnprocessableError
 from foursquare.web.fields import WHOLE, Integer
 from foursquare.web.messages import Phrase
-from foursquare.web.views import placement_json, state_json, summary_json
+from foursquare.web.models import CARD_NAME, GameList, GameState, MoveResult
+from foursquare.web.views import game_state, move_result, summary
 
 MAX_PER_PAGE = 100
 # Far beyond any real list, and small enough that the page's offset fits a SQLite integer.
 MAX_PAGE = 10**9
-CARD_NAME = r"^(A|[2-9]|10)[CDHS]$"
-"""A card's name exactly as the API writes it (``AC``, ``7H``, ``10S``): a move's ``card`` is compared with it."""
 
 router = APIRouter(prefix="/api/games")
 
@@ -100,11 +99,13 @@ def refuse_if_not_yours(stored: StoredGame, player: str, what: Phrase) -> None:
     "",
     status_code=201,
     summary="Start a game (or get today's daily deal)",
-    responses={200: {"description": "The player's daily game of today, started before (`daily` only)"}},
+    responses={
+        200: {"model": GameState, "description": "The player's daily game of today, started before (`daily` only)"}
+    },
 )
 def new_game(
     store: StoreDep, player: PlayerDep, response: Response, body: Annotated[NewGameBody | None, Body()] = None
-) -> dict[str, Any]:
+) -> GameState:
     # A plain (not async) route: FastAPI runs it in a worker thread, so a winnable deal's solving
     # never holds up the event loop.
     body = body or NewGameBody()
@@ -127,7 +128,7 @@ def new_game(
         stored, created = store.create_game(player, deal=deal, variant=variant, hidden=hidden), True
     if not created:
         response.status_code = 200
-    return state_json(stored, stored.rebuild(), viewer=player)
+    return game_state(stored, stored.rebuild(), viewer=player)
 
 
 def winnable_deal(variant: Variant) -> int:
@@ -167,19 +168,19 @@ def list_games(
     player: PlayerDep,
     page: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 1,
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 20,
-) -> dict[str, Any]:
+) -> GameList:
     games, total = store.list_games(player, page=page, per_page=per_page)
-    return {"games": [summary_json(g) for g in games], "page": page, "per_page": per_page, "total": total}
+    return GameList(games=[summary(g) for g in games], page=page, per_page=per_page, total=total)
 
 
 @router.get("/{game_id}", summary="The state of a game")
-def get_game(game_id: str, store: StoreDep, player: PlayerDep) -> dict[str, Any]:
+def get_game(game_id: str, store: StoreDep, player: PlayerDep) -> GameState:
     stored = store.get(game_id)
-    return state_json(stored, stored.rebuild(), viewer=player)
+    return game_state(stored, stored.rebuild(), viewer=player)
 
 
 @router.post("/{game_id}/moves", summary="Place the card to place")
-def move(game_id: str, body: MoveBody, store: StoreDep, player: PlayerDep) -> dict[str, Any]:
+def move(game_id: str, body: MoveBody, store: StoreDep, player: PlayerDep) -> MoveResult:
     def apply(game: Game, stored: StoredGame) -> Placement:
         refuse_if_not_yours(stored, player, Phrase("doing.place"))
         refuse_if_over(stored, game)
@@ -195,10 +196,10 @@ def move(game_id: str, body: MoveBody, store: StoreDep, player: PlayerDep) -> di
         return game.place(body.row, body.col)
 
     stored, game, placement = store.change(game_id, apply)
-    return {**state_json(stored, game, viewer=player), **placement_json(placement)}
+    return move_result(stored, game, placement, viewer=player)
 
 
-def step_in_history(store: Store, game_id: str, player: str, *, undo: bool) -> dict[str, Any]:
+def step_in_history(store: Store, game_id: str, player: str, *, undo: bool) -> GameState:
     """Undo the last card, or redo the last undone one; 409 when there is none."""
 
     def apply(game: Game, stored: StoredGame) -> None:
@@ -212,25 +213,25 @@ def step_in_history(store: Store, game_id: str, player: str, *, undo: bool) -> d
             game.redo()
 
     stored, game, _ = store.change(game_id, apply)
-    return state_json(stored, game, viewer=player)
+    return game_state(stored, game, viewer=player)
 
 
 @router.post("/{game_id}/undo", summary="Take back the last card")
-def undo(game_id: str, store: StoreDep, player: PlayerDep) -> dict[str, Any]:
+def undo(game_id: str, store: StoreDep, player: PlayerDep) -> GameState:
     return step_in_history(store, game_id, player, undo=True)
 
 
 @router.post("/{game_id}/redo", summary="Play the last undone card again")
-def redo(game_id: str, store: StoreDep, player: PlayerDep) -> dict[str, Any]:
+def redo(game_id: str, store: StoreDep, player: PlayerDep) -> GameState:
     return step_in_history(store, game_id, player, undo=False)
 
 
 @router.post("/{game_id}/restart", summary="Back to the first card of the same deal")
-def restart(game_id: str, store: StoreDep, player: PlayerDep) -> dict[str, Any]:
+def restart(game_id: str, store: StoreDep, player: PlayerDep) -> GameState:
     def apply(game: Game, stored: StoredGame) -> None:
         refuse_if_not_yours(stored, player, Phrase("doing.restart"))
         refuse_if_over(stored, game)
         game.restart()
 
     stored, game, _ = store.change(game_id, apply)
-    return state_json(stored, game, viewer=player)
+    return game_state(stored, game, viewer=player)

@@ -4,7 +4,7 @@ The page loads the catalogue of its language before it draws anything. An answer
 server runs (a new catalogue is a new release): it carries an ``ETag``, so a browser revalidates it with a
 ``304`` rather than downloading it again.
 
->>> language_json(translator("hr").language)["plural_categories"]
+>>> catalogue(translator("hr").language).plural_categories
 ['one', 'few', 'other']
 """
 
@@ -20,6 +20,7 @@ from fastapi.responses import Response
 
 from foursquare.i18n import LANGUAGES, Language, language, page_messages, translator
 from foursquare.web.errors import UnknownLanguageError
+from foursquare.web.models import Catalogue, LanguageName, Languages
 
 router = APIRouter(prefix="/api")
 
@@ -27,26 +28,31 @@ CACHE_CONTROL = "no-cache"
 """Revalidate each time (a 304 when unchanged): a release updates the catalogue at the next load."""
 
 
-def language_json(lang: Language) -> dict[str, Any]:
-    return {
-        "code": lang.code,
-        "name": lang.name,
-        "direction": lang.direction,
-        # The locale of the page's Intl (numbers, dates, plural rules): the CLDR locale of the language.
-        "locale": lang.cldr.replace("_", "-"),
-        "plural_categories": list(lang.plural_categories),
-    }
+def catalogue(lang: Language) -> Catalogue:
+    """The page's messages in ``lang``, with its locale for the page's ``Intl``."""
+    return Catalogue.model_validate(
+        {
+            "code": lang.code,
+            "name": lang.name,
+            "direction": lang.direction,
+            # The locale of the page's Intl (numbers, dates, plural rules): the CLDR locale of the language.
+            "locale": lang.cldr.replace("_", "-"),
+            "plural_categories": list(lang.plural_categories),
+            "messages": page_messages(lang.code),
+        }
+    )
 
 
 @cache
 def _answer(kind: str, code: str = "") -> tuple[bytes, str]:
     """The JSON body of an answer and its ETag (computed once: catalogues do not change while serving)."""
     if kind == "languages":
-        body: Any = {"languages": [{"code": lang.code, "name": lang.name} for lang in LANGUAGES.values()]}
+        body: Languages | Catalogue = Languages(
+            languages=[LanguageName(code=lang.code, name=lang.name) for lang in LANGUAGES.values()]
+        )
     else:
-        lang = translator(code).language
-        body = {**language_json(lang), "messages": page_messages(code)}
-    data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+        body = catalogue(translator(code).language)
+    data = json.dumps(body.model_dump(), ensure_ascii=False, separators=(",", ":")).encode()
     return data, '"' + hashlib.sha256(data).hexdigest()[:20] + '"'
 
 
@@ -64,6 +70,7 @@ NOT_MODIFIED: dict[int | str, dict[str, Any]] = {304: {"description": "Not modif
 @router.get(
     "/languages",
     summary="The languages of the game, each named in itself",
+    response_model=Languages,
     responses={200: {"content": {"application/json": {"example": LANGUAGES_EXAMPLE}}}, **NOT_MODIFIED},
 )
 def languages(request: Request) -> Response:
@@ -73,6 +80,7 @@ def languages(request: Request) -> Response:
 @router.get(
     "/messages/{code}",
     summary="The page's messages in one language (a regional tag such as bn-BD or an alias such as tl is resolved)",
+    response_model=Catalogue,
     responses=NOT_MODIFIED,
 )
 def messages(code: str, request: Request) -> Response:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter
 
 from foursquare.web.deps import PlayerDep, StoreDep
+from foursquare.web.models import Stats
 
 router = APIRouter()
 
 
 @router.get("/api/stats", summary="Your statistics over finished games")
-def stats(store: StoreDep, player: PlayerDep) -> dict[str, Any]:
-    return store.stats(player)
+def stats(store: StoreDep, player: PlayerDep) -> Stats:
+    return Stats.model_validate(store.stats(player))
