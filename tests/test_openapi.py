@@ -1,8 +1,10 @@
-"""The OpenAPI document says what the server does: every error status, the real error body, and the links
-that let a fuzzer play games; schemathesis (every check, the stateful phase included) finds no failure."""
+"""The OpenAPI document says what the server does: every success answer's fields, every error status, the real
+error body, and the links that let a fuzzer play games; schemathesis (every check, the stateful phase included)
+finds no failure."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -10,12 +12,22 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
 
+from foursquare import record
+from foursquare.cards import deal_stock
+from foursquare.engine import Game
 from foursquare.web import create_app
 from foursquare.web.errors import ERROR_CODES
+from foursquare.web.models import StockRecord
 from foursquare.web.openapi import ErrorBody
+from foursquare.web.routes import analysis, docs, games, languages, page, pwa, stats
+from foursquare.web.views import record_answer
+from test_api import WINS
 from test_server_process import serving
 
 FUZZ_SEED = 11
@@ -83,6 +95,112 @@ def test_every_operation_documents_its_errors_with_the_real_error_body(document:
     assert set(document["paths"]["/api/games/{game_id}/hint"]["get"]["responses"]) >= {"409", "503"}
     assert "422" not in document["paths"]["/api/stats"]["get"]["responses"]  # nothing to get wrong
     assert codes_of(document, "/api/messages/{code}", "get", 404) == ["unknown_language", "not_found"]
+
+
+# --- success answers ---------------------------------------------------------------------------------------------
+
+TYPED = ("type", "$ref", "anyOf", "oneOf", "allOf", "const", "enum")
+"""A schema with none of these keys says nothing of its value (``{}``, or a bare description)."""
+
+
+def subschemas(document: dict[str, Any], schema: dict[str, Any], seen: set[str]) -> Iterator[dict[str, Any]]:
+    """``schema`` and every schema inside it, ``$ref``s followed (each component once)."""
+    if "$ref" in schema:
+        name = schema["$ref"].removeprefix("#/components/schemas/")
+        if name not in seen:
+            seen.add(name)
+            yield from subschemas(document, document["components"]["schemas"][name], seen)
+        return
+    yield schema
+    inner = [*schema.get("anyOf", []), *schema.get("prefixItems", []), *schema.get("properties", {}).values()]
+    inner += [schema[key] for key in ("items", "additionalProperties") if isinstance(schema.get(key), dict)]
+    for part in inner:
+        yield from subschemas(document, part, seen)
+
+
+def test_every_success_answer_has_a_schema_of_every_field(document: dict[str, Any]) -> None:
+    for method, path, operation in operations(document):
+        successes = [response for status, response in operation["responses"].items() if status.startswith("2")]
+        assert successes, (method, path)
+        for response in successes:
+            top = response["content"]["application/json"]["schema"]
+            for schema in subschemas(document, top, set()):
+                assert any(key in schema for key in TYPED), (method, path, schema)
+                if schema.get("type") != "object":
+                    continue
+                properties = schema.get("properties")
+                if properties is None:  # a map (the catalogue's messages): its values typed
+                    assert isinstance(schema.get("additionalProperties"), dict) and schema["additionalProperties"]
+                    continue
+                # A closed object: every key always sent, described, and no other key.
+                assert schema["additionalProperties"] is False, (method, path, schema["title"])
+                assert schema["required"] == list(properties), (method, path, schema["title"])
+                for name, field in properties.items():
+                    assert field.get("description"), (method, path, schema["title"], name)
+
+
+def every_answer(client: TestClient) -> dict[tuple[str, str], list[httpx.Response]]:
+    """A success answer of every operation, or several, by (method, path): a game won, another played on."""
+    answers: dict[tuple[str, str], list[httpx.Response]] = {}
+
+    def ask(method: str, path: str, url: str, body: Any = None) -> dict[str, Any]:
+        response = client.request(method, url, json=body)
+        assert response.is_success, (url, response.text)
+        answers.setdefault((method, path), []).append(response)
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    won = ask("post", "/api/games", "/api/games", {"deal": 1})
+    game_id = won["id"]
+    for row, col in WINS[1][1]:
+        body = {"row": row, "col": col, "turn": won["turn"]}
+        won = ask("post", "/api/games/{game_id}/moves", f"/api/games/{game_id}/moves", body)
+    live = ask("post", "/api/games", "/api/games", {"daily": True})
+    ask("post", "/api/games", "/api/games", {"daily": True})  # 200: the same game
+    ask("post", "/api/games/{game_id}/moves", f"/api/games/{live['id']}/moves", {"row": 0, "col": 0, "turn": 0})
+    for action in ("undo", "redo", "restart"):
+        ask("post", f"/api/games/{{game_id}}/{action}", f"/api/games/{live['id']}/{action}")
+    for game in (won["id"], live["id"]):
+        ask("get", "/api/games/{game_id}", f"/api/games/{game}")
+    ask("get", "/api/games/{game_id}/hint", f"/api/games/{live['id']}/hint")
+    for asked in ("record", "replay", "replay?turn=0", "replay?turn=2", "analysis"):
+        ask("get", f"/api/games/{{game_id}}/{asked.split('?')[0]}", f"/api/games/{game_id}/{asked}")
+    for asked in ("games", "games?page=2&per_page=1", "stats", "languages", "messages/hr", "messages/bn-BD"):
+        template = "/api/messages/{code}" if asked.startswith("messages") else f"/api/{asked.split('?')[0]}"
+        ask("get", template, f"/api/{asked}")
+    return answers
+
+
+ROUTERS = (games.router, analysis.router, stats.router, languages.router, page.router, pwa.router, docs.router)
+
+
+def test_every_answer_is_exactly_its_model(client: TestClient, document: dict[str, Any]) -> None:
+    """Each route's model reads its real answers and writes them back the same: no key more or less, no value
+    changed — the document, generated from the models, describes what is sent."""
+    routes = [route for router in ROUTERS for route in router.routes if isinstance(route, APIRoute)]
+    models = {
+        (method.lower(), route.path): route.response_model
+        for route in routes
+        if route.include_in_schema
+        for method in route.methods
+    }
+    answers = every_answer(client)
+    assert set(answers) == {(method, path) for method, path, _ in operations(document)} == set(models)
+    for operation, responses in answers.items():
+        assert models[operation] is not None, operation
+        adapter: TypeAdapter[Any] = TypeAdapter(models[operation])
+        for response in responses:
+            answer = adapter.validate_json(response.content, strict=True)
+            assert adapter.dump_json(answer) == response.content, operation
+
+
+def test_the_record_of_a_game_of_a_given_stock_gives_the_stock() -> None:
+    game = Game(stock=deal_stock(7))
+    while not game.is_over():
+        game.place(game.legal_moves[0].row, game.legal_moves[0].col)
+    answer = record_answer(game)
+    assert isinstance(answer.root, StockRecord)
+    assert json.loads(answer.model_dump_json()) == record.to_json(game)
 
 
 def test_errors_answer_the_documented_shape_and_code(client: TestClient, document: dict[str, Any]) -> None:
