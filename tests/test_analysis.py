@@ -39,7 +39,7 @@ def lost_game() -> Game:
 
 def perfect_game() -> Game:
     game = Game(deal=DEAL)
-    for move in solve(game.stock, timeout=30).line:
+    for move in solve(game.stock, timeout=600, max_nodes=10**7).line:  # nodes: the same line on any machine
         game.place(move.row, move.col)
     return game
 
@@ -82,7 +82,7 @@ def check_shape(result: dict[str, object], game: Game) -> None:
 @pytest.mark.slow
 def test_library_flags_the_mistakes_of_a_bad_game() -> None:
     game = lost_game()
-    result = analyze(game, seed=1, time_budget=0.05)
+    result = analyze(game, seed=1, time_budget=None)
     check_shape(result, game)
     assert result["outcome"] == "lost" and result["score"] == 0
     assert result["costliest"], "piling every card on the first pile must be flagged somewhere"
@@ -92,7 +92,7 @@ def test_library_flags_the_mistakes_of_a_bad_game() -> None:
 @pytest.mark.slow
 def test_perfect_game_has_no_mistake_in_score() -> None:
     game = perfect_game()
-    result = analyze(game, seed=2, time_budget=0.05)
+    result = analyze(game, seed=2, time_budget=None)
     check_shape(result, game)
     assert result["outcome"] == "won" and result["score"] == 24
 
@@ -219,7 +219,7 @@ def test_analysis_sees_only_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(players, "hint", spy)
     game = lost_game()
-    analyze(game, seed=4, time_budget=0.05)
+    analyze(game, seed=4, time_budget=None)
     assert len(seen) == game.turn
     assert all(type(v).__name__ == "View" for v in seen)
     assert Move(0, 0) in seen[0].legal_moves  # type: ignore[attr-defined]

@@ -7,6 +7,7 @@ import copy
 import json
 import random
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +33,11 @@ from foursquare.solver import (
 )
 
 VARIANTS = [Variant(), Variant(adjacency="diagonal"), Variant(count_buried=True)]
+#: The node budget of the searches here: a count, so the same answer on a slow machine as on a fast one (these
+#: searches need far fewer). A node budget also keeps the search on one thread, whose line is reproducible.
+NODES = 10**7
+#: Seconds: only a guard against a search that hangs, never the budget an answer depends on.
+GUARD = 600.0
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -106,7 +112,7 @@ def test_matches_brute_force_from_late_positions(variant: Variant) -> None:
         empty = 16 - len(game.cells())
         limit = min(game.turn + empty + 2, DECK_SIZE)
         expected = brute_force_best_turn(game, limit)
-        solution = solve(game.stock, variant, moves=game.moves, timeout=30)
+        solution = solve(game.stock, variant, moves=game.moves, timeout=GUARD, max_nodes=NODES)
         assert solution.line[: game.turn] == tuple(game.moves) or solution.line == ()
         if expected is not None:
             assert solution.status == "optimal", (seed, solution)
@@ -311,7 +317,7 @@ def test_rank_rules_never_refute_a_win(variant: Variant) -> None:
 
 def test_deal_with_a_perfect_win() -> None:
     """Deal 3 can be won with its first 16 cards: score 24, the most any deal can score."""
-    solution = solve(deal_stock(3), timeout=30)
+    solution = solve(deal_stock(3), timeout=GUARD, max_nodes=NODES)
     assert solution.status == "optimal" and solution.proven
     assert solution.best_score == solution.upper_bound == 24
     assert len(solution.line) == 16
@@ -326,7 +332,7 @@ def reversed_stock() -> tuple[Card, ...]:
 
 def test_hand_made_stock_agrees_with_brute_force_at_the_end() -> None:
     stock = reversed_stock()
-    solution = solve(stock, timeout=60)
+    solution = solve(stock, timeout=GUARD, max_nodes=NODES)
     assert solution.proven and solution.best_score is not None
     check_line(stock, Variant(), solution)
     # from 3 cards before the end of the best line, brute force finds the same finish
@@ -335,7 +341,7 @@ def test_hand_made_stock_agrees_with_brute_force_at_the_end() -> None:
         game.place(move.row, move.col)
     best_turn = DECK_SIZE - solution.best_score
     assert brute_force_best_turn(game, best_turn) == best_turn
-    again = solve(stock, moves=game.moves, timeout=30)
+    again = solve(stock, moves=game.moves, timeout=GUARD, max_nodes=NODES)
     assert again.best_score == solution.best_score and again.line[: game.turn] == tuple(game.moves)
 
 
@@ -344,7 +350,7 @@ def test_too_few_cards_left_is_unwinnable() -> None:
     game = late_position(1, Variant(), empty_cells=3)
     assert game is not None
     assert game.stock_left < 16 - len(game.cells())
-    solution = solve(game.stock, moves=game.moves, timeout=30)
+    solution = solve(game.stock, moves=game.moves, timeout=GUARD, max_nodes=NODES)
     assert solution.status == "unwinnable" and solution.proven
     assert solution.best_score is None and solution.upper_bound == -1 and solution.line == ()
     assert solution.winnable is False
@@ -353,28 +359,33 @@ def test_too_few_cards_left_is_unwinnable() -> None:
 
 def test_already_finished_positions() -> None:
     stock = deal_stock(3)
-    won = solve(stock, timeout=30)
-    again = solve(stock, moves=won.line, timeout=5)
+    won = solve(stock, timeout=GUARD, max_nodes=NODES)
+    again = solve(stock, moves=won.line, timeout=GUARD, max_nodes=NODES)
     assert again.status == "optimal" and again.best_score == 24 and again.line == won.line and again.nodes == 0
     lost = Game(deal=3)
     while not lost.is_over():
         lost.place(*lost.legal_moves[0])
     assert lost.outcome().status == "lost"
-    verdict = solve(stock, moves=lost.moves, timeout=5)
+    verdict = solve(stock, moves=lost.moves, timeout=GUARD, max_nodes=NODES)
     assert verdict.status == "unwinnable" and verdict.upper_bound == -1 and verdict.best_score is None
 
 
 @pytest.mark.parametrize("variant", VARIANTS[1:], ids=["diagonal", "count_buried"])
 def test_variants_lines_replay(variant: Variant) -> None:
     for deal in (3, 7):
-        solution = solve(deal_stock(deal), variant, timeout=5)
+        solution = solve(deal_stock(deal), variant, timeout=GUARD, max_nodes=NODES)
         if solution.best_score is not None:
             check_line(deal_stock(deal), variant, solution)
         assert solution.best_score is None or solution.best_score <= solution.upper_bound <= 24
 
 
-def test_timeout_gives_bounds() -> None:
-    """Deal 14 needs a long proof (24 is impossible there); a tiny time budget leaves bounds."""
+def test_a_small_budget_gives_bounds() -> None:
+    """Deal 14 needs a long proof (24 is impossible there); a small node budget leaves bounds on any machine, and
+    so does a tiny time budget (a slower machine searches less in it, never more)."""
+    by_nodes = solve(deal_stock(14), timeout=GUARD, max_nodes=20_000)
+    assert by_nodes.status == "bounds" and not by_nodes.proven and by_nodes.upper_bound <= 24
+    again = solve(deal_stock(14), timeout=GUARD, max_nodes=20_000)
+    assert replace(again, seconds=0.0) == replace(by_nodes, seconds=0.0)  # a count: the same answer, nodes too
     solution = solve(deal_stock(14), timeout=0.05)
     assert solution.status == "bounds" and not solution.proven
     assert solution.upper_bound <= 24
@@ -436,7 +447,7 @@ def test_deepening_loop_reruns_a_broken_iteration_by_the_rules_and_stops_on_its_
 def test_solution_json_is_the_solve_document() -> None:
     """``solution_json``: the solution's fields, the deal, and a record of the line that replays to the score."""
     game = Game(deal=3)
-    solution = solve(game.stock, timeout=30)
+    solution = solve(game.stock, timeout=GUARD, max_nodes=NODES)
     data = json.loads(json.dumps(solution_json(solution, game)))
     assert list(data) == ["deal", "status", "proven", "best_score", "upper_bound", "line", "nodes", "seconds",
                           "line_cells", "record"]
@@ -480,7 +491,7 @@ def test_cli_solve_text_and_record(tmp_path: Path) -> None:
     text = run_cli("solve", "--deal", "3")
     assert text.returncode == 0, text.stderr
     assert "optimal" in text.stdout and "best score found: 24" in text.stdout
-    line = solve(deal_stock(3), timeout=30).line
+    line = solve(deal_stock(3), timeout=GUARD, max_nodes=NODES).line
     assert f"line: {' '.join(m.name for m in line)}\n" in text.stdout and "line: D4 " in text.stdout
     game = Game(deal=3)
     for move in line[:5]:
@@ -514,9 +525,9 @@ def test_cli_errors(tmp_path: Path) -> None:
 
 
 def test_winnable_deal() -> None:
-    deal = random_winnable_deal(seed=2, timeout=5)
-    assert deal == random_winnable_deal(seed=2, timeout=5)
-    assert solve(deal_stock(deal), timeout=5).best_score is not None
+    deal = random_winnable_deal(seed=2, timeout=GUARD)
+    assert deal == random_winnable_deal(seed=2, timeout=GUARD)
+    assert solve(deal_stock(deal), timeout=GUARD, max_nodes=NODES).best_score is not None
     result = run_cli("deal", "--winnable", "--seed", "2", "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
@@ -667,7 +678,7 @@ def test_relaxed_wins_that_break_the_rules_are_searched_again(monkeypatch: pytes
     """The deepening proves with a relaxation (a card may go on any empty cell of the frame); a win it finds
     that breaks the rules is dropped and the iteration searched again by the rules. Relaxed from the first
     card and with no probe, such wins are found at once, and the answers are still the exact optima."""
-    expected = {deal: solve(deal_stock(deal), timeout=60) for deal in (3, 7, 14)}
+    expected = {deal: solve(deal_stock(deal), timeout=GUARD, max_nodes=NODES) for deal in (3, 7, 14)}
     refused: list[int] = []
     legal_line = driver._legal_line
 
