@@ -54,7 +54,7 @@ import httpx
 import numpy as np
 
 from foursquare import record
-from foursquare.web.store import Store, StoreError
+from foursquare.store import Store, StoreError
 
 PHASES = ("alone", "saturation", "with hints")
 SETTINGS = ("players", "hint_clients", "analysis_every", "think", "pool", "workers", "queue")
