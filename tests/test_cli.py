@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 from cli_support import run_main
@@ -93,6 +94,17 @@ def test_replay_of_a_bad_record_prints_nothing_and_exits_2(tmp_path: Path) -> No
             assert "Traceback" not in result.stderr
     missing = run("replay", str(tmp_path / "nope.json"), "--json")
     assert missing.returncode == 2 and "no such file" in missing.stderr and missing.stdout == ""
+
+
+def test_a_real_process_exits_with_the_status_of_main() -> None:
+    """``python -m foursquare.cli`` hands main's status to the shell: 0, 2 for bad input, 2 for bad usage."""
+    command = [sys.executable, "-m", "foursquare.cli"]
+    ok = subprocess.run([*command, "deal", "1"], capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0 and ok.stdout == run("deal", "1").stdout
+    bad = subprocess.run([*command, "replay", "/nonexistent/game.json"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "no such file" in bad.stderr
+    usage = subprocess.run([*command, "deal", "--bogus"], capture_output=True, text=True, timeout=120)
+    assert usage.returncode == 2 and "--bogus" in usage.stderr
 
 
 def test_help_lists_every_command() -> None:
