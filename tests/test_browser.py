@@ -16,6 +16,7 @@ from browser_support import (
     FLIP_RECORDER,
     PHONE,
     STATIC,
+    WAIT_MS,
     browser,
     catalogue,
     click_cell,
@@ -102,7 +103,7 @@ def test_win_a_numbered_deal_with_hint_undo_flips_game_over_replay_and_stats(
         if index == first_flip:
             for move in line[: index + 1]:
                 placement = replayed.place(move.row, move.col)
-            page.wait_for_function("window.__flipSeen > 0", timeout=5_000)
+            page.wait_for_function("window.__flipSeen > 0", timeout=WAIT_MS)
             message = page.locator("#board-message").text_content() or ""
             assert re.search(r"(Row|Column): .*turned face (up|down)", message), message
             for said in flip_reasons(placement):

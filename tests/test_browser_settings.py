@@ -19,6 +19,7 @@ from browser_support import (
     DESKTOP,
     PHONE,
     SCREENSHOTS,
+    WAIT_MS,
     browser,
     catalogue,
     click_cell,
@@ -283,7 +284,7 @@ def test_the_service_worker_registers_and_controls_the_page_on_reload(browser: A
     page.reload()
     expect(page.locator("#offline-banner")).to_have_text(catalogue()["connection.lost"])
     page.context.set_offline(False)
-    expect(page.locator("#offline-banner")).to_be_hidden(timeout=15_000)
+    expect(page.locator("#offline-banner")).to_be_hidden(timeout=WAIT_MS)
     wait_turn(page, turn + 1)
     assert page.errors == []
     page.context.close()
@@ -311,7 +312,7 @@ def test_an_unreachable_server_is_told_neutrally_and_the_notice_clears_when_it_a
     expect(banner).to_be_visible()
     # The server answers again: the notice clears itself, and the game goes on.
     page.unroute("**/api/**")
-    expect(banner).to_be_hidden(timeout=15_000)
+    expect(banner).to_be_hidden(timeout=WAIT_MS)
     wait_turn(page, 0)
     click_cell(page, 0, 0)
     assert page.errors == []

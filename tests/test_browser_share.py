@@ -13,6 +13,7 @@ from typing import Any
 from browser_support import (
     BROWSER_MARKS,
     PHONE,
+    WAIT_MS,
     browser,
     catalogue,
     click_cell,
@@ -157,7 +158,7 @@ def test_another_players_live_game_is_read_only_and_its_deal_can_be_played(brows
     expect(watcher.locator("#board")).to_have_attribute("data-turn", "1")
     click_cell(owner, *[int(v) for v in owner.locator("#board .slot.legal").first.evaluate(
         "(s) => [s.dataset.row, s.dataset.col]")])  # fmt: skip
-    expect(watcher.locator("#board")).to_have_attribute("data-turn", "2", timeout=15_000)
+    expect(watcher.locator("#board")).to_have_attribute("data-turn", "2", timeout=WAIT_MS)
     assert watcher.errors == []
     watcher.context.close()
     assert owner.errors == [] and visitor.errors == []
