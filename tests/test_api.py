@@ -553,6 +553,7 @@ def test_the_hint_ranks_every_legal_move(client: TestClient) -> None:
     assert [[m["row"], m["col"]] for m in hint["moves"]] == expected  # best first, as the player ranks them
 
 
+@pytest.mark.slow  # its pool's worker computes a whole analysis (the solver compiled from cold: minutes)
 def test_the_analysis_of_a_finished_game_is_computed_once_and_cached(
     client: TestClient, db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -174,6 +174,7 @@ def every_answer(client: TestClient) -> dict[tuple[str, str], list[httpx.Respons
 ROUTERS = (games.router, analysis.router, stats.router, languages.router, page.router, pwa.router, docs.router)
 
 
+@pytest.mark.slow  # its pool's worker computes a whole analysis (the solver compiled from cold: minutes)
 def test_every_answer_is_exactly_its_model(client: TestClient, document: dict[str, Any]) -> None:
     """Each route's model reads its real answers and writes them back the same: no key more or less, no value
     changed — the document, generated from the models, describes what is sent."""
