@@ -1,6 +1,6 @@
 """Train MaskablePPO (sb3-contrib) on Foursquare, starting from a clone of an expert, and measure it on deals.
 
-    pip install 'foursquare-solitaire[rl]'     # or: make test (installs the CPU build of torch first)
+    pip install 'foursquare-solitaire[baseline]'   # or: make test (installs the CPU build of torch first)
     taskset -c 1 python examples/train_maskable_ppo.py --save ppo.zip --eval-deals 1-1000 --json
     python examples/train_maskable_ppo.py --load ppo.zip --eval-deals 1-1000 --json
 

@@ -1,4 +1,4 @@
-"""The terminal game of issue 12, played as a person plays it: on a pseudo-terminal, keys (and mouse clicks) in,
+"""The terminal game, played as a person plays it: on a pseudo-terminal, keys (and mouse clicks) in,
 the screen read back with a terminal emulator (pyte). Deal 5 starts 2♦ (D4), 2♣, 10♦, 5♣...: its first move's
 only cell gets the key ``i``; then D3 ``j``, C4 ``k``, E4 ``l``, D5 ``m``.
 """

@@ -1,4 +1,4 @@
-"""The terminal game in the player's language (issue 13), played as a person plays it: on a pseudo-terminal,
+"""The terminal game in the player's language, played as a person plays it: on a pseudo-terminal,
 the screen read back with a terminal emulator (pyte).
 
 The pseudo-language ``qps`` writes every message accented and bracketed (``⟦Çåŕđ ţö þļåçé~~~⟧``), so an
