@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from foursquare import store as store_module
 from foursquare.cards import deal_stock
 from foursquare.engine import Game, Variant
 from foursquare.store import SCHEMA_VERSION, Store, daily_deal_number
+from foursquare.store import daily as daily_module
 from foursquare.web import create_app
 from foursquare.web.routes import page
 from test_api import WINS, move, new_game, play_line, play_out, stored_row
@@ -221,7 +221,7 @@ def test_the_daily_streak_counts_consecutive_dates_with_a_won_daily(
     # Each date's daily is made a deal with a known win (the winning lines are test data), or deal 7 (lost).
     plan = {date(2026, 12, 1): 1, date(2026, 12, 2): 2, date(2026, 12, 3): 7, date(2026, 12, 4): 5,
             date(2026, 12, 5): 1}  # fmt: skip
-    monkeypatch.setattr(store_module, "daily_deal_number", lambda key, day: plan[day])
+    monkeypatch.setattr(daily_module, "daily_deal_number", lambda key, day: plan[day])
     history = []
     for day, deal in plan.items():
         state = new_game(alice, daily=True)

@@ -72,7 +72,7 @@ def test_each_error_says_its_code_and_details_and_keeps_its_text(tmp_path: Path)
             {"index": 0, "reason": "first_card"},
             "move 0: illegal: cannot place a card at (1, 1): the first card goes to D4",
         ),
-        (_raised(lambda: Store(tmp_path)), StoreError, "is_directory", {"path": tmp_path, "error": None}, None),
+        (_raised(lambda: Store(tmp_path)), StoreError, "is_directory", {"path": str(tmp_path), "error": None}, None),
         (
             _raised(lambda: StudySettings("greedy", seed=-1)),
             StudyError,

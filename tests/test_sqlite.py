@@ -116,3 +116,16 @@ def test_a_script_and_the_version_are_part_of_the_callers_transaction(db: sqlite
         sqlite.run_script(db, "CREATE TABLE u (y);")
         sqlite.set_user_version(db, 3)
     assert sqlite.user_version(db) == 3
+
+
+def test_a_commit_that_fails_ends_the_transaction(db: sqlite3.Connection) -> None:
+    # A deferred foreign key is checked at COMMIT: the one way to make COMMIT itself fail without a full disk.
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
+    db.execute("CREATE TABLE child (id INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)")
+    with pytest.raises(sqlite3.IntegrityError), sqlite.transaction(db):
+        db.execute("INSERT INTO child VALUES (1)")
+    assert not db.in_transaction  # else the next transaction would join this one and never commit
+    with sqlite.transaction(db):
+        db.execute("INSERT INTO t VALUES (3)")
+    assert not db.in_transaction and _count(db) == 1

@@ -67,8 +67,13 @@ def transaction(
         if conn.in_transaction:  # SQLite may have rolled back already (a full disk, an interrupt)
             conn.execute("ROLLBACK")
         raise
-    if conn.in_transaction:
-        conn.execute("COMMIT")
+    try:
+        if conn.in_transaction:
+            conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:  # a COMMIT that failed (a full disk) leaves the transaction open: end it
+            conn.execute("ROLLBACK")
+        raise
 
 
 def statements(script: str) -> list[str]:

@@ -30,13 +30,6 @@ def daily_deal_number(key: str, day: date) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def _deal_of(key: str, day: date) -> int:
-    # Looked up on the package at each call, where a test may give each date a deal of known outcome.
-    from foursquare import store
-
-    return store.daily_deal_number(key, day)
-
-
 class DailyGames(GameStore):
     """The games of the daily deal."""
 
@@ -57,6 +50,6 @@ class DailyGames(GameStore):
             key = conn.execute("SELECT value FROM secrets WHERE name = ?", (DAILY_SECRET,)).fetchone()
             if key is None:
                 raise StoreError(f"the database {self.path} is damaged: it has no daily secret")
-            deal = _deal_of(key["value"], day)
+            deal = daily_deal_number(key["value"], day)
             stored = self._insert(conn, player, deal=deal, stock=None, variant=variant, hidden=True, daily=day)
             return stored, True

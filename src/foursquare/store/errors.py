@@ -14,7 +14,9 @@ class StoreError(FoursquareError):
     """
 
     def __init__(self, message: str, code: str = "", path: object = None, error: object = None) -> None:
-        super().__init__(message, code, path=path, error=error)
+        # The details as text, as every error's params are (a front end may write them out); the objects stay
+        # in the attributes.
+        super().__init__(message, code, path=_text(path), error=_text(error))
         self.path = path
         self.error = error
 
@@ -29,3 +31,7 @@ class UnknownGameError(FoursquareError):
 
 class DamagedGameError(StoreError):
     """A stored game cannot be replayed (the database was edited by hand or damaged)."""
+
+
+def _text(detail: object) -> str | None:
+    return None if detail is None else str(detail)
