@@ -24,9 +24,10 @@ $(VENV)/.installed: pyproject.toml $(LOCK) | $(BIN)/python
 	$(PIP) -e .
 	touch $@
 
-# torch (for the baseline extra) is pinned first so that pip takes the CPU build this machine keeps
-# instead of resolving several GB of CUDA; elsewhere, point TORCH at a CPU build of your choice.
-TORCH ?= torch==2.13.0
+# torch (for the baseline extra) is installed first, at the lock's version, so that pip takes the CPU build this
+# machine keeps instead of resolving several GB of CUDA; elsewhere, add an index of CPU builds, for example
+# TORCH="torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu".
+TORCH ?= $(shell grep -o '^torch==[^ ]*' requirements/pins.in)
 
 $(VENV)/.test-installed: pyproject.toml $(LOCK) | $(BIN)/python
 	$(PIP) $(TORCH)
@@ -87,13 +88,14 @@ layers: test-install
 test: test-install browser lint typecheck layers jscheck
 	$(BIN)/pytest -q -n 2 --dist loadfile
 
-# The checks side by side; the fast tests' output comes last, whole.
+# The checks side by side: the tests' output as it comes, then the log of any other check that failed.
 check: test-install browser node_modules/.installed
-	@$(BIN)/ruff check src tests > $(VENV)/ruff.log 2>&1 & ruff=$$!; \
+	@trap 'kill $$(jobs -p) 2>/dev/null' EXIT; \
+	$(BIN)/ruff check src tests > $(VENV)/ruff.log 2>&1 & ruff=$$!; \
 	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & mypy=$$!; \
 	$(BIN)/lint-imports > $(VENV)/layers.log 2>&1 & layers=$$!; \
 	npm run --silent typecheck > $(VENV)/jscheck.log 2>&1 & jscheck=$$!; \
-	$(BIN)/pytest -q -n 2 -m "not slow"; tests=$$?; \
+	$(BIN)/pytest -q -n 2 --dist loadfile -m "not slow"; tests=$$?; \
 	status=0; \
 	wait $$ruff || { cat $(VENV)/ruff.log; status=1; }; \
 	wait $$mypy || { cat $(VENV)/mypy.log; status=1; }; \
@@ -104,10 +106,11 @@ check: test-install browser node_modules/.installed
 
 # The whole suite while tools/busy.py keeps every core busy: no check may depend on the machine's speed.
 test-loaded: test-install browser
-	$(BIN)/python tools/busy.py --seconds 3600 & busy=$$!; \
-	$(MAKE) test; status=$$?; kill $$busy; exit $$status
+	$(BIN)/python tools/busy.py --seconds 7200 & busy=$$!; \
+	trap 'kill $$busy 2>/dev/null' EXIT INT TERM; \
+	$(MAKE) test
 
-lock:
+lock: | $(BIN)/python
 	$(BIN)/python -m pip install --quiet uv
 	$(BIN)/uv pip compile pyproject.toml requirements/pins.in --extra test --extra baseline \
 		--python-version 3.11 --python-platform x86_64-unknown-linux-gnu --upgrade \

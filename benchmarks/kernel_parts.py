@@ -141,7 +141,7 @@ def main() -> None:
     deals = np.array([[int(c) for c in deal_stock(d)] for d in range(1, 10_001)], dtype=np.int8)
     seconds = fastest(lambda: K.policy_games(deals, K.new_state(), K.POLICY_WEIGHTS), runs=3)
     print(f"rollout policy      {len(deals) / seconds:8.0f} games/s")
-    envs = FoursquareVectorEnv(1024, copy=False)
+    envs = FoursquareVectorEnv(1024, copy=False, illegal_action="raise")  # as foursquare bench --rl measures
     envs.reset(seed=0)
     for _ in range(10):  # into the middle game, where there are cells to choose among
         envs.step(envs.expert_actions())

@@ -20,14 +20,15 @@ import sys
 import time
 
 
-def spin() -> None:
-    """Burn one core until killed."""
+def spin(parent: int) -> None:
+    """Burn one core until killed, or until ``parent`` is gone (killed with no chance to stop us)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     with contextlib.suppress(PermissionError):  # nice 0, even when started under nice (needs the right to)
         os.setpriority(os.PRIO_PROCESS, 0, 0)
     n = 0
-    while True:
-        n = (n * 1103515245 + 12345) & 0xFFFFFFFF
+    while os.getppid() == parent:
+        for _ in range(1_000_000):
+            n = (n * 1103515245 + 12345) & 0xFFFFFFFF
 
 
 def positive_int(text: str) -> int:
@@ -49,15 +50,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cores", type=positive_int, default=os.cpu_count() or 1, help="cores to keep busy (default: all)")
     p.add_argument("--seconds", type=positive_float, help="stop after this long (default: when killed)")
     args = p.parse_args(argv)
-    spinners = [multiprocessing.Process(target=spin, daemon=True) for _ in range(args.cores)]
-    for process in spinners:
-        process.start()
 
     def stop(signum: int, frame: object) -> None:
         raise SystemExit(0)
 
+    # Stop on SIGTERM and on Ctrl-C, even when started in the background of a shell that ignores SIGINT there.
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    spinners = [multiprocessing.Process(target=spin, args=(os.getpid(),), daemon=True) for _ in range(args.cores)]
     try:
+        for process in spinners:
+            process.start()
         if args.seconds is None:
             while True:
                 time.sleep(3600)
@@ -65,9 +68,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        for process in spinners:
+        started = [process for process in spinners if process.pid is not None]
+        for process in started:
             process.kill()
-        for process in spinners:
+        for process in started:
             process.join()
     return 0
 

@@ -14,7 +14,8 @@ from foursquare.i18n import Translator
 
 DISTRIBUTION = "foursquare-solitaire"
 
-#: Each extra, with the top-level modules it installs that the commands import.
+#: Each extra, with the top-level modules it installs that the commands import. A command asks for its whole
+#: extra, as ``pip`` installs it, rather than for the one module it happens to import first.
 EXTRAS: dict[str, tuple[str, ...]] = {
     "web": ("fastapi", "uvicorn", "pydantic"),
     "study": ("distributed", "matplotlib"),

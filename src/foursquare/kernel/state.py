@@ -109,7 +109,7 @@ def empty_state(diagonal: int, count_buried: int) -> Array:
 @njit(cache=True, inline="always")
 def copy_state(target: Array, source: Array) -> None:
     """``target[:] = source`` for two states, as a plain loop: numba compiles slice assignment between arrays
-    to a generic strided loop, many times slower for a state (``benchmarks/kernel_parts.py`` measures both)."""
+    to a generic strided loop, many times slower for a state (benchmarks/rl_steps_history.md)."""
     for i in range(STATE_SIZE):
         target[i] = source[i]
 

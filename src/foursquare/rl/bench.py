@@ -37,12 +37,13 @@ from foursquare.engine import Variant
 from foursquare.rl.env import FoursquareEnv
 from foursquare.rl.vector_env import FoursquareVectorEnv
 
-#: The most environments one measurement steps: a ``SyncVectorEnv`` of this many plain environments takes
-#: about 400 MB and a dozen seconds to build (about 25 kB and 0.8 ms each).
+#: The most environments one measurement steps: a ``SyncVectorEnv`` of this many plain environments is already
+#: hundreds of megabytes and seconds to build.
 MAX_ENVS = 16_384
 #: The most seconds one measurement may be given (there are three per size).
 MAX_SECONDS = 600.0
-#: What ``foursquare bench --rl`` measures unless told otherwise: the sizes of the issue that asked for it.
+#: What ``foursquare bench --rl`` measures unless told otherwise: one game, a small batch and a large one (the
+#: sizes docs/performance.md reports).
 DEFAULT_SIZES = (1, 64, 1024)
 DEFAULT_SECONDS = 2.0
 #: Steps taken before the clocks start: the first compiles (or loads numba's cache) and fills the caches.
@@ -147,7 +148,7 @@ def measure(envs: Stepper, seconds: float) -> Rates:
 
 def make_envs(kind: Kind, num_envs: int, variant: Variant) -> Stepper:
     """The batch of ``num_envs`` games that ``kind`` names, under ``variant``'s house rules."""
-    # "raise", as when the published figures were measured: the agent plays legal cells only anyway
+    # "raise", as docs/performance.md's figures use: the agent plays legal cells only anyway
     rules: dict[str, Any] = {"adjacency": variant.adjacency, "count_buried": variant.count_buried,
                              "illegal_action": "raise"}
     if kind == "vector":
