@@ -6,6 +6,7 @@ with ``app.dependency_overrides``.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import threading
 from collections.abc import Callable
@@ -82,6 +83,22 @@ def get_player(request: Request) -> str:
     return player
 
 
+def get_client(request: Request) -> str:
+    """Who is asking, as far as fair use is concerned: the client's address (an IPv6 address's /64 network).
+
+    Not the cookie, which a client may drop at will; behind a reverse proxy the address is the one the proxy
+    forwards, when ``foursquare serve --trusted-proxies`` names that proxy (uvicorn sets it from the headers).
+    """
+    host = request.client.host if request.client else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host or "unknown"  # a test client's "testclient", a Unix socket's ""
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
 def get_analysis_jobs(request: Request) -> AnalysisJobs:
     jobs: AnalysisJobs = request.app.state.analysis_jobs
     return jobs
@@ -94,5 +111,6 @@ def get_pool(request: Request) -> ComputePool:
 
 StoreDep = Annotated[Store, Depends(get_store)]
 PlayerDep = Annotated[str, Depends(get_player)]
+ClientDep = Annotated[str, Depends(get_client)]
 AnalysisJobsDep = Annotated[AnalysisJobs, Depends(get_analysis_jobs)]
 PoolDep = Annotated[ComputePool, Depends(get_pool)]
