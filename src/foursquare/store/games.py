@@ -58,15 +58,22 @@ class StoredGame:
     daily: date | None = None
     winnable: bool = False
     finished_at: str | None = None
+    read_on: date | None = None
+    """The UTC date when the row was read (it decides whether a daily deal is still secret)."""
 
     @property
     def is_over(self) -> bool:
         return self.outcome != "playing"
 
     @property
+    def daily_secret(self) -> bool:
+        """A daily game whose UTC day was not over when it was read: even played, its deal tells the others' future."""
+        return self.daily is not None and (self.read_on is None or self.daily >= self.read_on)
+
+    @property
     def visible_deal(self) -> int | None:
-        """The deal number as the player may see it: hidden while a random deal is being played."""
-        if self.deal_hidden and not self.is_over:
+        """The deal number as the player may see it: hidden while a random deal is played, a daily one all its day."""
+        if (self.deal_hidden and not self.is_over) or self.daily_secret:
             return None
         return self.deal
 
@@ -112,8 +119,8 @@ def _decode_date(text: str | None, game_id: str) -> date | None:
         raise DamagedGameError(f"the stored game {game_id!r} has a malformed daily date {text!r}") from None
 
 
-def decode(row: sqlite3.Row) -> StoredGame:
-    """A row of ``games`` (all of :data:`~foursquare.store.COLUMNS`) as a :class:`StoredGame`."""
+def decode(row: sqlite3.Row, read_on: date | None = None) -> StoredGame:
+    """A row of ``games`` (all of :data:`~foursquare.store.COLUMNS`) as a :class:`StoredGame` read on ``read_on``."""
     game_id = row["id"]
     try:
         deal = None if row["deal"] is None else check_deal_number(int(row["deal"]))
@@ -141,6 +148,7 @@ def decode(row: sqlite3.Row) -> StoredGame:
         daily=_decode_date(row["daily"], game_id),
         winnable=bool(row["winnable"]),
         finished_at=row["finished_at"],
+        read_on=read_on,
     )
 
 
@@ -206,7 +214,7 @@ class GameStore(Database):
         row = conn.execute(f"{_SELECT} WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise UnknownGameError(game_id)
-        return decode(row)
+        return decode(row, self.today())
 
     def change(self, game_id: str, apply: Callable[[Game, StoredGame], T]) -> tuple[StoredGame, Game, T]:
         """Change one game atomically.
@@ -291,7 +299,7 @@ class GameStore(Database):
                 f"{_SELECT} WHERE player = ? AND finished_seq IS NOT NULL ORDER BY finished_seq DESC LIMIT ?",
                 (player, limit),
             ).fetchall()
-        return [decode(row) for row in rows]
+        return [decode(row, self.today()) for row in rows]
 
     def save_analysis(self, game_id: str, analysis: dict[str, Any]) -> None:
         """Cache the analysis of a finished game: the first one written wins, unless it is of an older ``version``."""
@@ -310,4 +318,4 @@ class GameStore(Database):
                 f"{_SELECT} WHERE player = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
                 (player, per_page, (page - 1) * per_page),
             ).fetchall()
-        return [decode(row) for row in rows], total
+        return [decode(row, self.today()) for row in rows], total
