@@ -33,6 +33,7 @@ from foursquare.web.deps import get_store
 from foursquare.web.errors import ERROR_CODES
 from foursquare.web.pool import PoolSettings
 from foursquare.web.routes import page
+from web_support import as_player
 
 # Winning lines found offline by the perfect-information solver (``foursquare solve --deal N``); they are
 # test data for the statistics, replayed here through the API like any other moves.
@@ -62,6 +63,7 @@ def db_path(tmp_path: Path) -> Path:
 @pytest.fixture
 def client(db_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(db_path), raise_server_exceptions=False) as test_client:
+        as_player(test_client)
         yield test_client
 
 
@@ -133,11 +135,10 @@ def test_an_empty_body_starts_a_random_deal_with_default_rules(client: TestClien
 
 def test_the_player_cookie_is_set_once_and_scopes_the_game_list(client: TestClient) -> None:
     response = client.post("/api/games", json={"deal": 3})
-    cookie = response.headers["set-cookie"]
-    assert cookie.startswith("fs_player=") and "HttpOnly" in cookie and "samesite=lax" in cookie.lower()
-    assert "set-cookie" not in client.get("/api/games").headers
+    assert "set-cookie" not in response.headers and "set-cookie" not in client.get("/api/games").headers
     assert client.get("/api/games").json()["total"] == 1
     with TestClient(client.app) as stranger:
+        as_player(stranger)
         assert stranger.get("/api/games").json()["total"] == 0
         assert stranger.get("/api/stats").json()["played"] == 0
         # A game is reached by its id, whoever asks: the id is the secret.
@@ -622,6 +623,7 @@ def test_the_analysis_is_computed_once_when_asked_concurrently(
     stand_in.analyze = analyze  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "foursquare.analysis", stand_in)
     with httpx.Client(base_url=live_server, timeout=60) as http:
+        as_player(http)
         state = http.post("/api/games", json={"deal": 2}).json()
         for row, col in WINS[2][1]:
             state = http.post(f"/api/games/{state['id']}/moves", json={"row": row, "col": col, "turn": state["turn"]})
@@ -631,6 +633,7 @@ def test_the_analysis_is_computed_once_when_asked_concurrently(
 
     def ask() -> None:
         with httpx.Client(base_url=live_server, timeout=60) as http:
+            as_player(http)
             barrier.wait()
             answers.append(http.get(f"/api/games/{state['id']}/analysis"))
 
@@ -656,6 +659,7 @@ def test_without_the_analysis_module_the_answer_is_503(client: TestClient, monke
 
 def test_twenty_concurrent_copies_of_one_move_apply_exactly_once(live_server: str, db_path: Path) -> None:
     with httpx.Client(base_url=live_server) as http:
+        as_player(http)
         state = http.post("/api/games", json={"deal": 1}).json()
         state = http.post(f"/api/games/{state['id']}/moves", json={"row": 0, "col": 0, "turn": 0}).json()
         cookies = dict(http.cookies)  # every copy comes from the game's player

@@ -22,6 +22,7 @@ from foursquare.store import daily as daily_module
 from foursquare.web import create_app
 from foursquare.web.routes import page
 from test_api import WINS, move, new_game, play_line, play_out, stored_row
+from web_support import as_player
 
 
 class Clock:
@@ -53,6 +54,7 @@ def app(tmp_path: Path, clock: Clock) -> Any:
 @pytest.fixture
 def alice(app: Any) -> Iterator[TestClient]:
     with TestClient(app, raise_server_exceptions=False) as client:
+        as_player(client)
         yield client
 
 
@@ -60,6 +62,7 @@ def alice(app: Any) -> Iterator[TestClient]:
 def bob(app: Any) -> Iterator[TestClient]:
     """A second browser: the same server, another player cookie."""
     with TestClient(app, raise_server_exceptions=False) as client:
+        as_player(client)
         yield client
 
 
@@ -118,19 +121,23 @@ def test_a_share_link_serves_the_page(alice: TestClient) -> None:
 # --- playing the deal of another game ----------------------------------------------------------------------
 
 
-def test_play_this_deal_copies_a_hidden_deal_without_telling_its_number(alice: TestClient, bob: TestClient) -> None:
-    original = new_game(alice, variant={"adjacency": "diagonal", "count_buried": True})
-    original = move(alice, original, 0, 0)
+def test_a_live_game_cannot_be_copied_by_anyone_until_it_is_over(alice: TestClient, bob: TestClient) -> None:
+    original = move(alice, new_game(alice, variant={"adjacency": "diagonal", "count_buried": True}), 0, 0)
+    # A copy of a live game would be an oracle of its future: lose the copy fast, read its number, know the stock.
+    for who in (alice, bob):
+        response = who.post("/api/games", json={"like": original["id"]})
+        assert (response.status_code, response.json()["code"]) == (409, "still_playing"), response.text
+    assert bob.get("/api/games").json()["total"] == 0
+    finished = play_out(alice, original)
+    assert finished["deal"] == stored_deal(alice, original["id"])  # over: the number is no secret any more
     response = bob.post("/api/games", json={"like": original["id"]})
     assert response.status_code == 201
     copy = response.json()
     assert copy["id"] != original["id"]
-    assert (copy["deal"], copy["turn"], copy["yours"], copy["variant"]) == (None, 0, True, original["variant"])
-    assert '"deal":' in response.text and str(stored_deal(alice, original["id"])) not in response.text
+    deal, variant = finished["deal"], original["variant"]
+    assert (copy["deal"], copy["turn"], copy["yours"], copy["variant"]) == (deal, 0, True, variant)
     copy = move(bob, copy, 0, 0)
-    assert copy["cells"] == original["cells"]  # the same deal
-    finished = play_out(bob, copy)
-    assert finished["deal"] == stored_deal(alice, original["id"])  # revealed when the copy ends, as any deal
+    assert copy["cells"] == move(alice, new_game(alice, deal=deal, variant=variant), 0, 0)["cells"]
 
 
 def stored_deal(client: TestClient, game_id: str) -> int:
@@ -142,6 +149,7 @@ def stored_deal(client: TestClient, game_id: str) -> int:
 
 def test_play_this_deal_of_a_numbered_game_shows_the_number(alice: TestClient, bob: TestClient) -> None:
     original = new_game(alice, deal=42)
+    play_out(alice, original)
     copy = bob.post("/api/games", json={"like": original["id"]}).json()
     assert (copy["deal"], copy["card"]) == (42, original["card"])
 
@@ -192,12 +200,20 @@ def test_the_daily_deal_is_the_same_for_everyone_on_a_date_and_hidden_until_the_
     # Asking again the same day gives the same game: one attempt per date.
     again = alice.post("/api/games", json={"daily": True})
     assert (again.status_code, again.json()["id"]) == (200, a["id"])
-    # The number shows once the game is over, and it is the number derived from the date and the secret.
+    # Even over, the number stays secret all the date (it would tell everyone's stock), and so do the record and
+    # the analysis; the next date it shows, and it is the number derived from the date and the secret.
     done = play_out(alice, a)
-    assert done["deal"] == expected
+    assert done["deal"] is None and str(expected) not in alice.get(f"/api/games/{a['id']}").text
+    for what in ("record", "analysis"):
+        refused = bob.get(f"/api/games/{a['id']}/{what}")
+        assert (refused.status_code, refused.json()["code"]) == (409, "daily_secret"), refused.text
+        assert "2026-12-01" in refused.json()["detail"]
+    assert alice.get("/api/games").json()["games"][0]["deal"] is None
+    clock.next_day()
+    assert alice.get(f"/api/games/{a['id']}").json()["deal"] == expected
+    assert bob.get(f"/api/games/{a['id']}/record").status_code == 200
     assert Game(deal=expected).card_to_place is not None and Game(deal=expected).card_to_place.name == a["card"]
     # Another date, another deal.
-    clock.next_day()
     tomorrow = new_game(alice, daily=True)
     assert tomorrow["daily"] == "2026-12-02" and tomorrow["id"] != a["id"]
     assert daily_deal_number(daily_key(tmp_path / "games.db"), date(2026, 12, 2)) != expected
@@ -210,8 +226,10 @@ def test_the_daily_secret_is_per_database(tmp_path: Path) -> None:
 
 def test_a_copy_of_todays_daily_is_the_visitors_daily(alice: TestClient, bob: TestClient) -> None:
     a = new_game(alice, daily=True)
+    assert bob.post("/api/games", json={"like": a["id"]}).status_code == 409  # live: it cannot be copied
+    play_out(alice, a)
     copy = bob.post("/api/games", json={"like": a["id"]}).json()
-    assert (copy["daily"], copy["deal"], copy["card"]) == ("2026-12-01", None, a["card"])
+    assert (copy["daily"], copy["deal"], copy["card"], copy["turn"]) == ("2026-12-01", None, a["card"], 0)
     assert bob.post("/api/games", json={"daily": True}).json()["id"] == copy["id"]
 
 

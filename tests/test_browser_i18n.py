@@ -19,6 +19,7 @@ import pytest
 
 from browser_support import BROWSER_MARKS, DESKTOP, browser, click_cell, expect, new_page, server, shot, wait_turn
 from foursquare.i18n import LANGUAGES, translator
+from web_support import as_player
 
 pytestmark = BROWSER_MARKS
 __all__ = ["browser", "server"]
@@ -116,6 +117,7 @@ def untranslated(texts: list[list[str]], code: str) -> list[str]:
 def finished_game(server: str) -> tuple[str, str]:
     """A player (their cookie) and a game of theirs played to its end (deal 1, each card on the first legal cell)."""
     with httpx.Client(base_url=server, timeout=30) as client:
+        as_player(client)
         state = client.post("/api/games", json={"deal": 1}).json()
         while state["outcome"] == "playing":
             row, col = state["legal"][0]

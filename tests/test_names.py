@@ -20,11 +20,13 @@ from cli_support import run_main
 from foursquare import record
 from foursquare.engine import Game, Move
 from foursquare.web import create_app
+from web_support import as_player
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(tmp_path / "games.db"), raise_server_exceptions=False) as test_client:
+        as_player(test_client)
         yield test_client
 
 

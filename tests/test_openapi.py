@@ -29,6 +29,7 @@ from foursquare.web.routes import analysis, docs, games, languages, page, pwa, s
 from foursquare.web.views import record_answer
 from test_api import WINS
 from test_server_process import serving
+from web_support import as_player
 
 FUZZ_SEED = 11
 FUZZ_EXAMPLES = 25  # per operation and phase: a run takes about a minute on two cores
@@ -52,6 +53,7 @@ checks.positive_data_acceptance.expected-statuses = ["200", "403", "404", "409",
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(tmp_path / "games.db")) as client:
+        as_player(client)
         yield client
 
 

@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 
 from foursquare.web.app import create_app
 from foursquare.web.routes.pwa import worker_script
+from web_support import as_player
 
 
 def files_and_version(script: str) -> tuple[list[str], str]:
@@ -19,6 +20,7 @@ def files_and_version(script: str) -> tuple[list[str], str]:
 
 def test_sw_js_is_served_from_the_root_uncached_with_the_page_files(tmp_path: Path) -> None:
     with TestClient(create_app(tmp_path / "games.db")) as client:
+        as_player(client)
         answer = client.get("/sw.js")
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith("text/javascript")

@@ -31,6 +31,7 @@ from foursquare.web import create_app
 from foursquare.web.deps import get_store
 from foursquare.web.messages import say
 from foursquare.web.security import CSP, HEADERS, sha256_source
+from web_support import as_player
 
 # Fixtures are found by name in this module's namespace.
 __all__ = ["browser", "server", "winning"]
@@ -41,6 +42,7 @@ BROWSER_HTML = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(tmp_path / "games.db"), raise_server_exceptions=False) as client:
+        as_player(client)
         yield client
 
 

@@ -19,6 +19,7 @@ from foursquare.tui.keys import CellKeys
 from test_api import WINS, play_line
 from test_play import greedy_game
 from test_terminal_game import Terminals, cli, terminals
+from web_support import as_player
 
 __all__ = ["terminals"]
 
@@ -263,6 +264,7 @@ def test_the_web_app_and_the_terminal_share_one_database(tmp_path: Path) -> None
     store.record_game("terminal-x", TERMINAL_PLAYER, line(1), hidden=False, assisted=False)
     store.close()
     with TestClient(create_app(path)) as client:
+        as_player(client)
         assert client.get("/api/stats").json()["played"] == 0  # a web player sees only their own games
         play_line(client, 1, WINS[1][1])
         assert client.get("/api/stats").json()["won"] == 1

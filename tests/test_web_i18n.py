@@ -17,11 +17,13 @@ from foursquare.i18n import LANGUAGES, page_messages, translator
 from foursquare.web import create_app
 from foursquare.web.errors import ERROR_CODES
 from foursquare.web.messages import Phrase, say, say_in
+from web_support import as_player
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     with TestClient(create_app(tmp_path_factory.mktemp("i18n") / "games.db")) as client:
+        as_player(client)
         yield client
 
 

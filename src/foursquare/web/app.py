@@ -6,6 +6,8 @@ real table would see — the grid and the card to place. ``docs/api.md`` documen
 >>> import os, tempfile
 >>> from fastapi.testclient import TestClient
 >>> client = TestClient(create_app(os.path.join(tempfile.mkdtemp(), "games.db")))
+>>> client.get("/api/stats").cookies["fs_player"] != ""  # a new player's first GET gives them their cookie
+True
 >>> state = client.post("/api/games", json={"deal": 1}).json()
 >>> state["card"], state["legal"]
 ('3S', [[0, 0]])
@@ -15,6 +17,7 @@ real table would see — the grid and the card to place. ``docs/api.md`` documen
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -30,6 +33,7 @@ from foursquare.web.limits import BodyLimit
 from foursquare.web.openapi import install as install_openapi
 from foursquare.web.player import identify_player
 from foursquare.web.pool import ComputePool, PoolSettings
+from foursquare.web.rate_limits import RateLimits
 from foursquare.web.routes import analysis, docs, games, languages, page, pwa, stats
 from foursquare.web.security import AllowedHosts, SecurityHeaders
 
@@ -55,17 +59,21 @@ def create_app(
     *,
     clock: Clock = system_clock,
     pool: PoolSettings | None = None,
+    rate_limits: RateLimits | None = None,
 ) -> FastAPI:
     """The FastAPI application over the database at ``db_path`` (checked, created if missing).
 
     With ``allowed_hosts`` (names, ``*.example.org``, or ``*``), a request for any other ``Host`` gets 400.
     ``clock`` tells the time (the date of the daily deal, the timestamps); a test may freeze it. Hints and
     analyses run on a bounded pool (:mod:`foursquare.web.pool`): ``pool``, or else the settings of the
-    environment (:meth:`PoolSettings.from_environment`).
+    environment (:meth:`PoolSettings.from_environment`). Each client may start games, ask hints and analyses
+    as often as ``rate_limits`` allow, or else the environment (:meth:`RateLimits.from_environment`).
 
     Raises :class:`~foursquare.store.StoreError` if the database cannot be used, and
-    :class:`~foursquare.web.pool.PoolSettingsError` if the pool's settings cannot work.
+    :class:`~foursquare.web.pool.PoolSettingsError` or :class:`~foursquare.web.rate_limits.RateLimitSettingsError`
+    if the pool's settings or the limits cannot work.
     """
+    limits = rate_limits or RateLimits.from_environment(os.environ)
     store = Store(db_path, clock=clock)
     compute = ComputePool(pool or PoolSettings.from_environment())
 
@@ -87,6 +95,7 @@ def create_app(
     app.allowed_hosts = None if allowed_hosts is None else tuple(allowed_hosts)
     app.state.store = store
     app.state.pool = compute
+    app.state.rate_limits = limits
     app.state.analysis_jobs = AnalysisJobs()
     app.middleware("http")(identify_player)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)

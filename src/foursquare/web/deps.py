@@ -16,7 +16,9 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 
 from foursquare.store import DamagedGameError, Store, StoredGame
+from foursquare.web.errors import RateLimitedError
 from foursquare.web.pool import ComputePool
+from foursquare.web.rate_limits import Kind, RateLimits
 
 Analysis = dict[str, Any]
 Check = Callable[[StoredGame], None]
@@ -107,6 +109,18 @@ def get_analysis_jobs(request: Request) -> AnalysisJobs:
 def get_pool(request: Request) -> ComputePool:
     pool: ComputePool = request.app.state.pool
     return pool
+
+
+def rate_limited(kind: Kind) -> Callable[[Request], None]:
+    """A dependency that counts a request of ``kind`` by its client, and refuses it 429 past the limit."""
+
+    def count(request: Request) -> None:
+        limits: RateLimits = request.app.state.rate_limits
+        retry_after = limits.retry_after(kind, get_client(request))
+        if retry_after is not None:
+            raise RateLimitedError(retry_after)
+
+    return count
 
 
 StoreDep = Annotated[Store, Depends(get_store)]

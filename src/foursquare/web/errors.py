@@ -37,7 +37,7 @@ ERROR_CODES = (
     "unknown_game", "game_over", "stale_turn", "wrong_card", "illegal_move", "nothing_to_undo", "nothing_to_redo",
     "still_playing", "bad_replay_turn", "bad_request", "not_available", "no_page", "damaged_game", "internal",
     "not_your_game",
-    "busy", "unknown_language",
+    "busy", "unknown_language", "cross_site", "no_player", "rate_limited", "too_many_games", "daily_secret",
     *HTTP_CODES.values(), "http_error", *MIDDLEWARE_CODES,
 )  # fmt: skip
 """Every ``code`` an error answer may carry (``docs/api.md``, and the page's catalogue, name each one)."""
@@ -124,6 +124,19 @@ class BusyError(ApiError):
 
     def __init__(self, retry_after: int) -> None:
         super().__init__("busy", retry_after=retry_after)
+        self.retry_after = retry_after
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after)}
+
+
+class RateLimitedError(ApiError):
+    """The client has made more requests of a kind than :mod:`foursquare.web.rate_limits` allows: wait."""
+
+    status = 429
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__("rate_limited", retry_after=retry_after)
         self.retry_after = retry_after
 
     def headers(self) -> dict[str, str]:

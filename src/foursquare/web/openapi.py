@@ -1,9 +1,10 @@
 """The OpenAPI document (``/openapi.json``) as the server really answers: every error status and body, and links.
 
 FastAPI derives the success answers from the routes' models (:mod:`.models`); it knows nothing of the errors, which
-:mod:`.errors` and :mod:`.security` answer. :func:`describe` adds them to every operation by three rules —
-every request may be refused (400 ``bad_host``, 413 ``too_large``); an operation on ``/{game_id}`` may be 404;
-one with a query or a body may be 422 ``bad_request`` — plus the few extras of :data:`ROUTE_ERRORS`. It adds
+:mod:`.errors` and :mod:`.security` answer. :func:`describe` adds them to every operation by four rules —
+every request may be refused (400 ``bad_host``, 413 ``too_large``); one that may change something 403
+(``cross_site``, ``no_player``); an operation on ``/{game_id}`` may be 404; one with a query or a body may be 422
+``bad_request`` — plus the few extras of :data:`ROUTE_ERRORS`. It adds
 OpenAPI *links* too (from a game's state to the operations on that game), which drive schemathesis' stateful
 phase. A new route needs a line in :data:`ROUTE_ERRORS` only for errors the rules do not cover.
 """
@@ -28,8 +29,14 @@ GAME_ERRORS: dict[int, tuple[str, ...]] = {404: ("unknown_game", "not_found")}
 INPUT_ERRORS: dict[int, tuple[str, ...]] = {422: ("bad_request",)}
 """Errors of every operation with a query or a body: a malformed one."""
 
+CHANGE_ERRORS: dict[int, tuple[str, ...]] = {403: ("cross_site", "no_player")}
+"""Errors of every operation that may change something (not GET): made by another site, or without the cookie."""
+
 ROUTE_ERRORS: dict[tuple[str, str], dict[int, tuple[str, ...]]] = {
-    ("post", "/api/games"): {404: ("unknown_game",), 409: ("still_playing",), 503: ("not_available",)},
+    ("post", "/api/games"): {
+        404: ("unknown_game",), 409: ("still_playing", "too_many_games"), 429: ("rate_limited",),
+        503: ("not_available",),
+    },
     ("post", "/api/games/{game_id}/moves"): {
         403: ("not_your_game",), 409: ("stale_turn", "wrong_card", "game_over"), 422: ("illegal_move",),
     },
@@ -37,10 +44,12 @@ ROUTE_ERRORS: dict[tuple[str, str], dict[int, tuple[str, ...]]] = {
     ("post", "/api/games/{game_id}/redo"): {403: ("not_your_game",), 409: ("game_over", "nothing_to_redo")},
     ("post", "/api/games/{game_id}/restart"): {403: ("not_your_game",), 409: ("game_over",)},
     ("get", "/api/games/{game_id}/hint"): {
-        403: ("not_your_game",), 409: ("game_over",), 503: ("not_available", "busy"),
+        403: ("not_your_game",), 409: ("game_over",), 429: ("rate_limited",), 503: ("not_available", "busy"),
     },
-    ("get", "/api/games/{game_id}/analysis"): {409: ("still_playing",), 503: ("not_available", "busy")},
-    ("get", "/api/games/{game_id}/record"): {409: ("still_playing",)},
+    ("get", "/api/games/{game_id}/analysis"): {
+        409: ("still_playing", "daily_secret"), 429: ("rate_limited",), 503: ("not_available", "busy"),
+    },
+    ("get", "/api/games/{game_id}/record"): {409: ("still_playing", "daily_secret")},
     ("get", "/api/games/{game_id}/replay"): {409: ("still_playing",), 422: ("bad_replay_turn",)},
     ("get", "/api/messages/{code}"): {404: ("unknown_language", "not_found")},
 }
@@ -48,11 +57,12 @@ ROUTE_ERRORS: dict[tuple[str, str], dict[int, tuple[str, ...]]] = {
 
 STATUS_WORDS = {
     400: "Refused: the Host header is not served here",
-    403: "Another player's game: only its player may change it",
+    403: "Refused: another player's game, a request made by another site, or one without the player's cookie",
     404: "Not found",
     409: "Conflict with the game's current state",
     413: "The request body is over 64 KiB",
     422: "The request cannot be processed",
+    429: "Too many requests of this kind from this client: try again after Retry-After seconds",
     503: "Not available now",
 }
 
@@ -104,6 +114,8 @@ def errors_of(method: str, path: str, operation: dict[str, Any]) -> dict[int, tu
     errors: dict[int, tuple[str, ...]] = dict(SHARED_ERRORS)
     places = {parameter["in"] for parameter in operation.get("parameters", [])}
     extras = [ROUTE_ERRORS.get((method, path), {})]
+    if method not in ("get", "head", "options"):
+        extras.append(CHANGE_ERRORS)
     if "{game_id}" in path:
         extras.append(GAME_ERRORS)
     if "query" in places or "requestBody" in operation:

@@ -1,43 +1,94 @@
-"""Who is asking: the ``fs_player`` cookie, set on the first ``/api/`` request that lacks a valid one.
+"""Who is asking: the ``fs_player`` cookie, and the refusal of requests another site makes in the player's name.
 
-It is not a login: it groups the games a browser started (``GET /api/games``, ``GET /api/stats``) and
+The cookie is not a login: it groups the games a browser started (``GET /api/games``, ``GET /api/stats``) and
 says who may change a game — only the cookie that started it (the routes answer anyone else 403
 ``not_your_game``; anyone with a game's id may look at it).
+
+It is set only by a same-origin ``GET`` of an ``/api/`` path that came without a valid one (the page makes one
+before its first change). A request that changes something (any method but ``GET``, ``HEAD``, ``OPTIONS``) is
+refused 403 ``cross_site`` when a browser says another site made it, and 403 ``no_player`` without the cookie:
+so a page elsewhere that posts a form here can neither act as the player nor replace their identity.
 """
 
 from __future__ import annotations
 
 import secrets
+from urllib.parse import urlsplit
 
 from fastapi import Request
 from fastapi.responses import Response
 from starlette.middleware.base import RequestResponseEndpoint
 
+from foursquare.web.errors import error_response, translator_of
+from foursquare.web.messages import say_in
+
 COOKIE = "fs_player"
 COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
 PLAYER_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+"""The methods that change nothing: the only ones that may come from another site, or without the cookie."""
+DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def valid_player_id(value: str | None) -> bool:
     return value is not None and 16 <= len(value) <= 64 and set(value) <= PLAYER_ID_CHARS
 
 
+def host_and_port(netloc: str, scheme: str) -> tuple[str, int | None]:
+    """``example.org:8000`` as ``("example.org", 8000)``; without a port, the default port of ``scheme``."""
+    try:
+        parts = urlsplit(f"//{netloc}")
+        return (parts.hostname or "").lower(), parts.port or DEFAULT_PORTS.get(scheme)
+    except ValueError:  # a port that is not a number
+        return "", None
+
+
+def cross_site(request: Request) -> bool:
+    """Whether a browser says another origin made the request.
+
+    ``Sec-Fetch-Site`` when the browser sends it (``same-origin``, or ``none`` for what the user typed, are ours;
+    ``same-site`` is another origin, e.g. another port or sub-domain); else an ``Origin`` that is not this
+    server's ``Host``. A request with neither is not a browser's cross-site request (browsers send ``Origin``
+    with every cross-site request that can change something): a script's, or an old browser's same-site one.
+    """
+    fetch_site = request.headers.get("sec-fetch-site")
+    if fetch_site is not None:
+        return fetch_site.lower() not in ("same-origin", "none")
+    origin = request.headers.get("origin")
+    if origin is None:
+        return False
+    parts = urlsplit(origin)
+    if parts.scheme not in DEFAULT_PORTS or not parts.netloc:
+        return True  # "null" (a sandboxed frame, a file), or no origin a server of ours could have
+    return host_and_port(parts.netloc, parts.scheme) != host_and_port(request.headers.get("host", ""), parts.scheme)
+
+
 async def identify_player(request: Request, call_next: RequestResponseEndpoint) -> Response:
-    """Middleware: ``request.state.player`` for the API (a new cookie if need be); safe headers for pages."""
+    """Middleware: ``request.state.player`` for the API; refusals of cross-site or cookie-less changes."""
     if not request.url.path.startswith("/api/"):
-        response = await call_next(request)
-        # A page URL holds a game id, which is the key to the game: never send it to another site.
-        response.headers["Referrer-Policy"] = "same-origin"
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        return response
+        return await call_next(request)
     player = request.cookies.get(COOKIE)
-    fresh = not valid_player_id(player)
-    request.state.player = secrets.token_urlsafe(16) if fresh else player
+    known = valid_player_id(player)
+    from_elsewhere = cross_site(request)
+    if request.method not in SAFE_METHODS:
+        refusal = "cross_site" if from_elsewhere else None if known else "no_player"
+        if refusal is not None:
+            response: Response = error_response(403, refusal, say_in(translator_of(request), refusal))
+            response.headers["Cache-Control"] = "no-store"
+            return response
+    # Without a cookie, a safe request is answered for a new player, who has no games yet.
+    request.state.player = player if known else secrets.token_urlsafe(16)
     response = await call_next(request)
     # An API answer is never stored, unless it says how to cache it (the catalogues: revalidated by ETag).
     response.headers.setdefault("Cache-Control", "no-store")
-    if fresh:
+    if not known and not from_elsewhere:
         response.set_cookie(
-            COOKIE, request.state.player, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="lax"
+            COOKIE,
+            request.state.player,
+            max_age=COOKIE_MAX_AGE,
+            path="/",
+            httponly=True,  # no script reads it, an injected one included
+            samesite="lax",  # nor does another site's request carry it, but a link followed to the game does
+            secure=request.url.scheme == "https",  # behind a TLS proxy too, with serve --trusted-proxies
         )
     return response

@@ -1,8 +1,8 @@
 """Advice and hindsight: the hint while a game is played; its analysis, record and replay once it is over.
 
 Nothing here changes a game. What would reveal the stock (the record's deal number, the analysis's
-perfect-information verdict) is served only once the game is over. Hints and analyses are computed on the
-bounded pool of :mod:`foursquare.web.pool`, not in the server's process.
+perfect-information verdict) is served only once the game is over, and for a daily game once its UTC day is.
+Hints and analyses are computed on the bounded pool of :mod:`foursquare.web.pool`, not in the server's process.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from concurrent.futures import BrokenExecutor, Future
 from functools import partial
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from foursquare.engine import Placement, View
 from foursquare.store import Store, StoredGame
-from foursquare.web.deps import AnalysisJobsDep, PlayerDep, PoolDep, StoreDep
+from foursquare.web.deps import AnalysisJobsDep, ClientDep, PlayerDep, PoolDep, StoreDep, rate_limited
 from foursquare.web.errors import BusyError, ConflictError, UnavailableError, UnprocessableError
 from foursquare.web.messages import Phrase
 from foursquare.web.models import Analysis, GameRecord, Hint, ReplayPosition
@@ -40,10 +40,18 @@ def finished(store: Store, game_id: str, what: Phrase) -> StoredGame:
     return stored
 
 
-@router.get("/{game_id}/hint", summary="Rank the legal moves, best first")
-async def hint(game_id: str, store: StoreDep, player: PlayerDep, pool: PoolDep) -> Hint:
+def refuse_if_daily_secret(stored: StoredGame, what: Phrase) -> None:
+    """409 for a daily game whose day is not over: its deal, and so its perfect line, tell today's other games."""
+    if stored.daily_secret and stored.daily is not None:
+        raise ConflictError("daily_secret", what=what, day=stored.daily.isoformat())
+
+
+@router.get(
+    "/{game_id}/hint", summary="Rank the legal moves, best first", dependencies=[Depends(rate_limited("hints"))]
+)
+async def hint(game_id: str, store: StoreDep, player: PlayerDep, pool: PoolDep, client: ClientDep) -> Hint:
     view = await run_in_threadpool(hint_view, store, game_id, player)
-    answer = Hint.model_validate(await pool.run(hint_json, view))
+    answer = Hint.model_validate(await pool.run_for(client, hint_json, view))
     await run_in_threadpool(store.mark_assisted, game_id)  # only a hint answered is assistance
     return answer
 
@@ -63,9 +71,17 @@ def hint_view(store: Store, game_id: str, player: str) -> View:
 
 # Answered as stored, the analysis module's own JSON (``analyze --json``): the model describes it, and the tests
 # check that real analyses are exactly that model.
-@router.get("/{game_id}/analysis", summary="Analyse a finished game (slow the first time)", response_model=Analysis)
-async def analysis(game_id: str, store: StoreDep, jobs: AnalysisJobsDep, pool: PoolDep) -> JSONResponse:
-    found = await run_in_threadpool(jobs.stored_or_job, store, game_id, analysable, partial(start_analysis, pool))
+@router.get(
+    "/{game_id}/analysis",
+    summary="Analyse a finished game (slow the first time)",
+    response_model=Analysis,
+    dependencies=[Depends(rate_limited("analyses"))],
+)
+async def analysis(
+    game_id: str, store: StoreDep, jobs: AnalysisJobsDep, pool: PoolDep, client: ClientDep
+) -> JSONResponse:
+    start = partial(start_analysis, pool, client)
+    found = await run_in_threadpool(jobs.stored_or_job, store, game_id, analysable, start)
     if isinstance(found, str):
         return JSONResponse(json.loads(found))
     # Shielded: a client who leaves does not cancel the computation the others wait for. Its outcome, a failure
@@ -80,9 +96,10 @@ async def analysis(game_id: str, store: StoreDep, jobs: AnalysisJobsDep, pool: P
 
 
 def analysable(stored: StoredGame) -> None:
-    """409 while the game is being played; 503 without the analysis module."""
+    """409 while the game is being played, or all its day for a daily game; 503 without the analysis module."""
     if not stored.is_over:
         raise ConflictError("still_playing", what=Phrase("what.analysis"))
+    refuse_if_daily_secret(stored, Phrase("what.analysis"))
     if stored.analysis is None:
         try:
             importlib.import_module("foursquare.analysis")  # the workers need it: answer 503 at once without it
@@ -90,13 +107,15 @@ def analysable(stored: StoredGame) -> None:
             raise UnavailableError("not_available", what=Phrase("what.analysis"), error=exc) from None
 
 
-def start_analysis(pool: ComputePool, stored: StoredGame) -> Future[dict[str, Any]]:
-    return pool.submit(analysis_json, stored.rebuild())
+def start_analysis(pool: ComputePool, client: str, stored: StoredGame) -> Future[dict[str, Any]]:
+    return pool.submit_for(client, analysis_json, stored.rebuild())
 
 
 @router.get("/{game_id}/record", summary="The game record of a finished game")
 def game_record(game_id: str, store: StoreDep) -> GameRecord:
-    return record_answer(finished(store, game_id, Phrase("what.record")).rebuild())
+    stored = finished(store, game_id, Phrase("what.record"))
+    refuse_if_daily_secret(stored, Phrase("what.record"))
+    return record_answer(stored.rebuild())
 
 
 @router.get("/{game_id}/replay", summary="The position after the first k moves of a finished game")

@@ -10,13 +10,13 @@ from __future__ import annotations
 import itertools
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Query, Response
+from fastapi import APIRouter, Body, Depends, Query, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from foursquare.cards import MAX_DEAL, random_deal_number
 from foursquare.engine import Game, Placement, Variant
 from foursquare.store import Store, StoredGame
-from foursquare.web.deps import PlayerDep, StoreDep
+from foursquare.web.deps import PlayerDep, StoreDep, rate_limited
 from foursquare.web.errors import ConflictError, ForbiddenError, IllegalMove, UnavailableError, UnprocessableError
 from foursquare.web.fields import WHOLE, Integer
 from foursquare.web.messages import Phrase
@@ -99,6 +99,7 @@ def refuse_if_not_yours(stored: StoredGame, player: str, what: Phrase) -> None:
     "",
     status_code=201,
     summary="Start a game (or get today's daily deal)",
+    dependencies=[Depends(rate_limited("games"))],
     responses={
         200: {"model": GameState, "description": "The player's daily game of today, started before (`daily` only)"}
     },
@@ -147,11 +148,11 @@ def game_like(store: Store, player: str, game_id: str) -> tuple[StoredGame, bool
     """A new game of the deal of ``game_id`` with its house rules, for ``player``; never telling a hidden number.
 
     The copy of a game whose number is hidden is hidden too (and revealed when the copy ends). A copy of
-    today's daily deal is the player's daily game. The player of a live game cannot copy it: playing the
-    copy would show the cards to come.
+    today's daily deal is the player's daily game. Nobody copies a live game: playing the copy (or losing it
+    on purpose, to see its number) would show the cards to come in the original.
     """
     source = store.get(game_id)
-    if source.player == player and not source.is_over:
+    if not source.is_over:
         raise ConflictError("still_playing", what=Phrase("what.anotherGame"))
     if source.daily is not None and source.daily == store.today():
         return store.daily_game(player, source.variant)
