@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import TypeVar
 
 import httpx
+from starlette.testclient import TestClient
 
-Client = TypeVar("Client", bound=httpx.Client)
+Client = TypeVar("Client", httpx.Client, TestClient)
 
 
 def as_player(client: Client) -> Client:
