@@ -17,27 +17,30 @@ One :class:`Store` does it all; its rooms, each a module of this package:
 - :mod:`~foursquare.store.games`: :class:`StoredGame` and the games, created, read, changed, recorded, listed;
 - :mod:`~foursquare.store.daily`: the daily deal;
 - :mod:`~foursquare.store.stats`: a player's statistics and streaks;
-- :mod:`~foursquare.store.errors`: :class:`StoreError`, :class:`UnknownGameError`, :class:`DamagedGameError`.
+- :mod:`~foursquare.store.retention`: the purges of live games never played or long abandoned;
+- :mod:`~foursquare.store.errors`: :class:`StoreError`, :class:`UnknownGameError`, :class:`DamagedGameError`,
+  :class:`TooManyGamesError`.
 """
 
 from __future__ import annotations
 
 from foursquare.store.daily import DailyGames, daily_deal_number
-from foursquare.store.database import DATA_DIR_ENV, Clock, data_dir, default_path, now, system_clock
-from foursquare.store.errors import DamagedGameError, StoreError, UnknownGameError
+from foursquare.store.database import DATA_DIR_ENV, Clock, data_dir, default_path, now, system_clock, timestamp
+from foursquare.store.errors import DamagedGameError, StoreError, TooManyGamesError, UnknownGameError
 from foursquare.store.games import TERMINAL_PLAYER, StoredGame, new_game_id
+from foursquare.store.retention import Retention
 from foursquare.store.schema import COLUMNS, DAILY_SECRET, MIGRATIONS, SCHEMA, SCHEMA_VERSION
 from foursquare.store.stats import MAX_SCORE, Statistics, daily_streaks, streaks, summarize, summarize_clean
 
 __all__ = [
     "COLUMNS", "DAILY_SECRET", "DATA_DIR_ENV", "MAX_SCORE", "MIGRATIONS", "SCHEMA", "SCHEMA_VERSION",
-    "TERMINAL_PLAYER", "Clock", "DamagedGameError", "Store", "StoreError", "StoredGame", "UnknownGameError",
-    "daily_deal_number", "daily_streaks", "data_dir", "default_path", "new_game_id", "now", "streaks",
-    "summarize", "summarize_clean", "system_clock",
+    "TERMINAL_PLAYER", "Clock", "DamagedGameError", "Store", "StoreError", "StoredGame", "TooManyGamesError",
+    "UnknownGameError", "daily_deal_number", "daily_streaks", "data_dir", "default_path", "new_game_id", "now",
+    "streaks", "summarize", "summarize_clean", "system_clock", "timestamp",
 ]  # fmt: skip
 
 
-class Store(DailyGames, Statistics):
+class Store(DailyGames, Statistics, Retention):
     """The games database at ``path``; checked (and created or migrated) on construction.
 
     >>> import tempfile, os

@@ -12,7 +12,7 @@ from datetime import date
 
 from foursquare.engine import Variant
 from foursquare.store.errors import StoreError
-from foursquare.store.games import GameStore, StoredGame
+from foursquare.store.games import GameStore, StoredGame, make_sure_of_room
 from foursquare.store.schema import DAILY_SECRET
 
 
@@ -33,12 +33,15 @@ def daily_deal_number(key: str, day: date) -> int:
 class DailyGames(GameStore):
     """The games of the daily deal."""
 
-    def daily_game(self, player: str, variant: Variant) -> tuple[StoredGame, bool]:
+    def daily_game(
+        self, player: str, variant: Variant, *, live_limit: int | None = None
+    ) -> tuple[StoredGame, bool]:
         """The player's game of today's daily deal, and whether it was just created.
 
         A player gets one daily game per UTC date: asking again gives the same game (played or not), so
         the daily streak counts a first attempt, not a replay with the cards known. ``variant`` is used
-        only when the game is created.
+        only when the game is created, and ``live_limit`` checked only then (see
+        :meth:`~foursquare.store.Store.create_game`).
         """
         day = self.today()
         with self.transaction() as conn:
@@ -47,6 +50,7 @@ class DailyGames(GameStore):
             ).fetchone()
             if row is not None:
                 return self._read(conn, row["id"]), False
+            make_sure_of_room(conn, player, live_limit)
             key = conn.execute("SELECT value FROM secrets WHERE name = ?", (DAILY_SECRET,)).fetchone()
             if key is None:
                 raise StoreError(f"the database {self.path} is damaged: it has no daily secret")

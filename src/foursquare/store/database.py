@@ -34,7 +34,16 @@ def system_clock() -> datetime:
 
 def now(clock: Clock = system_clock) -> str:
     """The current UTC time as ISO-8601 with milliseconds, e.g. ``2026-01-02T03:04:05.678Z``."""
-    return clock().astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return timestamp(clock())
+
+
+def timestamp(moment: datetime) -> str:
+    """``moment`` (aware) as the store writes times: UTC, ISO-8601 with milliseconds, so that text order is time order.
+
+    >>> timestamp(datetime(2026, 1, 2, 3, 4, 5, 678000, tzinfo=UTC))
+    '2026-01-02T03:04:05.678Z'
+    """
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def data_dir() -> Path:

@@ -1,4 +1,5 @@
-"""What can go wrong with the games database: it cannot be used, a game is unknown, a stored game is damaged."""
+"""What can go wrong with the games database: it cannot be used, a game is unknown, a stored game is damaged,
+a player has too many games in play."""
 
 from __future__ import annotations
 
@@ -27,6 +28,18 @@ class UnknownGameError(FoursquareError):
     def __init__(self, game_id: str) -> None:
         super().__init__(f"there is no game with id {game_id!r}", "unknown_game", game_id=game_id)
         self.game_id = game_id
+
+
+class TooManyGamesError(FoursquareError):
+    """A player who already has ``limit`` live games asked for one more (code ``too_many_games``, ``limit``)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"a player may have at most {limit} games in play at once: finish one before starting another",
+            "too_many_games",
+            limit=limit,
+        )
+        self.limit = limit
 
 
 class DamagedGameError(StoreError):

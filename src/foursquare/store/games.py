@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from foursquare.cards import Card, CardError, check_deal_number, parse_stock
 from foursquare.engine import Game, Move, Status, Variant, VariantError
 from foursquare.store.database import Database, now
-from foursquare.store.errors import DamagedGameError, StoreError, UnknownGameError
+from foursquare.store.errors import DamagedGameError, StoreError, TooManyGamesError, UnknownGameError
 from foursquare.store.schema import COLUMNS
 
 TERMINAL_PLAYER = "terminal"
@@ -33,6 +33,23 @@ _SELECT = f"SELECT {', '.join(COLUMNS)} FROM games"
 
 def new_game_id() -> str:
     return secrets.token_urlsafe(16)
+
+
+def count_live(conn: sqlite3.Connection, player: str) -> int:
+    """How many games ``player`` has in play (outcome ``playing``, moved or not), read from an index alone."""
+    count: int = conn.execute(
+        "SELECT count(*) FROM games WHERE player = ? AND outcome = 'playing'", (player,)
+    ).fetchone()[0]
+    return count
+
+
+def make_sure_of_room(conn: sqlite3.Connection, player: str, live_limit: int | None) -> None:
+    """Raise :class:`TooManyGamesError` if ``player`` already has ``live_limit`` live games (``None``: no limit).
+
+    Called inside the transaction that inserts the game, so that concurrent requests cannot pass the limit.
+    """
+    if live_limit is not None and count_live(conn, player) >= live_limit:
+        raise TooManyGamesError(live_limit)
 
 
 @dataclass(frozen=True)
@@ -164,11 +181,17 @@ class GameStore(Database):
         variant: Variant,
         hidden: bool,
         winnable: bool = False,
+        live_limit: int | None = None,
     ) -> StoredGame:
-        """Store a new game at turn 0: a numbered deal, or an explicit stock order."""
+        """Store a new game at turn 0: a numbered deal, or an explicit stock order.
+
+        With ``live_limit``, a player who already has that many live games gets :class:`TooManyGamesError`
+        instead, checked in the transaction that stores the game.
+        """
         if (deal is None) == (stock is None):
             raise ValueError("give a deal number or a stock order, not both or neither")
         with self.transaction() as conn:
+            make_sure_of_room(conn, player, live_limit)
             return self._insert(conn, player, deal=deal, stock=stock, variant=variant, hidden=hidden, winnable=winnable)
 
     def _insert(
@@ -204,6 +227,11 @@ class GameStore(Database):
             ),
         )
         return self._read(conn, game_id)
+
+    def live_game_count(self, player: str) -> int:
+        """How many games ``player`` has in play (moved or not): what ``live_limit`` counts."""
+        with self.connect() as conn:
+            return count_live(conn, player)
 
     def get(self, game_id: str) -> StoredGame:
         """The stored game, or :class:`UnknownGameError`."""

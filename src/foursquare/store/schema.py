@@ -14,7 +14,7 @@ from pathlib import Path
 from foursquare import sqlite
 from foursquare.store.errors import StoreError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The ``PRAGMA user_version`` of the schema this module writes."""
 
 SCHEMA = """
@@ -46,6 +46,8 @@ CREATE TABLE games (
 CREATE INDEX games_by_player ON games (player, seq);
 CREATE INDEX games_finished_by_player ON games (player, finished_seq) WHERE finished_seq IS NOT NULL;
 CREATE UNIQUE INDEX games_daily_by_player ON games (player, daily) WHERE daily IS NOT NULL;
+CREATE INDEX games_live_by_player ON games (player, outcome) WHERE outcome = 'playing';  -- the cap (schema 3)
+CREATE INDEX games_live_by_update ON games (updated_at) WHERE outcome = 'playing';  -- the purges (schema 3)
 CREATE TABLE secrets (
     name TEXT PRIMARY KEY,                  -- 'daily': the key of the daily deal's HMAC
     value TEXT NOT NULL                     -- hex, from secrets.token_hex(32) when the database is made
@@ -66,9 +68,14 @@ ALTER TABLE games ADD COLUMN winnable INTEGER NOT NULL DEFAULT 0;
 CREATE UNIQUE INDEX games_daily_by_player ON games (player, daily) WHERE daily IS NOT NULL;
 CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """,
+    2: """
+CREATE INDEX games_live_by_player ON games (player, outcome) WHERE outcome = 'playing';
+CREATE INDEX games_live_by_update ON games (updated_at) WHERE outcome = 'playing';
+""",
 }
 """SQL that upgrades a database from schema version N to N + 1, keyed by N. Games stored before schema 2
-were not tracked for assistance: they count as clean (``assisted`` 0)."""
+were not tracked for assistance: they count as clean (``assisted`` 0). Schema 3 indexes the live games (the
+few rows the purges and the live-games cap look at), so that neither reads the finished games."""
 
 DAILY_SECRET = "daily"
 """The name, in the ``secrets`` table, of the key from which each date's daily deal number is derived."""

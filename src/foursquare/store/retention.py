@@ -1,0 +1,61 @@
+"""What the store forgets: live games never played, and live games long abandoned. Finished games stay for good.
+
+Each purge is one ``DELETE`` in one transaction, chosen by SQL alone (a damaged row is deleted like any other,
+never decoded), over the index of live games (``games_live_by_update``), so that it never reads the finished
+games, however many there are. The time is the store's clock, against ``updated_at``: the last move, undo,
+redo or restart. A purge only ever deletes games in play (no ``finished_seq``), so a player's statistics,
+streaks and daily streaks, which count finished games only, are the same after it. The terminal game's records
+(:data:`~foursquare.store.TERMINAL_PLAYER`) are the player's own, on their own machine: they are never purged.
+
+>>> import tempfile, os
+>>> from datetime import UTC, datetime, timedelta
+>>> from foursquare.engine import Variant
+>>> from foursquare.store import Store
+>>> moment = [datetime(2026, 12, 1, tzinfo=UTC)]
+>>> store = Store(os.path.join(tempfile.mkdtemp(), "games.db"), clock=lambda: moment[0])
+>>> unplayed = store.create_game("player-1", deal=17, variant=Variant(), hidden=False)
+>>> played = store.create_game("player-1", deal=18, variant=Variant(), hidden=False)
+>>> _ = store.change(played.id, lambda game, _: game.place(0, 0))
+>>> moment[0] += timedelta(hours=2)
+>>> store.purge_unplayed(timedelta(hours=1)), store.live_game_count("player-1")
+(1, 1)
+>>> moment[0] += timedelta(days=31)
+>>> store.purge_abandoned(timedelta(days=30)), store.live_game_count("player-1")
+(1, 0)
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from foursquare.store.database import timestamp
+from foursquare.store.games import TERMINAL_PLAYER, GameStore
+
+UNPLAYED = (
+    "outcome = 'playing' AND finished_seq IS NULL AND player != ? AND updated_at < ?"
+    " AND moves = '[]' AND redo = '[]' AND assisted = 0"
+)
+"""A game never played: no move now and none to redo, and never assisted (a game restarted after a move, or
+hinted, was played: its player has seen cards, and its ``assisted`` mark must stay)."""
+
+ABANDONED = "outcome = 'playing' AND finished_seq IS NULL AND player != ? AND updated_at < ?"
+"""A game in play, untouched since the cut-off."""
+
+
+class Retention(GameStore):
+    """The purges of live games: never played, or abandoned."""
+
+    def purge_unplayed(self, older_than: timedelta) -> int:
+        """Delete the games never played (see :data:`UNPLAYED`) untouched for ``older_than``; how many went."""
+        return self._purge(UNPLAYED, older_than)
+
+    def purge_abandoned(self, older_than: timedelta) -> int:
+        """Delete the games in play untouched for ``older_than``, played or not; how many went."""
+        return self._purge(ABANDONED, older_than)
+
+    def _purge(self, where: str, older_than: timedelta) -> int:
+        if older_than <= timedelta(0):
+            raise ValueError(f"a purge keeps games untouched for a positive time, not {older_than}")
+        cutoff = timestamp(self.clock() - older_than)
+        with self.transaction() as conn:
+            return conn.execute(f"DELETE FROM games WHERE {where}", (TERMINAL_PLAYER, cutoff)).rowcount
