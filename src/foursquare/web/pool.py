@@ -1,4 +1,4 @@
-"""The bounded pool that computes hints and analyses, away from the moves.
+"""The bounded pool that computes hints and analyses, away from the moves, fairly between clients.
 
 A hint costs the server far more CPU than a move, and an analysis far more than a hint (docs/performance.md).
 Run in the server's own process, they compete with the moves for the interpreter lock and for the cores,
@@ -7,6 +7,12 @@ worker processes (:class:`concurrent.futures.ProcessPoolExecutor`, ``cores - 1``
 lower scheduling priority, which keep the compiled kernel loaded between jobs; at most ``workers`` jobs run
 and ``queue`` more wait, and a job past those is refused at once with :class:`~foursquare.web.errors.BusyError`
 (503 ``busy`` with ``Retry-After``), so that the backlog, and the wait of each hint, stays bounded.
+
+The pool serves clients (:func:`foursquare.web.deps.get_client`: an address) in turn, not in order of arrival:
+the waiting jobs stand in one line per client, a free worker takes the next client's oldest job, and a client
+who asks while the pool is full displaces the newest waiting job of a client holding more of it
+(:class:`ComputePool` has the rules). So a client flooding the pool with analyses holds back its own jobs, not
+another player's hint, which waits for the jobs already running and no more.
 
 The worker is given what the computation is given in the server, no more: a hint the player's
 :class:`~foursquare.engine.View` (never the stock order), an analysis the finished game.
@@ -25,6 +31,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -197,12 +204,58 @@ def _stop(settings: PoolSettings) -> None:
         process.terminate()
 
 
+ANONYMOUS = "anonymous"
+"""The client of :meth:`ComputePool.submit` and :meth:`ComputePool.run`, which name none."""
+
+
+@dataclass(eq=False)
+class _Job:
+    """A job of the pool: what to call, for whom, and the future its caller holds."""
+
+    client: _Client = field(repr=False)
+    number: int
+    """Its place in the order of submission."""
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    future: Future[Any]
+
+
+@dataclass(eq=False)
+class _Client:
+    """One client's jobs in the pool: those waiting (oldest first) and how many run."""
+
+    name: str
+    waiting: deque[_Job] = field(default_factory=deque)
+    running: int = 0
+    served: int = -1
+    """When its last job was handed to a worker (the pool's count of jobs started); -1: none yet."""
+
+    @property
+    def unfinished(self) -> int:
+        return self.running + len(self.waiting)
+
+
 class ComputePool:
-    """Runs hints and analyses on the shared executor, refusing a job once ``workers + queue`` are unfinished."""
+    """Runs hints and analyses on the shared executor, fairly between clients, ``workers + queue`` at most.
+
+    At most ``workers`` jobs are handed to the executor; the others wait here, in one line per client. When a
+    worker is free it takes the oldest job of the client with the fewest jobs running, and of those the one
+    served longest ago (a client not yet served first): round robin, so a client's job waits for one job of
+    each other client at most, never for a flood of one client's jobs. A job that finds the pool full displaces
+    the newest waiting job of the client with the most unfinished jobs, if that client would still have as many
+    as the newcomer (that job is refused with :class:`BusyError`); else it is refused itself. So one client can
+    fill the pool only while no one else asks, and a client's first job is refused only when every waiting job
+    belongs to a client with no other job in the pool.
+    """
 
     def __init__(self, settings: PoolSettings) -> None:
         self.settings = settings
-        self._unfinished = 0
+        self._clients: dict[str, _Client] = {}
+        self._running = 0
+        self._waiting = 0
+        self._submitted = 0
+        self._started = 0
         self._guard = threading.Lock()
 
     @property
@@ -212,7 +265,14 @@ class ComputePool:
 
     @property
     def unfinished(self) -> int:
-        return self._unfinished
+        """The jobs running or waiting for a worker, of every client."""
+        return self._running + self._waiting
+
+    def unfinished_of(self, client: str) -> int:
+        """The jobs of ``client`` running or waiting for a worker."""
+        with self._guard:
+            found = self._clients.get(client)
+            return 0 if found is None else found.unfinished
 
     def start(self) -> None:
         """Start every worker now (each loads the kernel once), so the first hints do not wait for it."""
@@ -221,33 +281,126 @@ class ComputePool:
             executor.submit(ready)
 
     def close(self) -> None:
-        """When the server stops: if jobs are still unfinished, end the workers rather than wait for them.
+        """When the server stops: refuse the waiting jobs and, if jobs still run, end the workers rather than
+        wait for them.
 
         (Otherwise the interpreter's exit waits for a running analysis. Idle workers are left to other apps of
         this process, e.g. a test suite's, and end with it.)
         """
-        if self._unfinished:
+        with self._guard:
+            waiting = [job for client in self._clients.values() for job in client.waiting]
+            for job in waiting:
+                self._take_waiting(job)
+            running = self._running
+        for job in waiting:
+            self._refuse(job)
+        if running:
             _stop(self.settings)
 
     def submit(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Future[T]:
-        """Run ``fn(*args)`` on a worker; :class:`BusyError` at once if the pool is full.
+        """:meth:`submit_for` for a client that is not named (all such jobs are one client's)."""
+        return self.submit_for(ANONYMOUS, fn, *args, **kwargs)
+
+    def submit_for(self, client: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        """Run ``fn(*args)`` on a worker for ``client``; :class:`BusyError` at once if the pool is full for it.
 
         The place is held until the job has finished (not merely until its caller stopped waiting), so that
-        clients who give up cannot pile up work behind the bound.
+        clients who give up cannot pile up work behind the bound; a job cancelled while it waits leaves at once.
+        The future fails with :class:`BusyError` if a job of another client displaces this one while it waits.
         """
+        future: Future[T] = Future()
         with self._guard:
-            if self._unfinished >= self.capacity:
-                raise BusyError(retry_after=self.settings.retry_after)
-            self._unfinished += 1
-        try:
-            future = self._submit(fn, *args, **kwargs)
-        except BaseException:
-            self._release()
-            raise
-        future.add_done_callback(lambda _: self._release())
+            owner = self._clients.get(client) or _Client(client)
+            displaced = self._make_room(owner)
+            job = _Job(owner, self._submitted, fn, args, kwargs, future)
+            self._submitted += 1
+            owner.waiting.append(job)
+            self._waiting += 1
+            self._clients[client] = owner
+        future.add_done_callback(lambda _: self._forget_if_cancelled(job))
+        if displaced is not None:
+            self._refuse(displaced)
+        self._dispatch()
         return future
 
-    def _submit(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+    async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """:meth:`run_for` for a client that is not named."""
+        return await self.run_for(ANONYMOUS, fn, *args, **kwargs)
+
+    async def run_for(self, client: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``fn(*args)`` computed on a worker for ``client`` (cancelled if still waiting when the caller gives up)."""
+        future = self.submit_for(client, fn, *args, **kwargs)
+        try:
+            return await asyncio.wrap_future(future)
+        except BrokenExecutor:  # a worker died under this job; the next submit replaces the executor
+            raise BusyError(retry_after=self.settings.retry_after) from None
+
+    # --- under the guard ------------------------------------------------------------------------------------
+
+    def _make_room(self, owner: _Client) -> _Job | None:
+        """The waiting job that ``owner``'s new job displaces (None: there is room); BusyError if none may."""
+        if self._running + self._waiting < self.capacity:
+            return None
+        heaviest = max(
+            (client for client in self._clients.values() if client.waiting),
+            key=lambda client: (client.unfinished, client.waiting[-1].number),
+            default=None,
+        )
+        if heaviest is None or heaviest.unfinished < owner.unfinished + 2:
+            raise BusyError(retry_after=self.settings.retry_after)
+        job = heaviest.waiting[-1]
+        self._take_waiting(job)
+        return job
+
+    def _take_waiting(self, job: _Job) -> None:
+        job.client.waiting.remove(job)
+        self._waiting -= 1
+        self._forget_if_idle(job.client)
+
+    def _forget_if_idle(self, client: _Client) -> None:
+        if not client.unfinished and self._clients.get(client.name) is client:
+            del self._clients[client.name]
+
+    def _next(self) -> _Job | None:
+        """The job to hand to a free worker now, taken from its line and counted as running (None: none)."""
+        with self._guard:
+            if self._running >= self.settings.workers:
+                return None
+            turn = min(
+                (client for client in self._clients.values() if client.waiting),
+                key=lambda client: (client.running, client.served),
+                default=None,
+            )
+            if turn is None:
+                return None
+            job = turn.waiting.popleft()
+            self._waiting -= 1
+            self._running += 1
+            turn.running += 1
+            turn.served = self._started
+            self._started += 1
+            return job
+
+    # --- outside the guard (a future's callbacks may come back into the pool) ----------------------------
+
+    def _dispatch(self) -> None:
+        """Hand waiting jobs to the executor while a worker is free."""
+        while (job := self._next()) is not None:
+            self._start(job)
+
+    def _start(self, job: _Job) -> None:
+        if not job.future.set_running_or_notify_cancel():  # cancelled since it was taken from its line
+            self._release(job)
+            return
+        try:
+            inner = self._submit(job.fn, *job.args, **job.kwargs)
+        except BaseException as exc:  # e.g. an executor shut down under it: this job fails, the others go on
+            self._release(job)
+            job.future.set_exception(exc)
+            return
+        inner.add_done_callback(lambda done: self._finished(job, done))
+
+    def _submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
         executor = _shared_executor(self.settings)
         try:
             return executor.submit(fn, *args, **kwargs)
@@ -255,14 +408,39 @@ class ComputePool:
             _replace_broken(self.settings, executor)
             return _shared_executor(self.settings).submit(fn, *args, **kwargs)
 
-    async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """``fn(*args)`` computed on a worker (cancelled if still waiting when the caller gives up)."""
-        future = self.submit(fn, *args, **kwargs)
-        try:
-            return await asyncio.wrap_future(future)
-        except BrokenExecutor:  # a worker died under this job; the next submit replaces the executor
-            raise BusyError(retry_after=self.settings.retry_after) from None
+    def _finished(self, job: _Job, inner: Future[Any]) -> None:
+        """A job's computation is over: free its place, pass its outcome on, start the next job."""
+        self._release(job)
+        error: BaseException | None
+        if inner.cancelled():  # the executor was stopped before the job ran
+            error = BrokenExecutor("the pool's workers were stopped")
+        else:
+            error = inner.exception()
+        if error is None:
+            job.future.set_result(inner.result())
+        else:
+            job.future.set_exception(error)
+        if isinstance(error, BrokenExecutor):
+            # This runs in the broken executor's own thread, which must not be made to replace it.
+            threading.Thread(target=self._dispatch, name="foursquare-pool-dispatch", daemon=True).start()
+        else:
+            self._dispatch()
 
-    def _release(self) -> None:
+    def _release(self, job: _Job) -> None:
         with self._guard:
-            self._unfinished -= 1
+            self._running -= 1
+            job.client.running -= 1
+            self._forget_if_idle(job.client)
+
+    def _refuse(self, job: _Job) -> None:
+        """Fail a waiting job taken from its line with BusyError (unless its caller cancelled it already)."""
+        if job.future.set_running_or_notify_cancel():
+            job.future.set_exception(BusyError(retry_after=self.settings.retry_after))
+
+    def _forget_if_cancelled(self, job: _Job) -> None:
+        """A waiting job whose caller gave up leaves its line (a job taken from it already is not there)."""
+        if not job.future.cancelled():
+            return
+        with self._guard:
+            if job in job.client.waiting:
+                self._take_waiting(job)
