@@ -33,9 +33,7 @@ def daily_deal_number(key: str, day: date) -> int:
 class DailyGames(GameStore):
     """The games of the daily deal."""
 
-    def daily_game(
-        self, player: str, variant: Variant, *, live_limit: int | None = None
-    ) -> tuple[StoredGame, bool]:
+    def daily_game(self, player: str, variant: Variant, *, live_limit: int | None = None) -> tuple[StoredGame, bool]:
         """The player's game of today's daily deal, and whether it was just created.
 
         A player gets one daily game per UTC date: asking again gives the same game (played or not), so
