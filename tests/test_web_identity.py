@@ -188,3 +188,31 @@ def test_the_default_limits_are_generous_and_the_environment_changes_them() -> N
     assert RateLimits.from_environment({}) == RateLimits()
     assert RateLimits().games == "60/minute;1000/day"
     assert RateLimits.from_environment({"FOURSQUARE_RATE_GAMES": "10/second"}).games == "10/second"
+
+
+# --- bounded data -----------------------------------------------------------------------------------------------
+
+
+def test_a_player_may_keep_only_so_many_live_games(tmp_path: Path) -> None:
+    from foursquare.web.retention import RetentionSettings
+
+    app = create_app(tmp_path / "games.db", retention=RetentionSettings(live_games=3))
+    with TestClient(app, raise_server_exceptions=False) as player:
+        as_player(player)
+        games = [new_game(player, deal=n) for n in range(3)]
+        for body in ({"deal": 9}, {}, {"winnable": True}):
+            refused = player.post("/api/games", json=body)
+            assert (refused.status_code, refused.json()["code"]) == (409, "too_many_games"), body
+            assert "3 games in progress" in refused.json()["detail"]
+        daily = player.post("/api/games", json={"daily": True})
+        assert daily.json()["code"] == "too_many_games"
+        # Finishing one makes room; another player is not affected.
+        state = games[0]
+        while state["outcome"] == "playing":
+            row, col = state["legal"][0]
+            state = player.post(
+                f"/api/games/{state['id']}/moves", json={"row": row, "col": col, "turn": state["turn"]}
+            ).json()
+        assert player.post("/api/games", json={"daily": True}).status_code == 201
+        with TestClient(app) as other:
+            assert as_player(other).post("/api/games", json={}).status_code == 201

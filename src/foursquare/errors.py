@@ -48,7 +48,8 @@ class FoursquareError(ValueError):
       (``index``), ``illegal_move`` (``index``, ``reason``); the file read, if any, is its ``path``.
     - :class:`~foursquare.store.StoreError`: ``is_directory``, ``no_directory``, ``cannot_open``,
       ``not_database``, ``damaged``, ``newer``, ``foreign`` (``path``, ``error``: the database's own English
-      words, if any); :class:`~foursquare.store.UnknownGameError`: ``unknown_game`` (``game_id``).
+      words, if any); :class:`~foursquare.store.UnknownGameError`: ``unknown_game`` (``game_id``);
+      :class:`~foursquare.store.TooManyGamesError`: ``too_many_games`` (``limit``).
     - :class:`~foursquare.study.StudyError`: ``no_scheduler``, ``no_worker``, ``chunk_dropped``,
       ``cannot_open``, ``not_a_study_db``, ``format_version``, ``data_dir``, ``busy``, ``needs_pyarrow``,
       ``bad_seed``, and reading rows back ``no_such_file``, ``cannot_read``, ``unknown_format``, ``not_json``,

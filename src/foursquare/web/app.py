@@ -34,6 +34,7 @@ from foursquare.web.openapi import install as install_openapi
 from foursquare.web.player import identify_player
 from foursquare.web.pool import ComputePool, PoolSettings
 from foursquare.web.rate_limits import RateLimits
+from foursquare.web.retention import Purger, RetentionSettings
 from foursquare.web.routes import analysis, docs, games, languages, page, pwa, stats
 from foursquare.web.security import AllowedHosts, SecurityHeaders
 
@@ -60,6 +61,7 @@ def create_app(
     clock: Clock = system_clock,
     pool: PoolSettings | None = None,
     rate_limits: RateLimits | None = None,
+    retention: RetentionSettings | None = None,
 ) -> FastAPI:
     """The FastAPI application over the database at ``db_path`` (checked, created if missing).
 
@@ -67,20 +69,24 @@ def create_app(
     ``clock`` tells the time (the date of the daily deal, the timestamps); a test may freeze it. Hints and
     analyses run on a bounded pool (:mod:`foursquare.web.pool`): ``pool``, or else the settings of the
     environment (:meth:`PoolSettings.from_environment`). Each client may start games, ask hints and analyses
-    as often as ``rate_limits`` allow, or else the environment (:meth:`RateLimits.from_environment`).
+    as often as ``rate_limits`` allow, or else the environment (:meth:`RateLimits.from_environment`). Live games
+    are purged and capped as ``retention`` says, or else the environment
+    (:meth:`~foursquare.web.retention.RetentionSettings.from_environment`).
 
     Raises :class:`~foursquare.store.StoreError` if the database cannot be used, and
-    :class:`~foursquare.web.pool.PoolSettingsError` or :class:`~foursquare.web.rate_limits.RateLimitSettingsError`
-    if the pool's settings or the limits cannot work.
+    :class:`~foursquare.web.pool.PoolSettingsError`, :class:`~foursquare.web.rate_limits.RateLimitSettingsError`
+    or :class:`~foursquare.web.retention.RetentionSettingsError` if the pool's settings or the limits cannot work.
     """
     limits = rate_limits or RateLimits.from_environment(os.environ)
+    kept = retention or RetentionSettings.from_environment(os.environ)
     store = Store(db_path, clock=clock)
     compute = ComputePool(pool or PoolSettings.from_environment())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         compute.start()
-        yield
+        async with Purger(store, kept):  # purges at start, then every few minutes
+            yield
         compute.close()
         store.close()
 
@@ -96,6 +102,7 @@ def create_app(
     app.state.store = store
     app.state.pool = compute
     app.state.rate_limits = limits
+    app.state.retention = kept
     app.state.analysis_jobs = AnalysisJobs()
     app.middleware("http")(identify_player)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)

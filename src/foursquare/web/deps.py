@@ -19,6 +19,7 @@ from foursquare.store import DamagedGameError, Store, StoredGame
 from foursquare.web.errors import RateLimitedError
 from foursquare.web.pool import ComputePool
 from foursquare.web.rate_limits import Kind, RateLimits
+from foursquare.web.retention import RetentionSettings
 
 Analysis = dict[str, Any]
 Check = Callable[[StoredGame], None]
@@ -101,6 +102,11 @@ def get_client(request: Request) -> str:
     return str(address)
 
 
+def get_retention(request: Request) -> RetentionSettings:
+    settings: RetentionSettings = request.app.state.retention
+    return settings
+
+
 def get_analysis_jobs(request: Request) -> AnalysisJobs:
     jobs: AnalysisJobs = request.app.state.analysis_jobs
     return jobs
@@ -126,5 +132,6 @@ def rate_limited(kind: Kind) -> Callable[[Request], None]:
 StoreDep = Annotated[Store, Depends(get_store)]
 PlayerDep = Annotated[str, Depends(get_player)]
 ClientDep = Annotated[str, Depends(get_client)]
+RetentionDep = Annotated[RetentionSettings, Depends(get_retention)]
 AnalysisJobsDep = Annotated[AnalysisJobs, Depends(get_analysis_jobs)]
 PoolDep = Annotated[ComputePool, Depends(get_pool)]

@@ -15,8 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from foursquare.cards import MAX_DEAL, random_deal_number
 from foursquare.engine import Game, Placement, Variant
-from foursquare.store import Store, StoredGame
-from foursquare.web.deps import PlayerDep, StoreDep, rate_limited
+from foursquare.store import Store, StoredGame, TooManyGamesError
+from foursquare.web.deps import PlayerDep, RetentionDep, StoreDep, rate_limited
 from foursquare.web.errors import ConflictError, ForbiddenError, IllegalMove, UnavailableError, UnprocessableError
 from foursquare.web.fields import WHOLE, Integer
 from foursquare.web.messages import Phrase
@@ -105,7 +105,11 @@ def refuse_if_not_yours(stored: StoredGame, player: str, what: Phrase) -> None:
     },
 )
 def new_game(
-    store: StoreDep, player: PlayerDep, response: Response, body: Annotated[NewGameBody | None, Body()] = None
+    store: StoreDep,
+    player: PlayerDep,
+    retention: RetentionDep,
+    response: Response,
+    body: Annotated[NewGameBody | None, Body()] = None,
 ) -> GameState:
     # A plain (not async) route: FastAPI runs it in a worker thread, so a winnable deal's solving
     # never holds up the event loop.
@@ -113,23 +117,34 @@ def new_game(
     kinds = [body.deal is not None, body.daily, body.winnable, body.like is not None]
     if sum(kinds) > 1:
         raise UnprocessableError("bad_request", problems=Phrase("one_deal_kind"))
-    variant = Variant(**body.variant.model_dump()) if body.variant else Variant()
-    if body.like is not None:
-        if body.variant is not None:
-            raise UnprocessableError("bad_request", problems=Phrase("like_keeps_rules"))
-        stored, created = game_like(store, player, body.like)
-    elif body.daily:
-        stored, created = store.daily_game(player, variant)
-    elif body.winnable:
-        deal = winnable_deal(variant)
-        stored, created = store.create_game(player, deal=deal, variant=variant, hidden=True, winnable=True), True
-    else:
-        hidden = body.deal is None
-        deal = random_deal_number() if body.deal is None else body.deal
-        stored, created = store.create_game(player, deal=deal, variant=variant, hidden=hidden), True
+    if body.like is not None and body.variant is not None:
+        raise UnprocessableError("bad_request", problems=Phrase("like_keeps_rules"))
+    try:
+        stored, created = start_game(store, player, body, retention.live_games)
+    except TooManyGamesError as exc:
+        raise ConflictError("too_many_games", limit=exc.limit) from None
     if not created:
         response.status_code = 200
     return game_state(stored, stored.rebuild(), viewer=player)
+
+
+def start_game(store: Store, player: str, body: NewGameBody, live_limit: int) -> tuple[StoredGame, bool]:
+    """The game ``body`` asks for, stored for ``player`` unless they have ``live_limit`` live games already."""
+    variant = Variant(**body.variant.model_dump()) if body.variant else Variant()
+    if body.like is not None:
+        return game_like(store, player, body.like, live_limit)
+    if body.daily:
+        return store.daily_game(player, variant, live_limit=live_limit)
+    if body.winnable:
+        if store.live_game_count(player) >= live_limit:
+            raise TooManyGamesError(live_limit)  # before solving: a capped player costs no solve
+        deal = winnable_deal(variant)
+        return store.create_game(
+            player, deal=deal, variant=variant, hidden=True, winnable=True, live_limit=live_limit
+        ), True
+    hidden = body.deal is None
+    deal = random_deal_number() if body.deal is None else body.deal
+    return store.create_game(player, deal=deal, variant=variant, hidden=hidden, live_limit=live_limit), True
 
 
 def winnable_deal(variant: Variant) -> int:
@@ -144,7 +159,7 @@ def winnable_deal(variant: Variant) -> int:
         raise UnavailableError("not_available", what=Phrase("what.winnable"), error=exc) from None
 
 
-def game_like(store: Store, player: str, game_id: str) -> tuple[StoredGame, bool]:
+def game_like(store: Store, player: str, game_id: str, live_limit: int) -> tuple[StoredGame, bool]:
     """A new game of the deal of ``game_id`` with its house rules, for ``player``; never telling a hidden number.
 
     The copy of a game whose number is hidden is hidden too (and revealed when the copy ends). A copy of
@@ -155,10 +170,16 @@ def game_like(store: Store, player: str, game_id: str) -> tuple[StoredGame, bool
     if not source.is_over:
         raise ConflictError("still_playing", what=Phrase("what.anotherGame"))
     if source.daily is not None and source.daily == store.today():
-        return store.daily_game(player, source.variant)
+        return store.daily_game(player, source.variant, live_limit=live_limit)
     hidden = source.deal is not None and source.visible_deal is None
     copy = store.create_game(
-        player, deal=source.deal, stock=source.stock, variant=source.variant, hidden=hidden, winnable=source.winnable
+        player,
+        deal=source.deal,
+        stock=source.stock,
+        variant=source.variant,
+        hidden=hidden,
+        winnable=source.winnable,
+        live_limit=live_limit,
     )
     return copy, True
 
