@@ -1,6 +1,8 @@
 """``foursquare serve``: check the database, listen, print the URL and serve the app until interrupted.
 
-The application itself is built by :func:`foursquare.web.app.create_app`.
+The application itself is built by :func:`foursquare.web.app.create_app`; the connections are uvicorn's, with a
+deadline for each request to arrive (:mod:`foursquare.web.connections`). Forwarded headers (``X-Forwarded-For``,
+``X-Forwarded-Proto``) are honoured only from the reverse proxies named in ``trusted_proxies``.
 """
 
 from __future__ import annotations
@@ -19,8 +21,16 @@ from pathlib import Path
 import platformdirs
 
 from foursquare.web.app import create_app
+from foursquare.web.connections import DEFAULT_REQUEST_TIMEOUT, KEEP_ALIVE_TIMEOUT, deadline_protocol
 from foursquare.web.messages import say
 from foursquare.web.security import LOOPBACK_HOSTS
+
+BACKLOG = 2048
+"""Connections the kernel keeps waiting to be accepted (capped by ``net.core.somaxconn``): a burst of new
+connections waits there rather than being refused."""
+
+OPEN_FILES_WANTED = 65536
+"""Open files (each connection is one) the server raises its soft limit to, if the hard limit allows."""
 
 
 class ServeError(ValueError):
@@ -49,13 +59,35 @@ def _listen(host: str, port: int, say: Callable[..., str] = say) -> socket.socke
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
-        sock.listen(128)
+        sock.listen(BACKLOG)
     except (OSError, OverflowError) as exc:
         sock.close()
         reason = getattr(exc, "strerror", None) or exc
         raise ServeError(say("cannot_listen", host=host, port=port, error=reason)) from None
     sock.set_inheritable(True)
     return sock
+
+
+def raise_open_file_limit(wanted: int = OPEN_FILES_WANTED) -> int:
+    """Raise the soft limit of open files towards ``wanted`` (never above the hard limit); the limit now in force.
+
+    The usual soft limit, 1024, is soon reached by a flood of connections, and then the server cannot even
+    accept a legitimate one (or open its database); the hard limit is often far higher. (Windows has no such
+    limit: ``-1``.)
+    """
+    if sys.platform == "win32":
+        return -1
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (OSError, ValueError):
+            pass  # not allowed here: the server works with the limit it has
+    return soft
 
 
 def _url(sock: socket.socket, host: str) -> str:
@@ -107,10 +139,17 @@ def serve(
     open_browser: bool = False,
     allowed_hosts: Sequence[str] | None = None,
     say: Callable[..., str] = say,
+    *,
+    request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
+    trusted_proxies: Sequence[str] = (),
 ) -> int:
     """Check the database, listen, print the URL, serve until interrupted (``foursquare serve``).
 
     ``allowed_hosts``: the ``Host`` names to answer (see :func:`hosts_to_allow`); others get 400 ``bad_host``.
+    ``request_timeout``: the seconds a connection has to send a whole request before it is closed.
+    ``trusted_proxies``: the addresses and networks (``10.0.0.0/8``) of the reverse proxies whose
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` give the client's address and scheme; the headers of any
+    other client, and of every client when there are none, are ignored.
     ``say(key, **params)`` words what is printed (``serving``, ``open_to_any_host``, ``cannot_listen``,
     ``bad_port``): the command line passes its own, in the user's language.
     """
@@ -124,7 +163,17 @@ def serve(
         print(say("open_to_any_host", host=host or "every address", example=example), file=sys.stderr, flush=True)
     url = _url(sock, host)
     print(say("serving", url=url, db=os.fspath(db)), flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="info"))
+    raise_open_file_limit()
+    config = uvicorn.Config(
+        app,
+        log_level="info",
+        http=deadline_protocol(request_timeout),
+        timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
+        proxy_headers=bool(trusted_proxies),
+        forwarded_allow_ips=list(trusted_proxies) or None,
+        server_header=False,  # no need to tell every client which server software and version to try
+    )
+    server = uvicorn.Server(config)
     # Load (or compile) the AI's kernel now, so the first hint does not pay for it.
     threading.Thread(target=_warm_up_players, daemon=True).start()
     if open_browser:
