@@ -86,6 +86,7 @@ def test_a_game_survives_sigkill_and_resumes_exactly(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     with httpx.Client(timeout=30) as http:
         with serving(db) as (url, process):
+            assert http.get(f"{url}/api/stats").status_code == 200  # the player's cookie, as the page gets it
             finished = http.post(f"{url}/api/games", json={"deal": 1}).json()
             while finished["outcome"] == "playing":  # a game to the end, for the statistics
                 row, col = finished["legal"][finished["turn"] % len(finished["legal"])]
@@ -197,7 +198,9 @@ def test_open_the_default_database_and_ctrl_c(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, "the browser was not opened"
             time.sleep(0.1)
         assert opened.read_text() == f"{url}/"
-        assert httpx.post(f"{url}/api/games", json={"deal": 3}).status_code == 201
+        with httpx.Client(timeout=30) as http:
+            assert http.get(f"{url}/api/stats").status_code == 200  # the player's cookie, as the page gets it
+            assert http.post(f"{url}/api/games", json={"deal": 3}).status_code == 201
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=30) == 0
         assert process.stdout is not None
