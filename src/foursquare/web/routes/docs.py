@@ -13,12 +13,13 @@ from fastapi import APIRouter
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 
+from foursquare.web.routing import Route
 from foursquare.web.security import content_security_policy, csp_header, sha256_source
 
 CDN = "https://cdn.jsdelivr.net"
 ICON = "https://fastapi.tiangolo.com"
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=Route)
 
 
 @router.get("/docs")

@@ -22,12 +22,13 @@ from fastapi.responses import HTMLResponse
 
 from foursquare.i18n import ENGLISH, negotiate, parse_accept_language, translator
 from foursquare.web.errors import PageMissingError
+from foursquare.web.routing import Route
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PAGE_ROUTES = ("/", "/stats", "/rules", "/game/{game_id}", "/deal/{deal}")
 LANGUAGE_META = "foursquare-language"
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=Route)
 
 
 @cache

@@ -26,8 +26,9 @@ from foursquare.i18n import translator
 from foursquare.web.errors import PageMissingError
 from foursquare.web.messages import request_language
 from foursquare.web.routes.page import STATIC_DIR
+from foursquare.web.routing import Route
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=Route)
 
 WORKER = "sw.js"
 MANIFEST = "manifest.webmanifest"

@@ -1,0 +1,292 @@
+"""The server's connections and small HTTP edges: a deadline for each request, HEAD, exact JSON numbers.
+
+The deadline (``foursquare.web.connections``) is checked step by step, on uvicorn's protocol with a fake
+transport and a clock the test moves (no waiting).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Annotated, Any
+
+import pytest
+import uvicorn
+from fastapi import APIRouter, FastAPI
+from fastapi.testclient import TestClient
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from uvicorn.server import ServerState
+
+from foursquare.web.app import create_app
+from foursquare.web.connections import DeadlineH11Protocol, deadline_protocol
+from foursquare.web.errors import install_error_handlers
+from foursquare.web.fields import WHOLE, Integer, read_json
+from foursquare.web.routing import Route
+from web_support import as_player
+
+# --- the deadline, step by step ----------------------------------------------------------------------------
+
+
+class FakeTimer:
+    """What ``loop.call_later`` returns, for a test to fire by hand."""
+
+    def __init__(self, delay: float, callback: Callable[..., object], args: tuple[Any, ...]) -> None:
+        self.delay, self.callback, self.args = delay, callback, args
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    def fire(self) -> None:
+        assert not self.cancelled
+        self.callback(*self.args)
+
+
+class FakeTransport:
+    """A connection's transport: what the server wrote, and whether it closed the connection."""
+
+    def __init__(self) -> None:
+        self.written = bytearray()
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        self.written += data
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("127.0.0.1", 50000), "sockname": ("127.0.0.1", 8000)}.get(name, default)
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+
+async def hello(scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> None:
+    """An ASGI app that reads the whole body and answers ``ok``."""
+    if scope["type"] != "http":
+        return
+    while (await receive()).get("more_body"):
+        pass
+    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+    await send({"type": "http.response.body", "body": b"ok"})
+
+
+class Connection:
+    """One connection to the protocol, on an event loop whose timers only the test fires."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, seconds: float = 7) -> None:
+        self.loop = loop
+        self.timers: list[FakeTimer] = []
+        loop.call_later = self._call_later  # type: ignore[method-assign,assignment]
+        protocol = deadline_protocol(seconds)
+        config = uvicorn.Config(hello, http=protocol, proxy_headers=False, log_config=None)
+        self.protocol: DeadlineH11Protocol = protocol(config, ServerState(), {}, _loop=loop)
+        self.transport = FakeTransport()
+        self.seconds = seconds
+        self.protocol.connection_made(self.transport)  # type: ignore[arg-type]
+
+    def _call_later(self, delay: float, callback: Callable[..., object], *args: Any) -> FakeTimer:
+        timer = FakeTimer(delay, callback, args)
+        self.timers.append(timer)
+        return timer
+
+    def deadlines(self) -> list[FakeTimer]:
+        """The request deadlines still to come (not uvicorn's keep-alive timer)."""
+        return [t for t in self.timers if not t.cancelled and t.delay == self.seconds]
+
+    def send(self, data: bytes) -> None:
+        self.protocol.data_received(data)
+        for _ in range(100):  # let the app answer: a few turns of the loop, no waiting
+            self.loop.run_until_complete(asyncio.sleep(0))
+
+
+@pytest.fixture
+def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    loop = asyncio.new_event_loop()
+    yield loop
+    loop.close()
+
+
+REQUEST = b"GET / HTTP/1.1\r\nHost: example.org\r\n\r\n"
+
+
+def test_a_connection_that_sends_nothing_is_closed_at_its_deadline(loop: asyncio.AbstractEventLoop) -> None:
+    connection = Connection(loop)
+    [deadline] = connection.deadlines()
+    assert not connection.transport.closed
+    deadline.fire()
+    assert connection.transport.closed and connection.transport.written == b""
+
+
+def test_half_sent_headers_do_not_put_the_deadline_off(loop: asyncio.AbstractEventLoop) -> None:
+    connection = Connection(loop)
+    for part in (b"GET / HTTP/1.1\r\n", b"Host: exam", b"ple.org\r\nX-Slow: 1\r\n"):
+        connection.send(part)
+    [deadline] = connection.deadlines()
+    deadline.fire()
+    assert connection.transport.closed and connection.transport.written == b""
+
+
+def test_a_whole_request_stops_the_clock_and_its_answer_starts_the_next(loop: asyncio.AbstractEventLoop) -> None:
+    connection = Connection(loop)
+    [first] = connection.deadlines()
+    connection.send(REQUEST)
+    assert first.cancelled and not connection.transport.closed
+    assert connection.transport.written.startswith(b"HTTP/1.1 200 OK\r\n")
+    assert connection.transport.written.endswith(b"\r\n\r\nok")
+    [second] = connection.deadlines()  # the next request has its own time, from the answer
+    assert second is not first
+    connection.send(REQUEST)  # a second request on the same connection, in time
+    assert second.cancelled and not connection.transport.closed
+    assert connection.transport.written.count(b"HTTP/1.1 200 OK") == 2
+    [third] = connection.deadlines()
+    third.fire()  # and nothing more comes
+    assert connection.transport.closed
+
+
+def test_a_body_sent_too_slowly_is_cut_off(loop: asyncio.AbstractEventLoop) -> None:
+    connection = Connection(loop)
+    connection.send(b"POST / HTTP/1.1\r\nHost: example.org\r\nContent-Length: 10\r\n\r\n12345")
+    [deadline] = connection.deadlines()
+    deadline.fire()
+    assert connection.transport.closed and b"200" not in connection.transport.written
+
+
+def test_the_clock_stops_when_the_connection_is_lost(loop: asyncio.AbstractEventLoop) -> None:
+    connection = Connection(loop)
+    [deadline] = connection.deadlines()
+    connection.protocol.connection_lost(None)
+    assert deadline.cancelled
+
+
+# --- HEAD ----------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "games.db")) as client:
+        yield as_player(client)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/", "/stats", "/rules", "/deal/7?adjacency=diagonal", "/sw.js", "/static/manifest.webmanifest",
+     "/static/app.js", "/static/style.css", "/docs", "/openapi.json"],
+)  # fmt: skip
+def test_head_answers_as_get_does_without_the_body(client: TestClient, path: str) -> None:
+    get, head = client.get(path), client.head(path)
+    assert (get.status_code, head.status_code) == (200, 200)
+    assert head.content == b""
+    assert head.headers["content-length"] == get.headers["content-length"] == str(len(get.content))
+    assert head.headers["content-type"] == get.headers["content-type"]
+    assert head.headers["content-security-policy"] == get.headers["content-security-policy"]
+
+
+def test_head_of_a_game_page(client: TestClient) -> None:
+    game = client.post("/api/games", json={"deal": 3}).json()
+    head = client.head(f"/game/{game['id']}")
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["content-type"].startswith("text/html")
+
+
+def test_head_of_an_address_that_answers_post_only_is_405(client: TestClient) -> None:
+    head = client.head("/api/games/x/moves")
+    assert head.status_code == 405
+    assert "HEAD" not in head.headers["allow"] and "POST" in head.headers["allow"]
+
+
+def test_every_get_route_of_a_router_with_route_answers_head_and_the_document_lists_get_only() -> None:
+    router = APIRouter(prefix="/api", route_class=Route)
+
+    @router.get("/thing/{n}")
+    def thing(n: int) -> dict[str, int]:
+        return {"n": n}
+
+    @router.post("/thing/{n}")
+    def change(n: int) -> dict[str, int]:
+        return {"n": -n}
+
+    app = FastAPI()
+    app.include_router(router)
+    install_error_handlers(app)
+    with TestClient(app) as client:
+        head = client.head("/api/thing/5")
+        assert (head.status_code, head.content, head.headers["content-length"]) == (200, b"", "7")
+        assert client.head("/api/thing/x").status_code == 422  # the GET's validation, without its body
+        assert client.post("/api/thing/5").json() == {"n": -5}
+    assert list(app.openapi()["paths"]["/api/thing/{n}"]) == ["get", "post"]
+
+
+# --- exact JSON numbers ----------------------------------------------------------------------------------
+
+
+class Numbers(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    deal: Annotated[StrictInt, Field(ge=0, lt=2**64), WHOLE] | None = None
+    row: Integer = 0
+
+
+@pytest.fixture
+def numbers() -> Iterator[TestClient]:
+    """An app with one route that takes a body like a new game's, with :class:`Route` as the routers use it."""
+    router = APIRouter(route_class=Route)
+
+    @router.post("/numbers")
+    def echo(body: Numbers) -> dict[str, Any]:
+        return {"deal": None if body.deal is None else str(body.deal), "row": body.row}
+
+    app = FastAPI()
+    app.include_router(router)
+    install_error_handlers(app)
+    with TestClient(app) as client:
+        yield client
+
+
+def post(client: TestClient, body: str) -> Any:
+    return client.post("/numbers", content=body, headers={"Content-Type": "application/json"})
+
+
+@pytest.mark.parametrize(
+    ("literal", "deal"),
+    [("7", "7"), ("7.0", "7"), ("2e3", "2000"), ("2.31268e5", "231268"), ("0.0", "0"), ("-0.0", "0"), ("0e-500", "0"),
+     ("12345678901234567891.0", "12345678901234567891"), ("1844674407370955161.5e1", "18446744073709551615")],
+)  # fmt: skip
+def test_a_whole_number_is_taken_however_written_and_exactly(numbers: TestClient, literal: str, deal: str) -> None:
+    answer = post(numbers, f'{{"deal": {literal}}}')
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["deal"] == deal
+
+
+@pytest.mark.parametrize(
+    "literal", ["1e-400", "5e-324", "0.5", "1.00000000000000000001", "7.000000000000000000001", "-1e-400", "NaN"]
+)
+def test_a_fraction_is_refused_however_small(numbers: TestClient, literal: str) -> None:
+    answer = post(numbers, f'{{"deal": {literal}}}')
+    assert answer.status_code == 422
+    assert answer.json() == {"detail": "bad request: deal must be an integer", "code": "bad_request"}
+
+
+def test_numbers_out_of_range_are_refused_not_rounded(numbers: TestClient) -> None:
+    answer = post(numbers, '{"deal": 1e400}')
+    assert answer.status_code == 422
+    assert answer.json()["detail"] == "bad request: deal must be less than 18446744073709551616"
+    for huge in ("1e5000", "1e99999999999999999999", "1" + "0" * 5000):  # more digits than Python reads as an int
+        answer = post(numbers, f'{{"row": {huge}}}')
+        assert answer.status_code == 422
+        assert answer.json()["detail"] == "bad request: the request body is not valid JSON"
+
+
+def test_read_json_keeps_every_number_exact() -> None:
+    assert read_json('{"a": 1, "b": 1.50, "c": [1e-400]}') == {"a": 1, "b": Decimal("1.50"), "c": [Decimal("1e-400")]}
+    with pytest.raises(ValueError, match="more than 4300 digits"):
+        read_json("1e4300")
