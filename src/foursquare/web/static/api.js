@@ -172,6 +172,8 @@ const RETRY_FIRST_MS = 2000;
 const RETRY_MAX_MS = 10000;
 // A cheap request that the service worker never answers from its cache (it leaves /api/ alone).
 const PROBE_PATH = "/api/games?page=1&per_page=1";
+// What a reverse proxy answers while the server behind it is down (the server's own errors carry a code).
+const GATEWAY_ERRORS = [502, 503, 504];
 
 /** @type {Set<(reachable: boolean) => void>} */
 const reachabilityListeners = new Set();
@@ -206,12 +208,36 @@ function setReachable(value) {
 async function probe() {
   if (reachable) return;
   try {
-    await fetch(PROBE_PATH, { headers: { Accept: "application/json" }, credentials: "same-origin", cache: "no-store" });
+    const response = await fetch(PROBE_PATH, {
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+      cache: "no-store",
+    });
+    if (GATEWAY_ERRORS.includes(response.status)) throw new Error(`HTTP ${response.status}`);
     setReachable(true);
   } catch {
     retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
     setReachable(false);
   }
+}
+
+/**
+ * Wait until the server answers, after a request made elsewhere got no answer (the catalogues, i18n.js, which
+ * the page needs before it can say anything): the server is asked again now and then, as after a request of
+ * this module that gets none, and the listeners are told.
+ * @returns {Promise<void>}
+ */
+export function waitForServer() {
+  return new Promise((resolve) => {
+    /** @param {boolean} value */
+    const listener = (value) => {
+      if (!value) return;
+      reachabilityListeners.delete(listener);
+      resolve();
+    };
+    reachabilityListeners.add(listener);
+    setReachable(false);
+  });
 }
 
 // The browser says the network is back: try at once rather than at the next retry.
@@ -239,16 +265,16 @@ async function request(method, path, body) {
     options.body = typeof body === "string" ? body : JSON.stringify(body);
   }
   let response;
+  let text;
   try {
     response = await fetch(path, options);
+    text = await response.text();
   } catch {
     setReachable(false);
     throw new ApiError(0);
   }
-  setReachable(true);
   /** @type {unknown} */
   let data = null;
-  const text = await response.text();
   if (text) {
     try {
       data = JSON.parse(text, keepBigDeal);
@@ -256,13 +282,18 @@ async function request(method, path, body) {
       data = null;
     }
   }
+  const fields = /** @type {Record<string, unknown> | null} */ (data);
+  const field = (/** @type {string} */ name) => {
+    const value = fields?.[name];
+    return typeof value === "string" ? value : "";
+  };
+  if (GATEWAY_ERRORS.includes(response.status) && !field("code")) {
+    setReachable(false); // a proxy's answer, not the server's
+    throw new ApiError(0);
+  }
+  setReachable(true);
   if (!response.ok) {
-    const fields = /** @type {Record<string, unknown> | null} */ (data);
-    const text = (/** @type {string} */ name) => {
-      const value = fields?.[name];
-      return typeof value === "string" ? value : "";
-    };
-    throw new ApiError(response.status, { detail: text("detail"), code: text("code"), reason: text("reason") });
+    throw new ApiError(response.status, { detail: field("detail"), code: field("code"), reason: field("reason") });
   }
   return /** @type {T} */ (data); // the JSON shape docs/api.md gives for this path
 }

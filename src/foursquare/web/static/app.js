@@ -13,6 +13,7 @@
 //                        the service worker; a finished game's result brought into view on a phone
 //   i18n.js      the language: its catalogue from the server (every sentence the page shows), the menu's choice
 
+import { waitForServer } from "./api.js";
 import { $ } from "./dom.js";
 import { setupDrag } from "./drag.js";
 import { openNewGameDialog, setupNewGameDialog } from "./dialogs.js";
@@ -92,7 +93,7 @@ function rerender() {
 }
 
 async function start() {
-  await setupLanguage();
+  await setupLanguage(waitForServer);
   onLanguageChange(rerender);
   translateTree(document);
   document.title = t("app.title");

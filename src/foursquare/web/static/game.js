@@ -113,7 +113,8 @@ export async function loadGame(id, { orNew = false } = {}) {
   } catch (error) {
     if (token !== loadToken) return;
     if (!(error instanceof ApiError && error.code === "unknown_game")) {
-      toast(errorMessage(error), "error");
+      // An unreachable server: the banner says so, and the page asks again once it answers.
+      if (!(error instanceof ApiError && error.status === 0)) toast(errorMessage(error), "error");
       return;
     }
     if (rememberedGame() === id) storage(STORAGE_GAME, null);
@@ -141,7 +142,7 @@ export async function startNewGame(options, { replace = false } = {}) {
     if (state.daily && state.outcome !== "playing") toast(t("new.dailyDone"));
     board.focus();
   } catch (error) {
-    toast(errorMessage(error), "error");
+    if (!(error instanceof ApiError && error.status === 0)) toast(errorMessage(error), "error");
   } finally {
     setBusy(false);
   }

@@ -81,6 +81,9 @@ function ourCode(tag) {
   return languages.some((language) => language.code === code) ? code : null;
 }
 
+/** No answer at all to a request for a catalogue (and no copy of it kept by the service worker). */
+class Unreachable extends Error {}
+
 /**
  * The JSON that `url` answers with (of the shape docs/api.md gives for it).
  * @template T
@@ -88,7 +91,12 @@ function ourCode(tag) {
  * @returns {Promise<T>}
  */
 async function fetchJson(url) {
-  const response = await fetch(url, { headers: { Accept: "application/json" } });
+  let response;
+  try {
+    response = await fetch(url, { headers: { Accept: "application/json" } });
+  } catch {
+    throw new Unreachable(url);
+  }
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   return response.json();
 }
@@ -119,17 +127,38 @@ function startingLanguage() {
   return FALLBACK;
 }
 
-/** Load the menu's languages and the catalogue of the starting language (before the first render). */
-export async function setupLanguage() {
+/** Load the menu's languages and the catalogue of the starting language. */
+async function loadStartingLanguage() {
   /** @type {{languages: Language[]}} */
-  const menu = await fetchJson("/api/languages").catch(() => ({ languages: [] }));
+  const menu = await fetchJson("/api/languages").catch((error) => {
+    if (error instanceof Unreachable) throw error;
+    return { languages: [] };
+  });
   languages = menu.languages;
   const code = startingLanguage();
   try {
     apply(await fetchJson(`/api/messages/${encodeURIComponent(code)}`));
   } catch (error) {
-    if (code === FALLBACK) throw error;
+    if (code === FALLBACK || error instanceof Unreachable) throw error;
     apply(await fetchJson(`/api/messages/${FALLBACK}`));
+  }
+}
+
+/**
+ * Load the menu's languages and the catalogue of the starting language (before the first render). Without
+ * them the page has no word to say, not even that the server cannot be reached: while no answer comes (and
+ * the service worker kept no copy), `waitForServer()` is awaited, then they are asked for again.
+ * @param {() => Promise<void>} waitForServer
+ */
+export async function setupLanguage(waitForServer) {
+  for (;;) {
+    try {
+      await loadStartingLanguage();
+      break;
+    } catch (error) {
+      if (!(error instanceof Unreachable)) throw error;
+      await waitForServer();
+    }
   }
   // Another tab of this browser chose a language: follow it.
   window.addEventListener("storage", (event) => {

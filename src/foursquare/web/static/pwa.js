@@ -3,10 +3,25 @@
 // page's own files so that it opens, and says the server cannot be reached, when the server is down.
 // The web-app manifest is linked from index.html.
 
+import { getLocale, onLanguageChange } from "./i18n.js";
+
 export function registerServiceWorker() {
   // Only in a secure context (https, or this machine): elsewhere the page simply works without it.
   if (!("serviceWorker" in navigator)) return;
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {
     /* no service worker (private mode, blocked): nothing is cached, the page works the same */
   });
+  keepCatalogues();
+  onLanguageChange(keepCatalogues);
+}
+
+/**
+ * A page the service worker does not control (the first visit's: the worker was installed by it) fetched its
+ * catalogues past the worker, which keeps only what goes through it: tell it which to keep, so that this tab,
+ * reloaded while the server is down, opens in its language. A controlled page's fetches are kept anyway.
+ */
+async function keepCatalogues() {
+  const registration = await navigator.serviceWorker.ready;
+  if (navigator.serviceWorker.controller) return;
+  registration.active?.postMessage({ keep: ["/api/languages", `/api/messages/${encodeURIComponent(getLocale())}`] });
 }

@@ -16,16 +16,56 @@ const VERSION = "__VERSION__";
 const FILES = __FILES__;
 const CACHE = `foursquare-${VERSION}`;
 const SHELL = "/";
+// What a reverse proxy answers while the server behind it is down: like no answer at all, where a copy is kept.
+const GATEWAY_ERRORS = [502, 503, 504];
 
 // This script's global scope: a service worker's (the WebWorker typings give `self` any worker's type).
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
+/** The catalogues of the page's languages: the only answers of the API kept. */
+const catalogue = (/** @type {string} */ path) => path === "/api/languages" || path.startsWith("/api/messages/");
+
+/**
+ * Fetch the catalogues `paths` afresh (an answer a page fetched before this worker controlled it, or one the
+ * previous release kept) and keep them; one that cannot be fetched is left out.
+ * @param {Cache} cache
+ * @param {Iterable<string>} paths
+ */
+async function keepCatalogues(cache, paths) {
+  const wanted = [...new Set(paths)].filter(catalogue);
+  await Promise.all(
+    wanted.map(async (path) => {
+      try {
+        const response = await fetch(path, { cache: "no-cache", credentials: "same-origin" });
+        if (response.ok) await cache.put(path, response);
+      } catch {
+        /* unreachable now: kept the next time the page fetches it */
+      }
+    }),
+  );
+}
+
+/** The paths of the catalogues that the caches of earlier releases kept (the languages in use here). */
+async function earlierCatalogues() {
+  const paths = [];
+  for (const name of await caches.keys()) {
+    if (!name.startsWith("foursquare-") || name === CACHE) continue;
+    for (const request of await (await caches.open(name)).keys()) paths.push(new URL(request.url).pathname);
+  }
+  return paths;
+}
+
+// The page shell and its files are kept at once, so that even the tab of the first visit (which this worker
+// does not control: it was fetched from the network) opens again from the cache if the server is down when it
+// reloads; so are the catalogues an earlier release kept, this release's own.
 worker.addEventListener("install", (event) => {
   event.waitUntil(
-    caches
-      .open(CACHE)
-      .then((cache) => cache.addAll([SHELL, ...FILES]))
-      .then(() => worker.skipWaiting()),
+    (async () => {
+      const cache = await caches.open(CACHE);
+      await cache.addAll([SHELL, ...FILES]);
+      await keepCatalogues(cache, await earlierCatalogues());
+      await worker.skipWaiting();
+    })(),
   );
 });
 
@@ -40,8 +80,14 @@ worker.addEventListener("activate", (event) => {
   );
 });
 
-/** The catalogues of the page's languages: the only answers of the API kept. */
-const catalogue = (/** @type {string} */ path) => path === "/api/languages" || path.startsWith("/api/messages/");
+// A page that this worker does not control (the first visit's) fetched its catalogues past it: it says which
+// ({keep: [paths]}, see pwa.js), and they are kept too, so that the page opens offline in its language.
+worker.addEventListener("message", (event) => {
+  const keep = event.data && typeof event.data === "object" ? event.data.keep : undefined;
+  if (!Array.isArray(keep)) return;
+  const paths = keep.filter((path) => typeof path === "string");
+  event.waitUntil(caches.open(CACHE).then((cache) => keepCatalogues(cache, paths)));
+});
 
 /**
  * Whether the service worker answers `request`: the page's own GETs and its catalogues, never the rest of the API.
@@ -57,22 +103,34 @@ function ours(request) {
   return url.pathname.startsWith("/static/");
 }
 
+/**
+ * The copy kept of what `request` asks for: every page route is the same shell (index.html, which reads its
+ * route from the URL), whatever language it was fetched in (the page then shows the one it remembers).
+ * @param {Cache} cache
+ * @param {Request} request
+ */
+function kept(cache, request) {
+  const navigate = request.mode === "navigate";
+  return cache.match(navigate ? SHELL : request, { ignoreSearch: true, ignoreVary: navigate });
+}
+
 /** @param {Request} request */
 async function networkFirst(request) {
   const cache = await caches.open(CACHE);
   const navigate = request.mode === "navigate";
+  let response;
   try {
     // A file is revalidated with the server (ETag), so the HTTP cache never serves an old release; the page
     // itself is served with Cache-Control: no-cache already (and a navigation's request cannot be altered).
-    const response = await (navigate ? fetch(request) : fetch(request, { cache: "no-cache" }));
-    if (response.ok && !navigate) await cache.put(request, response.clone());
-    return response;
+    response = await (navigate ? fetch(request) : fetch(request, { cache: "no-cache" }));
   } catch (error) {
-    // Every page route is the same shell (index.html); the page reads its route from the URL.
-    const cached = await cache.match(navigate ? SHELL : request, { ignoreSearch: true });
-    if (cached) return cached;
+    const copy = await kept(cache, request);
+    if (copy) return copy;
     throw error;
   }
+  if (GATEWAY_ERRORS.includes(response.status)) return (await kept(cache, request)) ?? response;
+  if (response.ok && !navigate) await cache.put(request, response.clone());
+  return response;
 }
 
 worker.addEventListener("fetch", (event) => {

@@ -1,0 +1,175 @@
+"""The page when the server is down: driven in Chromium against a real ``foursquare serve``.
+
+Each test here runs its own server (stopped and started again on the same port and database, or with its own
+limits), so what one test does to it (a restart, a client over its limit) never reaches another test.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from browser_support import (
+    BROWSER_MARKS,
+    WAIT_MS,
+    browser,
+    catalogue,
+    click_cell,
+    expect,
+    free_port,
+    new_page,
+    open_home,
+    shot,
+    wait_turn,
+)
+
+pytestmark = BROWSER_MARKS
+__all__ = ["browser"]  # fixtures are found by name in this module's namespace
+
+#: A guard against a server that never answers, never a speed requirement.
+START_GUARD_S = 90
+
+
+class Server:
+    """``foursquare serve`` on one port and one database, which a test stops and starts again."""
+
+    def __init__(self, folder: Path, env: dict[str, str] | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.db = folder / "games.db"
+        self.log = folder / "serve.log"
+        self.env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "foursquare.cli", "serve", "--port", str(self.port), "--db", str(self.db)]
+        # The output goes to a file: a pipe nobody reads fills up and blocks the server.
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=self.env)
+        deadline = time.monotonic() + START_GUARD_S
+        while True:
+            if self.process.poll() is not None:
+                pytest.fail(f"foursquare serve exited with {self.process.returncode}:\n{self.log.read_text()}")
+            try:
+                if httpx.get(self.url + "/", timeout=5).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"foursquare serve did not answer within {START_GUARD_S} s")
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    served = Server(tmp_path)
+    served.start()
+    try:
+        yield served
+    finally:
+        served.stop()
+
+
+def game_id(page: Any) -> str:
+    match = re.fullmatch(r".*#/game/([A-Za-z0-9_-]+)", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+# --- the server down ----------------------------------------------------------------------------------------
+
+
+def test_a_reload_while_the_server_is_down_opens_the_page_which_recovers_by_itself(
+    browser: Any, server: Server
+) -> None:
+    page = new_page(browser)
+    game = open_home(page, server.url)
+    # The first visit installs the service worker, which does not control this tab (it came from the network)
+    # but keeps the page's shell, and the catalogue this tab fetched once the page says which (pwa.js).
+    assert page.evaluate("navigator.serviceWorker.ready.then((r) => r.active !== null)")
+    assert page.evaluate("navigator.serviceWorker.controller") is None
+    page.wait_for_function(
+        "async () => !!(await caches.match('/api/messages/en')) && !!(await caches.match('/api/languages'))",
+        polling=200,
+    )
+
+    server.stop()
+    page.reload()
+    # The shell, in the page's language, says it cannot reach the server; no error escapes the page.
+    banner = page.locator("#offline-banner")
+    expect(banner).to_have_text(catalogue()["connection.lost"])
+    expect(page.locator("body")).to_have_class(re.compile(r"\bready\b"))
+    expect(page.locator(".site-nav a[data-route='game']")).to_have_text(catalogue()["nav.play"])
+    assert page.locator(".toast-error").count() == 0  # the banner says it; not an error on top of it
+    shot(page, "offline-reload-server-down")
+    assert page.errors == []
+
+    # The server is back: the page asks again by itself and shows the game, with no reload.
+    server.start()
+    expect(banner).to_be_hidden(timeout=WAIT_MS)
+    wait_turn(page, 0)
+    assert game_id(page) == game
+    click_cell(page, 0, 0)
+    assert page.errors == []
+    page.context.close()
+
+
+def test_a_proxys_gateway_error_is_told_as_an_unreachable_server(browser: Any, server: Server) -> None:
+    # No service worker: the test answers the API with page.route, which a service worker would bypass.
+    page = new_page(browser, service_workers="block")
+    open_home(page, server.url)
+    # A reverse proxy whose server is down answers 502 with a page of its own, not the API's error.
+    page.route("**/api/**", lambda route: route.fulfill(status=502, body="<html>Bad Gateway</html>"))
+    page.click('#board .slot.legal[data-row="0"][data-col="0"]')
+    expect(page.locator("#offline-banner")).to_have_text(catalogue()["connection.lost"])
+    assert page.locator(".toast-error").count() == 0
+    page.unroute("**/api/**")
+    expect(page.locator("#offline-banner")).to_be_hidden(timeout=WAIT_MS)
+    click_cell(page, 0, 0)
+    assert page.errors == []
+    page.context.close()
+
+
+def test_a_page_that_gets_no_catalogue_waits_for_the_server_and_then_starts(browser: Any, server: Server) -> None:
+    # No service worker, so no copy of a catalogue: the page's shell arrives, and then no answer from the API.
+    page = new_page(browser, service_workers="block")
+    refused: list[str] = []
+
+    def no_answer(route: Any) -> None:
+        refused.append(route.request.url)
+        route.abort("connectionrefused")
+
+    page.route("**/api/**", no_answer)
+    page.goto(server.url + "/")
+    # It has no word to say yet; it asks again (the catalogue, then the server until it answers), with no error.
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while len(refused) < 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(200)  # the page's events are handled meanwhile
+    assert len(refused) >= 2, refused
+    assert "ready" not in (page.get_attribute("body", "class") or "")
+    assert page.errors == []
+    page.unroute("**/api/**")
+    wait_turn(page, 0)
+    expect(page.locator("#deal-label")).to_have_text(catalogue()["panel.dealHidden"])
+    assert page.errors == []
+    page.context.close()
