@@ -1,4 +1,4 @@
-"""The page when the server is down: driven in Chromium against a real ``foursquare serve``.
+"""The page when the server is down, and a live game's deal: in Chromium against a real ``foursquare serve``.
 
 Each test here runs its own server (stopped and started again on the same port and database, or with its own
 limits), so what one test does to it (a restart, a client over its limit) never reaches another test.
@@ -96,6 +96,12 @@ def game_id(page: Any) -> str:
     return match.group(1)
 
 
+def player_client(page: Any, server: Server) -> httpx.Client:
+    """An HTTP client with the page's player cookie: the same player, in another "tab"."""
+    cookies = {c["name"]: c["value"] for c in page.context.cookies() if c["name"] == "fs_player"}
+    return httpx.Client(base_url=server.url, cookies=cookies, timeout=30)
+
+
 # --- the server down ----------------------------------------------------------------------------------------
 
 
@@ -173,3 +179,40 @@ def test_a_page_that_gets_no_catalogue_waits_for_the_server_and_then_starts(brow
     expect(page.locator("#deal-label")).to_have_text(catalogue()["panel.dealHidden"])
     assert page.errors == []
     page.context.close()
+
+
+# --- a live game's deal -------------------------------------------------------------------------------------
+
+
+def test_play_this_deal_is_offered_only_once_the_game_is_over(browser: Any, server: Server) -> None:
+    owner = new_page(browser)
+    owned = open_home(owner, server.url)
+    visitor = new_page(browser)
+    visitor.goto(f"{server.url}/game/{owned}")
+    expect(visitor.locator("#readonly-text")).to_have_text(catalogue()["share.watching"])
+    expect(visitor.locator("#btn-play-deal")).to_be_hidden()
+    # The server refuses the copy of a live game too, whatever a page sends.
+    status = visitor.evaluate(
+        f"fetch('/api/games', {{method: 'POST', headers: {{'Content-Type': 'application/json'}},"
+        f" body: JSON.stringify({{like: '{owned}'}})}}).then((r) => r.status)"
+    )
+    assert status == 409
+
+    # The owner plays the game to its end (in another tab); the visitor's page follows it and offers the deal.
+    with player_client(owner, server) as client:
+        state = client.get(f"/api/games/{owned}").json()
+        while state["outcome"] == "playing":
+            row, col = state["legal"][0]
+            answer = client.post(f"/api/games/{owned}/moves", json={"row": row, "col": col, "turn": state["turn"]})
+            assert answer.status_code == 200, answer.text
+            state = answer.json()
+    expect(visitor.locator("#readonly-text")).to_have_text(catalogue()["share.watchingOver"])
+    expect(visitor.locator("#btn-play-deal")).to_be_visible()
+    visitor.click("#btn-play-deal")
+    wait_turn(visitor, 0)
+    assert game_id(visitor) != owned
+    expect(visitor.locator("#readonly")).to_be_hidden()
+    expect(visitor.locator("#deal-label")).to_have_text(f"Deal #{state['deal']}")
+    assert owner.errors == [] and visitor.errors == []
+    owner.context.close()
+    visitor.context.close()

@@ -214,8 +214,11 @@ export async function requestHint() {
   }
 }
 
-/** A fresh game of the deal shown (another player's game, a hidden number staying hidden), for this player. */
+/**
+ * A fresh game of the deal shown (another player's finished game, a hidden number staying hidden), for this
+ * player. Never of a live game: its copy would show the cards still to come (the server refuses it too).
+ */
 export async function playThisDeal() {
   const state = gameState();
-  if (state && !isBusy()) await startNewGame({ like: state.id });
+  if (state && state.outcome !== "playing" && !isBusy()) await startNewGame({ like: state.id });
 }

@@ -1,7 +1,8 @@
 // @ts-check
 // Sharing and whose game it is: the share link of a deal (/deal/N?house rules) and the Share button that
 // copies it; the share route that starts a fresh game of a deal; the read-only view of another player's
-// game with "play this deal"; the "no such game" notice; the words for a daily or winnable deal.
+// game, with "play this deal" once it is over; the "no such game" notice; the words for a daily or
+// winnable deal.
 
 import { $, toast } from "./dom.js";
 import { intlLocale, t } from "./i18n.js";
@@ -18,7 +19,8 @@ const RULES = { adjacency: ["orthogonal", "diagonal"], count_buried: ["false", "
 /**
  * The link that starts a fresh game of this game's deal: /deal/N with its house rules in the query
  * (standard rules are left out). While the number is hidden there is none but the game's own address,
- * which shows another player the game read-only, with "play this deal" (the number stays hidden).
+ * which shows another player the game read-only, with "play this deal" once it is over (the number stays
+ * hidden).
  * @param {GameState} state
  */
 export function shareLink(state) {
@@ -108,6 +110,8 @@ export function renderSharing(state, playing) {
   const mine = isMine(state);
   $("readonly").hidden = mine;
   $("readonly-text").textContent = t(playing ? "share.watching" : "share.watchingOver");
+  // A live game's deal is not offered: its copy would show the cards still to come. It is once the game ends.
+  $("btn-play-deal").hidden = playing;
   $("btn-share").hidden = !playing; // once over, the over screen has its own
   $("assisted-tag").hidden = !state.assisted;
 }
