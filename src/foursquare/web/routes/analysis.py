@@ -27,9 +27,10 @@ from foursquare.web.messages import Phrase
 from foursquare.web.models import Analysis, GameRecord, Hint, ReplayPosition
 from foursquare.web.pool import ComputePool, analysis_json, hint_json
 from foursquare.web.routes.games import refuse_if_not_yours, refuse_if_over
+from foursquare.web.routing import Route
 from foursquare.web.views import record_answer, replay_position
 
-router = APIRouter(prefix="/api/games")
+router = APIRouter(prefix="/api/games", route_class=Route)
 
 
 def finished(store: Store, game_id: str, what: Phrase) -> StoredGame:

@@ -21,13 +21,14 @@ from foursquare.web.errors import ConflictError, ForbiddenError, IllegalMove, Un
 from foursquare.web.fields import WHOLE, Integer
 from foursquare.web.messages import Phrase
 from foursquare.web.models import CARD_NAME, GameList, GameState, MoveResult
+from foursquare.web.routing import Route
 from foursquare.web.views import game_state, move_result, summary
 
 MAX_PER_PAGE = 100
 # Far beyond any real list, and small enough that the page's offset fits a SQLite integer.
 MAX_PAGE = 10**9
 
-router = APIRouter(prefix="/api/games")
+router = APIRouter(prefix="/api/games", route_class=Route)
 
 
 class VariantBody(BaseModel):

@@ -21,8 +21,9 @@ from fastapi.responses import Response
 from foursquare.i18n import LANGUAGES, Language, language, page_messages, translator
 from foursquare.web.errors import UnknownLanguageError
 from foursquare.web.models import Catalogue, LanguageName, Languages
+from foursquare.web.routing import Route
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", route_class=Route)
 
 CACHE_CONTROL = "no-cache"
 """Revalidate each time (a 304 when unchanged): a release updates the catalogue at the next load."""

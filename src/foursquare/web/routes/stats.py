@@ -6,8 +6,9 @@ from fastapi import APIRouter
 
 from foursquare.web.deps import PlayerDep, StoreDep
 from foursquare.web.models import Stats
+from foursquare.web.routing import Route
 
-router = APIRouter()
+router = APIRouter(route_class=Route)
 
 
 @router.get("/api/stats", summary="Your statistics over finished games")
