@@ -1,17 +1,26 @@
-"""The server's connections and small HTTP edges: a deadline for each request, HEAD, exact JSON numbers.
+"""The server's connections and small HTTP edges: a deadline for each request, forwarded headers, HEAD, exact
+JSON numbers.
 
-The deadline (``foursquare.web.connections``) is checked step by step, on uvicorn's protocol with a fake
-transport and a clock the test moves (no waiting).
+The deadline (``foursquare.web.connections``) is checked twice: step by step, on uvicorn's protocol with a
+fake transport and a clock the test moves (no waiting); and as an attacker tries it, with hundreds of half-sent
+requests to a real ``foursquare serve``, whose own clock closes them (slow). Forwarded headers are sent to a real
+server too, with and without ``--trusted-proxies``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import resource
+import selectors
+import socket
+import time
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any
 
+import httpx
 import pytest
 import uvicorn
 from fastapi import APIRouter, FastAPI
@@ -19,12 +28,19 @@ from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from uvicorn.server import ServerState
 
+from cli_support import run_main
+from foursquare.cli import serve as serve_command
 from foursquare.web.app import create_app
-from foursquare.web.connections import DeadlineH11Protocol, deadline_protocol
+from foursquare.web.connections import DEFAULT_REQUEST_TIMEOUT, DeadlineH11Protocol, deadline_protocol
 from foursquare.web.errors import install_error_handlers
 from foursquare.web.fields import WHOLE, Integer, read_json
 from foursquare.web.routing import Route
+from test_server_process import serving
 from web_support import as_player
+
+GUARD = 120.0
+"""Seconds only a hang reaches: the server's deadline is 1 s, but a busy machine may take long to act on it."""
+
 
 # --- the deadline, step by step ----------------------------------------------------------------------------
 
@@ -168,6 +184,110 @@ def test_the_clock_stops_when_the_connection_is_lost(loop: asyncio.AbstractEvent
     assert deadline.cancelled
 
 
+# --- the deadline, as an attacker tries it ----------------------------------------------------------------
+
+
+def half_sent(port: int) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=GUARD)
+    sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow")  # and never the end of the headers
+    return sock
+
+
+def wait_until_closed(socks: list[socket.socket]) -> list[socket.socket]:
+    """Wait until the server has closed every one of ``socks`` (or :data:`GUARD` passes); those still open."""
+    open_ = set(socks)
+    deadline = time.monotonic() + GUARD
+    with selectors.DefaultSelector() as selector:
+        for sock in socks:
+            selector.register(sock, selectors.EVENT_READ)
+        while open_ and time.monotonic() < deadline:
+            for key, _ in selector.select(timeout=1):
+                closed = key.fileobj
+                assert isinstance(closed, socket.socket)
+                try:
+                    data = closed.recv(4096)
+                except ConnectionError:
+                    data = b""
+                assert data == b"", data  # closed, never answered
+                selector.unregister(closed)
+                open_.discard(closed)
+    return list(open_)
+
+
+@pytest.mark.slow
+def test_hundreds_of_half_sent_requests_neither_stop_others_nor_stay_open(tmp_path: Path) -> None:
+    soft_limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    count = min(300, soft_limit // 4)  # this process and the server each hold one descriptor per connection
+    with serving(tmp_path / "games.db", "--request-timeout", "1") as (url, _), ExitStack() as stack:
+        port = int(url.rsplit(":", 1)[1])
+        socks = [stack.enter_context(half_sent(port)) for _ in range(count)]
+        with httpx.Client(base_url=url, timeout=GUARD) as http:
+            assert as_player(http).get("/api/stats").status_code == 200  # answered meanwhile
+        still_open = wait_until_closed(socks)
+        assert not still_open, f"{len(still_open)} of {count} half-sent connections were not closed"
+        with httpx.Client(base_url=url, timeout=GUARD) as http:
+            assert http.get("/api/stats").status_code == 200  # and the server goes on
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "error"),
+    [
+        ("--request-timeout", "0", "--request-timeout: expected a number of seconds from 1 to 3600, not '0'"),
+        ("--request-timeout", "3601", "--request-timeout: expected a number of seconds from 1 to 3600, not '3601'"),
+        ("--request-timeout", "soon", "--request-timeout: expected a number of seconds from 1 to 3600, not 'soon'"),
+        ("--request-timeout", "nan", "--request-timeout: expected a number of seconds from 1 to 3600, not 'nan'"),
+        ("--trusted-proxies", "proxy.local", "--trusted-proxies: 'proxy.local' is not an IP address or network"),
+        ("--trusted-proxies", "10.0.0.1/8", "--trusted-proxies: '10.0.0.1/8' is not an IP address or network"),
+        ("--trusted-proxies", " , ", "--trusted-proxies: give at least one address, e.g. --trusted-proxies 127.0.0.1"),
+    ],
+)
+def test_a_bad_connection_option_is_a_one_line_usage_error(tmp_path: Path, option: str, value: str, error: str) -> None:
+    result = run_main("serve", option, value, "--db", str(tmp_path / "games.db"))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines()[-1].startswith(f"foursquare serve: error: argument {error}")
+    assert not (tmp_path / "games.db").exists()
+
+
+def test_the_options_read_addresses_networks_and_seconds() -> None:
+    assert serve_command.proxy_list("127.0.0.1, ::1,10.0.0.0/8,") == ["127.0.0.1", "::1", "10.0.0.0/8"]
+    assert serve_command.proxy_list("0:0:0:0:0:0:0:1") == ["::1"]  # as Python writes it, as uvicorn compares it
+    assert [serve_command.request_timeout(text) for text in ("1", "2.5", "3600")] == [1.0, 2.5, 3600.0]
+    assert serve_command.REQUEST_TIMEOUT == DEFAULT_REQUEST_TIMEOUT  # the command line's default is the server's
+
+
+# --- forwarded headers, from the proxies named only ----------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("trusted", [False, True])
+def test_forwarded_headers_are_believed_from_trusted_proxies_only(tmp_path: Path, trusted: bool) -> None:
+    extra = ["--trusted-proxies", "127.0.0.1"] if trusted else []
+    forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.7"}
+    with serving(tmp_path / "games.db", *extra) as (url, process):
+        answer = httpx.get(f"{url}/api/stats", headers=forwarded, timeout=GUARD)
+        assert answer.status_code == 200
+        cookie = answer.headers["set-cookie"]
+        assert cookie.startswith("fs_player=")
+        assert ("; secure" in cookie.lower()) is trusted  # https, as the proxy says: the cookie goes over TLS only
+        assert process.stdout is not None  # uvicorn's access log
+        log = wait_for_line(process.stdout.read, '"GET /api/stats HTTP/1.1" 200')
+        client = log.split(" - ")[0].split()[-1].rsplit(":", 1)[0]
+        assert client == ("203.0.113.7" if trusted else "127.0.0.1"), log
+
+
+def wait_for_line(read: Callable[[], str], text: str) -> str:
+    """The first line of a growing log with ``text`` in it (the access log is written after the answer)."""
+    seen = ""
+    deadline = time.monotonic() + GUARD
+    while True:
+        seen += read()
+        found = [line for line in seen.splitlines() if text in line]
+        if found:
+            return found[0]
+        assert time.monotonic() < deadline, f"no {text!r} in the log:\n{seen}"
+        time.sleep(0.1)
+
+
 # --- HEAD ----------------------------------------------------------------------------------------------------
 
 
@@ -196,6 +316,19 @@ def test_head_of_a_game_page(client: TestClient) -> None:
     head = client.head(f"/game/{game['id']}")
     assert head.status_code == 200 and head.content == b""
     assert head.headers["content-type"].startswith("text/html")
+
+
+@pytest.mark.parametrize("path", ["/api/stats", "/api/languages", "/api/messages/en", "/api/games"])
+def test_head_of_an_api_get(client: TestClient, path: str) -> None:
+    get, head = client.get(path), client.head(path)
+    assert (get.status_code, head.status_code, head.content) == (200, 200, b"")
+    assert head.headers["content-length"] == get.headers["content-length"]
+
+
+def test_head_of_a_game(client: TestClient) -> None:
+    game = client.post("/api/games", json={"deal": 3}).json()
+    head = client.head(f"/api/games/{game['id']}")
+    assert (head.status_code, head.content) == (200, b"")
 
 
 def test_head_of_an_address_that_answers_post_only_is_405(client: TestClient) -> None:
@@ -290,3 +423,17 @@ def test_read_json_keeps_every_number_exact() -> None:
     assert read_json('{"a": 1, "b": 1.50, "c": [1e-400]}') == {"a": 1, "b": Decimal("1.50"), "c": [Decimal("1e-400")]}
     with pytest.raises(ValueError, match="more than 4300 digits"):
         read_json("1e4300")
+
+
+@pytest.mark.parametrize(
+    ("literal", "status", "deal"),
+    [("1e-400", 422, None), ("2e3", 201, 2000), ("12345678901234567891.0", 201, 12345678901234567891)],
+)
+def test_a_new_games_deal_is_read_exactly(client: TestClient, literal: str, status: int, deal: int | None) -> None:
+    body = f'{{"deal": {literal}}}'
+    answer = client.post("/api/games", content=body, headers={"Content-Type": "application/json"})
+    assert answer.status_code == status, answer.text
+    if deal is None:
+        assert answer.json() == {"detail": "bad request: deal must be an integer", "code": "bad_request"}
+    else:
+        assert answer.json()["deal"] == deal

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import math
 from typing import Any
 
 from foursquare.cli.extras import require_extra
@@ -10,6 +12,9 @@ from foursquare.cli.parser import OptionError, help_text
 from foursquare.i18n import Translator
 
 PORT_LIMIT = 65535
+REQUEST_TIMEOUT = 10.0
+"""Seconds a connection has to send a whole request (``foursquare.web.connections.DEFAULT_REQUEST_TIMEOUT``)."""
+REQUEST_TIMEOUT_RANGE = (1.0, 3600.0)
 
 
 def register(sub: Any, t: Translator | None = None) -> None:
@@ -31,6 +36,25 @@ def register(sub: Any, t: Translator | None = None) -> None:
             host="--host",
         ),
     )
+    p.add_argument(
+        "--trusted-proxies",
+        metavar="ADDRESS[,ADDRESS…]",
+        type=proxy_list,
+        default=[],
+        help=help_text(
+            t,
+            "cli.serve.trusted_proxies.help",
+            headers="X-Forwarded-For, X-Forwarded-Proto",
+            example="127.0.0.1,10.0.0.0/8",
+        ),
+    )
+    p.add_argument(
+        "--request-timeout",
+        metavar="SECONDS",
+        type=request_timeout,
+        default=REQUEST_TIMEOUT,
+        help=help_text(t, "cli.serve.request_timeout.help", default="10"),
+    )
     p.add_argument("--open", action="store_true", help=help_text(t, "cli.serve.open.help"))
     p.set_defaults(run=run_serve)
 
@@ -40,6 +64,32 @@ def host_list(text: str) -> list[str]:
     if not hosts:
         raise OptionError("cli.serve.no_hosts", example="--allowed-hosts games.example.org")
     return hosts
+
+
+def proxy_list(text: str) -> list[str]:
+    """IP addresses and networks (``10.0.0.0/8``), comma-separated: each written as Python writes it."""
+    proxies = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        try:
+            proxies.append(str(ipaddress.ip_network(item) if "/" in item else ipaddress.ip_address(item)))
+        except ValueError:
+            raise OptionError("cli.serve.bad_proxy", value=repr(item), example="127.0.0.1, ::1, 10.0.0.0/8") from None
+    if not proxies:
+        raise OptionError("cli.serve.no_proxies", example="--trusted-proxies 127.0.0.1")
+    return proxies
+
+
+def request_timeout(text: str) -> float:
+    low, high = REQUEST_TIMEOUT_RANGE
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not low <= value <= high:  # NaN too
+        raise OptionError("cli.serve.bad_request_timeout", value=repr(text), low=f"{low:g}", high=f"{high:g}")
+    return value
 
 
 def port_number(text: str) -> int:
@@ -57,7 +107,6 @@ def run_serve(args: argparse.Namespace) -> int:
     require_extra("web", "foursquare serve", t)
     from foursquare.web.server import serve  # FastAPI and uvicorn: imported only to serve
 
-
     def say(key: str, **params: object) -> str:
         """What ``serve`` prints, in the run's language (``cli.serve.*``)."""
         if key == "open_to_any_host" and not args.host:
@@ -69,4 +118,13 @@ def run_serve(args: argparse.Namespace) -> int:
         params.update(keys="Ctrl+C", option="--allowed-hosts", any="'*'")
         return t(f"cli.serve.{key}", **params)
 
-    return serve(args.host, args.port, args.db, args.open, allowed_hosts=args.allowed_hosts, say=say)
+    return serve(
+        args.host,
+        args.port,
+        args.db,
+        args.open,
+        allowed_hosts=args.allowed_hosts,
+        say=say,
+        request_timeout=args.request_timeout,
+        trusted_proxies=args.trusted_proxies,
+    )
