@@ -5,6 +5,7 @@ finds no failure."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -275,7 +276,15 @@ def test_schemathesis_finds_no_failure(tmp_path: Path) -> None:
     pytest.importorskip("schemathesis", reason="schemathesis (the test extra) is not installed")
     config = tmp_path / "schemathesis.toml"
     config.write_text(STATEFUL, encoding="utf-8")
-    with serving(tmp_path / "games.db") as (url, process):
+    # The fuzzer is one client and one player sending thousands of requests: the fair-use limits are not under test.
+    unlimited = {
+        **os.environ,
+        "FOURSQUARE_RATE_GAMES": "1000000/minute",
+        "FOURSQUARE_RATE_HINTS": "1000000/minute",
+        "FOURSQUARE_RATE_ANALYSES": "1000000/minute",
+        "FOURSQUARE_LIVE_GAMES": "1000000",
+    }
+    with serving(tmp_path / "games.db", env=unlimited) as (url, process):
         run = [
             *SCHEMATHESIS, "--config-file", str(config), "run", f"{url}/openapi.json",
             "--checks", "all", "--phases", "examples,coverage,fuzzing,stateful", "--mode", "all",
