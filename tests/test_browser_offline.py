@@ -1,4 +1,4 @@
-"""The page when the server is down, and a live game's deal: in Chromium against a real ``foursquare serve``.
+"""The page when the server is down, or refuses: driven in Chromium against a real ``foursquare serve``.
 
 Each test here runs its own server (stopped and started again on the same port and database, or with its own
 limits), so what one test does to it (a restart, a client over its limit) never reaches another test.
@@ -29,6 +29,7 @@ from browser_support import (
     new_page,
     open_home,
     shot,
+    start_deal,
     wait_turn,
 )
 
@@ -102,6 +103,14 @@ def player_client(page: Any, server: Server) -> httpx.Client:
     return httpx.Client(base_url=server.url, cookies=cookies, timeout=30)
 
 
+def wait_for_kept_catalogue(page: Any) -> None:
+    """Wait until the service worker keeps the page's catalogue (fetched by the worker itself, see pwa.js)."""
+    page.wait_for_function(
+        "async () => !!(await caches.match('/api/messages/en')) && !!(await caches.match('/api/languages'))",
+        polling=200,
+    )
+
+
 # --- the server down ----------------------------------------------------------------------------------------
 
 
@@ -114,10 +123,7 @@ def test_a_reload_while_the_server_is_down_opens_the_page_which_recovers_by_itse
     # but keeps the page's shell, and the catalogue this tab fetched once the page says which (pwa.js).
     assert page.evaluate("navigator.serviceWorker.ready.then((r) => r.active !== null)")
     assert page.evaluate("navigator.serviceWorker.controller") is None
-    page.wait_for_function(
-        "async () => !!(await caches.match('/api/messages/en')) && !!(await caches.match('/api/languages'))",
-        polling=200,
-    )
+    wait_for_kept_catalogue(page)
 
     server.stop()
     page.reload()
@@ -216,3 +222,52 @@ def test_play_this_deal_is_offered_only_once_the_game_is_over(browser: Any, serv
     assert owner.errors == [] and visitor.errors == []
     owner.context.close()
     visitor.context.close()
+
+
+# --- refusals -----------------------------------------------------------------------------------------------
+
+
+def test_a_change_without_the_player_cookie_gets_one_and_is_made_again(browser: Any, server: Server) -> None:
+    page = new_page(browser)
+    open_home(page, server.url)
+    wait_for_kept_catalogue(page)  # the service worker's own GETs of the API are done (they would get a cookie)
+    answers: list[tuple[str, str, int]] = []
+    page.on("response", lambda r: answers.append((r.request.method, r.url.removeprefix(server.url), r.status)))
+    # The cookie is gone (cleared by the player); the page's next change is refused 403 no_player, so it gets a
+    # cookie by a GET and makes the change again.
+    page.context.clear_cookies()
+    start_deal(page, 7)
+    api = [answer for answer in answers if answer[1].startswith("/api/")]
+    assert api == [("POST", "/api/games", 403), ("GET", "/api/stats", 200), ("POST", "/api/games", 201)]
+    assert [c["name"] for c in page.context.cookies()] == ["fs_player"]
+    assert page.locator(".toast-error").count() == 0
+    click_cell(page, 0, 0)
+    assert page.errors == []
+    page.context.close()
+
+
+def test_too_many_new_games_are_refused_in_the_catalogues_words_and_not_asked_again(
+    browser: Any, tmp_path: Path
+) -> None:
+    limited = Server(tmp_path, env={"FOURSQUARE_RATE_GAMES": "2/hour"})
+    limited.start()
+    try:
+        page = new_page(browser)
+        open_home(page, limited.url)  # the first game
+        start_deal(page, 5)  # the second
+        posts: list[str] = []
+        page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+        page.click("#btn-new")
+        page.check('input[name="dealkind"][value="numbered"]')
+        page.fill("#new-deal", "6")
+        page.click("#new-start")
+        expect(page.locator(".toast-error .toast-text").last).to_have_text(catalogue()["error.code.rate_limited"])
+        shot(page, "offline-rate-limited")
+        # The game shown stays, and plays on; the refused request was made once, not again.
+        expect(page.locator("#deal-label")).to_have_text("Deal #5")
+        click_cell(page, 0, 0)
+        assert [url for url in posts if url.endswith("/api/games")] == [limited.url + "/api/games"]
+        assert page.errors == []
+        page.context.close()
+    finally:
+        limited.stop()

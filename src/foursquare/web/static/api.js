@@ -247,8 +247,13 @@ window.addEventListener("online", () => {
 
 // --- requests -----------------------------------------------------------------------------------------
 
+// Any GET of the API gives a browser without the player's cookie a new one (docs/api.md, "The player cookie").
+const IDENTITY_PATH = "/api/stats";
+
 /**
  * The parsed answer of a request (the JSON shape docs/api.md gives for it); `body`: a JSON text or a value.
+ * A request refused for want of the player's cookie (403 no_player: cookies cleared, or a page opened from
+ * the service worker's copy, which asked the server nothing) is made again, once, after a GET that gives one.
  * @template T
  * @param {"GET" | "POST"} method
  * @param {string} path
@@ -256,6 +261,24 @@ window.addEventListener("online", () => {
  * @returns {Promise<T>}
  */
 async function request(method, path, body) {
+  try {
+    return await send(method, path, body);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 403 && error.code === "no_player")) throw error;
+    await send("GET", IDENTITY_PATH);
+    return send(method, path, body);
+  }
+}
+
+/**
+ * One request, as `request` describes it.
+ * @template T
+ * @param {"GET" | "POST"} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<T>}
+ */
+async function send(method, path, body) {
   /** @type {Record<string, string>} */
   const headers = { Accept: "application/json" };
   /** @type {RequestInit} */
