@@ -1,4 +1,4 @@
-"""The page when the server is down, or refuses: driven in Chromium against a real ``foursquare serve``.
+"""The page when the server is down, refuses or forgets: driven in Chromium against a real ``foursquare serve``.
 
 Each test here runs its own server (stopped and started again on the same port and database, or with its own
 limits), so what one test does to it (a restart, a client over its limit) never reaches another test.
@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from browser_support import (
     start_deal,
     wait_turn,
 )
+from foursquare.store import Store
 
 pytestmark = BROWSER_MARKS
 __all__ = ["browser"]  # fixtures are found by name in this module's namespace
@@ -271,3 +273,56 @@ def test_too_many_new_games_are_refused_in_the_catalogues_words_and_not_asked_ag
         page.context.close()
     finally:
         limited.stop()
+
+
+# --- a game the server forgot -------------------------------------------------------------------------------
+
+
+def purge_unplayed(server: Server) -> int:
+    """What the server does to a game left unplayed for an hour, done now (the store's clock two hours on)."""
+    later = datetime.now(UTC) + timedelta(hours=2)
+    store = Store(server.db, clock=lambda: later)
+    try:
+        return store.purge_unplayed(timedelta(hours=1))
+    finally:
+        store.close()
+
+
+def test_the_players_game_removed_unplayed_is_replaced_by_a_new_one_of_its_kind(browser: Any, server: Server) -> None:
+    page = new_page(browser)
+    open_home(page, server.url)
+    # A numbered deal with house rules, reloaded once the server has removed it: the same deal and rules again.
+    page.click("#btn-new")
+    page.check('input[name="dealkind"][value="numbered"]')
+    page.fill("#new-deal", "42")
+    page.check("#new-diagonal")
+    page.click("#new-start")
+    expect(page.locator("#deal-label")).to_have_text("Deal #42")
+    wait_turn(page, 0)
+    removed = game_id(page)
+    assert purge_unplayed(server) >= 1
+    page.reload()
+    expect(page.locator("#deal-label")).to_have_text("Deal #42")
+    wait_turn(page, 0)
+    assert game_id(page) != removed
+    expect(page.locator("#variant-tags")).to_contain_text(catalogue()["variant.diagonal"])
+    expect(page.locator("#no-game")).to_be_hidden()
+
+    # Today's daily deal, removed while shown: the player's click deals it again, and a notice says why.
+    page.click("#btn-new")
+    page.check('input[name="dealkind"][value="daily"]')
+    page.uncheck("#new-diagonal")
+    page.click("#new-start")
+    expect(page.locator("#deal-label")).to_contain_text("Daily deal")
+    wait_turn(page, 0)
+    daily = game_id(page)
+    assert purge_unplayed(server) >= 1
+    page.click("#board .slot.legal >> nth=0")
+    expect(page.locator(".toast-info .toast-text").last).to_have_text(catalogue()["notice.expired"])
+    expect(page.locator("#deal-label")).to_contain_text("Daily deal")
+    wait_turn(page, 0)
+    assert game_id(page) != daily
+    assert page.locator(".toast-error").count() == 0
+    click_cell(page, 0, 0)
+    assert page.errors == []
+    page.context.close()

@@ -21,11 +21,53 @@ import { renderGame, seenCard } from "./view.js";
  */
 
 const STORAGE_GAME = "fs.game";
+const STORAGE_KIND = "fs.gameKind";
 
 let loadToken = 0; // only the latest load may show its game
 
 /** The id of the game this browser played last, if any. */
 export const rememberedGame = () => storage(STORAGE_GAME);
+
+/**
+ * What to ask for to deal another game of the kind of `state`: its house rules and its kind of deal (the same
+ * number if it shows one, today's daily deal, a winnable or a random deal).
+ * @param {GameState} state
+ * @returns {NewGameOptions}
+ */
+function kindOf(state) {
+  if (state.daily) return { variant: state.variant, daily: true };
+  if (state.winnable) return { variant: state.variant, winnable: true };
+  const { variant, deal, outcome } = state;
+  return deal !== null && outcome === "playing" ? { variant, deal: String(deal) } : { variant };
+}
+
+/** The kind of the game this browser played last (see kindOf), as remembered; a random deal if none is. */
+function rememberedKind() {
+  try {
+    const kind = JSON.parse(storage(STORAGE_KIND) ?? "{}");
+    /** @type {NewGameOptions} */
+    const options = {};
+    const { adjacency, count_buried: buried } = kind.variant ?? {};
+    if (["orthogonal", "diagonal"].includes(adjacency) && typeof buried === "boolean") {
+      options.variant = { adjacency, count_buried: buried };
+    }
+    if (kind.daily === true) options.daily = true;
+    else if (kind.winnable === true) options.winnable = true;
+    else if (typeof kind.deal === "string" && /^[0-9]{1,20}$/.test(kind.deal)) options.deal = kind.deal;
+    return options;
+  } catch {
+    return {}; // not JSON (written by hand?): a random deal
+  }
+}
+
+/**
+ * Remember `state` as the game this browser plays (in localStorage), or forget it (null).
+ * @param {GameState | null} state
+ */
+function remember(state) {
+  storage(STORAGE_GAME, state && state.id);
+  storage(STORAGE_KIND, state && JSON.stringify(kindOf(state)));
+}
 
 const WATCH_MS = 4000; // how often another player's live game is fetched again while it is shown
 let watchTimer = 0;
@@ -37,7 +79,7 @@ let watchTimer = 0;
  */
 function showGame(state, change = {}) {
   adopt(state);
-  if (isMine(state)) storage(STORAGE_GAME, state.id);
+  if (isMine(state)) remember(state);
   const target = `#/game/${state.id}`;
   if (location.hash !== target) history.replaceState(null, "", target);
   renderGame(change);
@@ -82,13 +124,19 @@ async function act(call) {
 
 /** @param {unknown} error */
 async function refused(error) {
+  const shown = gameState();
+  // The player's own game is gone: the server removes a game left unplayed (or untouched) too long.
+  if (error instanceof ApiError && error.code === "unknown_game" && shown && isMine(shown)) {
+    toast(t("notice.expired"), "info");
+    await replaceGone(shown.id, kindOf(shown));
+    return;
+  }
   // A game moved on elsewhere (another tab) is no fault of the player: say so neutrally, and catch up.
   // An unreachable server is told by the banner of connection.js, not by an error on top of it.
   const stale = error instanceof ApiError && error.code === "stale_turn";
   if (!(error instanceof ApiError && error.status === 0)) {
     toast(stale ? t("notice.stale") : errorMessage(error), stale ? "info" : "error");
   }
-  const shown = gameState();
   if (error instanceof ApiError && error.status === 409 && shown) {
     try {
       showGame(await api.getGame(shown.id), { message: "" });
@@ -99,8 +147,9 @@ async function refused(error) {
 }
 
 /**
- * Show the game `id`. An unknown id shows "no such game" and creates nothing — unless `orNew` (the start
- * page's remembered game, gone from the server): then a new game is dealt in its place.
+ * Show the game `id`. An unknown id shows "no such game" and creates nothing — unless it is the game this
+ * browser played last, gone from the server (which removes a game left unplayed too long), or `orNew` (the
+ * start page's): then a new game of its kind is dealt in its place.
  * @param {string} id
  * @param {{orNew?: boolean}} [how]
  */
@@ -112,17 +161,26 @@ export async function loadGame(id, { orNew = false } = {}) {
     if (token === loadToken) showGame(state, { message: "" });
   } catch (error) {
     if (token !== loadToken) return;
-    if (!(error instanceof ApiError && error.code === "unknown_game")) {
-      // An unreachable server: the banner says so, and the page asks again once it answers.
-      if (!(error instanceof ApiError && error.status === 0)) toast(errorMessage(error), "error");
-      return;
+    if (error instanceof ApiError && error.code === "unknown_game") {
+      if (orNew || rememberedGame() === id) await replaceGone(id, rememberedKind());
+      else showNoGame();
+    } else if (!(error instanceof ApiError && error.status === 0)) {
+      // (Not an unreachable server: the banner says so, and the page asks again once it answers.)
+      toast(errorMessage(error), "error");
     }
-    if (rememberedGame() === id) storage(STORAGE_GAME, null);
-    if (orNew) await startNewGame({}, { replace: true });
-    else showNoGame();
   } finally {
     if (token === loadToken) setBusy(false);
   }
+}
+
+/**
+ * The player's game `id` is gone from the server: forget it, and deal a new game of `kind` in its place.
+ * @param {string} id
+ * @param {NewGameOptions} kind
+ */
+async function replaceGone(id, kind) {
+  if (rememberedGame() === id) remember(null);
+  await startNewGame(kind, { replace: true });
 }
 
 /**
