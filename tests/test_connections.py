@@ -267,8 +267,9 @@ def test_forwarded_headers_are_believed_from_trusted_proxies_only(tmp_path: Path
         answer = httpx.get(f"{url}/api/stats", headers=forwarded, timeout=GUARD)
         assert answer.status_code == 200
         cookie = answer.headers["set-cookie"]
-        assert cookie.startswith("fs_player=")
-        assert ("; secure" in cookie.lower()) is trusted  # https, as the proxy says: the cookie goes over TLS only
+        # https, as the proxy says: the cookie goes over TLS only, and only this host may set it (__Host-).
+        assert cookie.startswith("__Host-fs_player=" if trusted else "fs_player=")
+        assert ("; secure" in cookie.lower()) is trusted
         assert process.stdout is not None  # uvicorn's access log
         log = wait_for_line(process.stdout.read, '"GET /api/stats HTTP/1.1" 200')
         client = log.split(" - ")[0].split()[-1].rsplit(":", 1)[0]
@@ -401,7 +402,7 @@ def test_a_whole_number_is_taken_however_written_and_exactly(numbers: TestClient
 
 
 @pytest.mark.parametrize(
-    "literal", ["1e-400", "5e-324", "0.5", "1.00000000000000000001", "7.000000000000000000001", "-1e-400", "NaN"]
+    "literal", ["1e-400", "5e-324", "0.5", "1.00000000000000000001", "7.000000000000000000001", "-1e-400"]
 )
 def test_a_fraction_is_refused_however_small(numbers: TestClient, literal: str) -> None:
     answer = post(numbers, f'{{"deal": {literal}}}')

@@ -58,10 +58,22 @@ def test_a_new_player_gets_the_cookie_from_a_get_and_never_from_a_change(app: An
         assert browser.post("/api/games", json={"deal": 1}).status_code == 201
 
 
-def test_over_https_the_cookie_is_secure(app: Any) -> None:
+def test_over_https_the_cookie_is_secure_and_this_hosts_alone(app: Any) -> None:
     with TestClient(app, base_url="https://games.example.org") as browser:
-        cookie = browser.get("/api/games").headers["set-cookie"].lower()
-        assert "; secure" in cookie and "httponly" in cookie and "samesite=lax" in cookie
+        cookie = browser.get("/api/games").headers["set-cookie"]
+        assert cookie.startswith("__Host-fs_player=")  # no sibling sub-domain can plant one in its place
+        assert "; secure" in cookie.lower() and "httponly" in cookie.lower() and "samesite=lax" in cookie.lower()
+        assert "domain=" not in cookie.lower() and "path=/" in cookie.lower()
+        assert browser.post("/api/games", json={"deal": 1}).status_code == 201
+        # A plain fs_player cookie (what a sibling sub-domain could set for the whole domain) is no identity here.
+        with TestClient(browser.app, base_url="https://games.example.org", cookies={COOKIE: "x" * 22}) as planted:
+            assert planted.post("/api/games", json={"deal": 1}).json()["code"] == "no_player"
+
+
+def test_only_a_get_gives_the_cookie(app: Any) -> None:
+    with TestClient(app) as browser:
+        for method in ("HEAD", "OPTIONS"):
+            assert "set-cookie" not in browser.request(method, "/api/stats").headers, method
 
 
 def test_a_page_or_a_static_file_sets_no_cookie(app: Any) -> None:
@@ -149,6 +161,39 @@ def test_a_flooding_client_is_limited_and_another_client_is_not(app: Any) -> Non
         assert honest.post("/api/games", json={"deal": 1}).status_code == 201
 
 
+def test_a_refused_request_spends_no_other_window(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "games.db", rate_limits=RateLimits(games="2/hour;4/day"))
+    with TestClient(app, client=("203.0.113.11", 4000)) as client:
+        as_player(client)
+        statuses = [client.post("/api/games", json={"deal": n}).status_code for n in range(6)]
+        assert statuses == [201, 201, 429, 429, 429, 429]
+        limits: RateLimits = app.state.rate_limits
+        stats = limits._limiter.get_window_stats(limits._items["games"][1], "games", "203.0.113.11")
+        assert stats.remaining == 2  # the day's window counted the two answered, not the four refused
+
+
+def test_another_sites_hint_requests_spend_nothing(app: Any) -> None:
+    with TestClient(app, client=("203.0.113.12", 4000), raise_server_exceptions=False) as player:
+        as_player(player)
+        game = new_game(player, deal=1)
+        for _ in range(5):  # what <img src=".../hint"> on another site's page makes the visitor's browser send
+            answer = player.get(f"/api/games/{game['id']}/hint", headers={"sec-fetch-site": "cross-site"})
+            assert (answer.status_code, answer.json()["code"]) == (403, "cross_site")
+        assert player.get(f"/api/games/{game['id']}/hint").status_code != 429
+
+
+def test_an_ipv4_client_of_a_dual_stack_server_is_its_own_address(app: Any) -> None:
+    with (
+        TestClient(app, client=("::ffff:203.0.113.20", 4000)) as one,
+        TestClient(app, client=("::ffff:203.0.113.21", 4000)) as another,
+    ):
+        as_player(one), as_player(another)
+        for n in range(5):
+            new_game(one, deal=n)
+        assert one.post("/api/games", json={"deal": 9}).status_code == 429
+        assert another.post("/api/games", json={"deal": 9}).status_code == 201
+
+
 def test_hints_and_analyses_are_limited_per_client(app: Any) -> None:
     with TestClient(app, client=("203.0.113.10", 4000), raise_server_exceptions=False) as flood:
         as_player(flood)
@@ -216,3 +261,9 @@ def test_a_player_may_keep_only_so_many_live_games(tmp_path: Path) -> None:
         assert player.post("/api/games", json={"daily": True}).status_code == 201
         with TestClient(app) as other:
             assert as_player(other).post("/api/games", json={}).status_code == 201
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_body_with_no_json_number_is_no_json(player: TestClient, constant: str) -> None:
+    answer = player.post("/api/games", content=f'{{"deal": {constant}}}', headers={"content-type": "application/json"})
+    assert (answer.status_code, answer.json()["detail"]) == (422, "bad request: the request body is not valid JSON")

@@ -16,7 +16,8 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 
 from foursquare.store import DamagedGameError, Store, StoredGame
-from foursquare.web.errors import RateLimitedError
+from foursquare.web.errors import ForbiddenError, RateLimitedError
+from foursquare.web.player import cross_site
 from foursquare.web.pool import ComputePool
 from foursquare.web.rate_limits import Kind, RateLimits
 from foursquare.web.retention import RetentionSettings
@@ -97,6 +98,8 @@ def get_client(request: Request) -> str:
         address = ipaddress.ip_address(host)
     except ValueError:
         return host or "unknown"  # a test client's "testclient", a Unix socket's ""
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)  # an IPv4 client of a dual-stack server: ::ffff:a.b.c.d is a.b.c.d
     if address.version == 6:
         return str(ipaddress.ip_network(f"{address}/64", strict=False))
     return str(address)
@@ -118,9 +121,15 @@ def get_pool(request: Request) -> ComputePool:
 
 
 def rate_limited(kind: Kind) -> Callable[[Request], None]:
-    """A dependency that counts a request of ``kind`` by its client, and refuses it 429 past the limit."""
+    """A dependency that counts a request of ``kind`` by its client, and refuses it 429 past the limit.
+
+    Another site's request is refused first (403 ``cross_site``), uncounted: a page elsewhere that loads a hint's
+    address a hundred times would otherwise spend the visitor's limit.
+    """
 
     def count(request: Request) -> None:
+        if cross_site(request):
+            raise ForbiddenError("cross_site")
         limits: RateLimits = request.app.state.rate_limits
         retry_after = limits.retry_after(kind, get_client(request))
         if retry_after is not None:

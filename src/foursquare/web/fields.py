@@ -79,7 +79,12 @@ def read_json(text: str | bytes) -> Any:
     >>> read_json('{"deal": 1e-400, "turn": 7, "x": 2.50}')
     {'deal': Decimal('1E-400'), 'turn': 7, 'x': Decimal('2.50')}
     """
-    return json.loads(text, parse_float=_number)
+    return json.loads(text, parse_float=_number, parse_constant=_no_constant)
+
+
+def _no_constant(name: str) -> Any:
+    """``NaN``, ``Infinity``, ``-Infinity``: Python's json reads them, JSON has no such thing."""
+    raise ValueError(f"{name} is not JSON")
 
 
 def _integral(value: Any) -> Any:

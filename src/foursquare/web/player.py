@@ -1,8 +1,8 @@
 """Who is asking: the ``fs_player`` cookie, and the refusal of requests another site makes in the player's name.
 
-The cookie is not a login: it groups the games a browser started (``GET /api/games``, ``GET /api/stats``) and
-says who may change a game — only the cookie that started it (the routes answer anyone else 403
-``not_your_game``; anyone with a game's id may look at it).
+Over HTTPS it is named ``__Host-fs_player`` (:data:`SECURE_COOKIE`). The cookie is not a login: it groups the
+games a browser started (``GET /api/games``, ``GET /api/stats``) and says who may change a game — only the
+cookie that started it (the routes answer anyone else 403 ``not_your_game``; anyone with a game's id may look).
 
 It is set only by a same-origin ``GET`` of an ``/api/`` path that came without a valid one (the page makes one
 before its first change). A request that changes something (any method but ``GET``, ``HEAD``, ``OPTIONS``) is
@@ -23,6 +23,9 @@ from foursquare.web.errors import error_response, translator_of
 from foursquare.web.messages import say_in
 
 COOKIE = "fs_player"
+SECURE_COOKIE = "__Host-fs_player"
+"""Its name over HTTPS: a browser takes a ``__Host-`` cookie only from this very host, Secure, for ``/``, so a
+sibling sub-domain (``evil.example.org`` beside ``games.example.org``) cannot plant one in its place."""
 COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
 PLAYER_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -67,7 +70,8 @@ async def identify_player(request: Request, call_next: RequestResponseEndpoint) 
     """Middleware: ``request.state.player`` for the API; refusals of cross-site or cookie-less changes."""
     if not request.url.path.startswith("/api/"):
         return await call_next(request)
-    player = request.cookies.get(COOKIE)
+    name = SECURE_COOKIE if request.url.scheme == "https" else COOKIE
+    player = request.cookies.get(name)
     known = valid_player_id(player)
     from_elsewhere = cross_site(request)
     if request.method not in SAFE_METHODS:
@@ -81,14 +85,14 @@ async def identify_player(request: Request, call_next: RequestResponseEndpoint) 
     response = await call_next(request)
     # An API answer is never stored, unless it says how to cache it (the catalogues: revalidated by ETag).
     response.headers.setdefault("Cache-Control", "no-store")
-    if not known and not from_elsewhere:
+    if not known and not from_elsewhere and request.method == "GET":
         response.set_cookie(
-            COOKIE,
+            name,
             request.state.player,
             max_age=COOKIE_MAX_AGE,
             path="/",
             httponly=True,  # no script reads it, an injected one included
             samesite="lax",  # nor does another site's request carry it, but a link followed to the game does
-            secure=request.url.scheme == "https",  # behind a TLS proxy too, with serve --trusted-proxies
+            secure=name == SECURE_COOKIE,  # behind a TLS proxy too, with serve --trusted-proxies
         )
     return response

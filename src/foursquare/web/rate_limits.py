@@ -83,9 +83,15 @@ class RateLimits:
         return cls(**given)
 
     def retry_after(self, kind: Kind, client: str) -> int | None:
-        """Count one request of ``kind`` by ``client``: None if allowed, else the seconds until it would be."""
-        over = [item for item in self._items[kind] if not self._limiter.hit(item, kind, client)]
+        """Count one request of ``kind`` by ``client``: None if allowed, else the seconds until it would be.
+
+        A refused request counts in no window: retrying past the minute's limit does not spend the day's.
+        """
+        items = self._items[kind]
+        over = [item for item in items if not self._limiter.test(item, kind, client)]
         if not over:
+            for item in items:
+                self._limiter.hit(item, kind, client)
             return None
         reset = max(self._limiter.get_window_stats(item, kind, client).reset_time for item in over)
         return max(1, math.ceil(reset - time.time()))
