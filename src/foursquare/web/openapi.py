@@ -44,10 +44,11 @@ ROUTE_ERRORS: dict[tuple[str, str], dict[int, tuple[str, ...]]] = {
     ("post", "/api/games/{game_id}/redo"): {403: ("not_your_game",), 409: ("game_over", "nothing_to_redo")},
     ("post", "/api/games/{game_id}/restart"): {403: ("not_your_game",), 409: ("game_over",)},
     ("get", "/api/games/{game_id}/hint"): {
-        403: ("not_your_game",), 409: ("game_over",), 429: ("rate_limited",), 503: ("not_available", "busy"),
+        403: ("not_your_game", "cross_site"), 409: ("game_over",), 429: ("rate_limited",),
+        503: ("not_available", "busy"),
     },
     ("get", "/api/games/{game_id}/analysis"): {
-        409: ("still_playing", "daily_secret"), 429: ("rate_limited",), 503: ("not_available", "busy"),
+        403: ("cross_site",), 409: ("still_playing", "daily_secret"), 429: ("rate_limited",), 503: ("not_available", "busy"),
     },
     ("get", "/api/games/{game_id}/record"): {409: ("still_playing", "daily_secret")},
     ("get", "/api/games/{game_id}/replay"): {409: ("still_playing",), 422: ("bad_replay_turn",)},
