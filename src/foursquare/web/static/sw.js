@@ -32,7 +32,9 @@ const catalogue = (/** @type {string} */ path) => path === "/api/languages" || p
  * @param {Iterable<string>} paths
  */
 async function keepCatalogues(cache, paths) {
-  const wanted = [...new Set(paths)].filter(catalogue);
+  const urls = [...paths].map((path) => new URL(path, worker.location.origin));
+  const wanted = [...new Set(urls.filter((url) => url.origin === worker.location.origin).map((url) => url.pathname))]
+    .filter(catalogue);
   await Promise.all(
     wanted.map(async (path) => {
       try {
