@@ -117,30 +117,31 @@ class UnavailableError(ApiError):
     status = 503
 
 
-class BusyError(ApiError):
+class RetryLaterError(ApiError):
+    """A refusal that says, in ``Retry-After``, how many seconds to wait before asking again."""
+
+    code = ""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(self.code, retry_after=retry_after)
+        self.retry_after = retry_after
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after)}
+
+
+class BusyError(RetryLaterError):
     """Too many hints and analyses are already running or waiting (:mod:`foursquare.web.pool`): try again later."""
 
     status = 503
-
-    def __init__(self, retry_after: int) -> None:
-        super().__init__("busy", retry_after=retry_after)
-        self.retry_after = retry_after
-
-    def headers(self) -> dict[str, str]:
-        return {"Retry-After": str(self.retry_after)}
+    code = "busy"
 
 
-class RateLimitedError(ApiError):
+class RateLimitedError(RetryLaterError):
     """The client has made more requests of a kind than :mod:`foursquare.web.rate_limits` allows: wait."""
 
     status = 429
-
-    def __init__(self, retry_after: int) -> None:
-        super().__init__("rate_limited", retry_after=retry_after)
-        self.retry_after = retry_after
-
-    def headers(self) -> dict[str, str]:
-        return {"Retry-After": str(self.retry_after)}
+    code = "rate_limited"
 
 
 # --- validation messages ------------------------------------------------------------------------------
