@@ -48,7 +48,8 @@ ROUTE_ERRORS: dict[tuple[str, str], dict[int, tuple[str, ...]]] = {
         503: ("not_available", "busy"),
     },
     ("get", "/api/games/{game_id}/analysis"): {
-        403: ("cross_site",), 409: ("still_playing", "daily_secret"), 429: ("rate_limited",), 503: ("not_available", "busy"),
+        403: ("cross_site",), 409: ("still_playing", "daily_secret"), 429: ("rate_limited",),
+        503: ("not_available", "busy"),
     },
     ("get", "/api/games/{game_id}/record"): {409: ("still_playing", "daily_secret")},
     ("get", "/api/games/{game_id}/replay"): {409: ("still_playing",), 422: ("bad_replay_turn",)},
