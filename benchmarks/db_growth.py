@@ -39,10 +39,11 @@ from foursquare.cards import MAX_DEAL
 from foursquare.engine import Game, Move, Variant
 from foursquare.players import make_player, play_game
 from foursquare.store import Store
+from foursquare.web.retention import RetentionSettings
 
 PLAYERS = 40
 GAMES_A_DAY = 3
-LIVE_GAMES_CAP = 50
+LIVE_GAMES_CAP = RetentionSettings().live_games  # the server's default cap (FOURSQUARE_LIVE_GAMES)
 
 
 def real_games(count: int) -> list[tuple[Game, dict[str, Any]]]:

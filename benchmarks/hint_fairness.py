@@ -26,32 +26,26 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import platform
 import random
-import re
 import shlex
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import numpy as np
+from serving import GENEROUS_LIMITS, error_kind, first_hint, served  # this script's folder (benchmarks/) is sys.path[0]
 
-GENEROUS_LIMITS = {
-    "FOURSQUARE_RATE_GAMES": "1000000/minute",
-    "FOURSQUARE_RATE_HINTS": "1000000/minute",
-    "FOURSQUARE_RATE_ANALYSES": "1000000/minute",
-}
 FLOOD_ADDRESS = "127.0.0.1"
 PLAYER_ADDRESS = "127.0.0.2"
 
@@ -88,14 +82,6 @@ class Figures:
             "flood_busy": self.flood_busy,
             "flood_errors": dict(self.flood_errors),
         }
-
-
-def error_kind(response: httpx.Response) -> str:
-    try:
-        code = response.json().get("code", "")
-    except ValueError:
-        code = ""
-    return f"{response.status_code} {code}".strip()
 
 
 @asynccontextmanager
@@ -185,15 +171,8 @@ async def player(url: str, figures: Figures, every: float, seconds: float) -> No
 
 async def warm_up(url: str, seconds: float = 300) -> None:
     """Wait until the server answers a hint (its workers have loaded the kernel, or compiled it on a cold cache)."""
-    deadline = time.monotonic() + seconds
     async with client_from(url, PLAYER_ADDRESS, timeout=seconds) as client:
-        state = (await client.post("/api/games", json={})).json()
-        while time.monotonic() < deadline:
-            with contextlib.suppress(httpx.TransportError):
-                if (await client.get(f"/api/games/{state['id']}/hint")).status_code == 200:
-                    return
-            await asyncio.sleep(0.5)
-    raise SystemExit(f"the server at {url} answered no hint within {seconds:.0f} s")
+        await first_hint(client, seconds)
 
 
 async def measure(args: argparse.Namespace, url: str) -> Figures:
@@ -211,32 +190,6 @@ async def measure(args: argparse.Namespace, url: str) -> Figures:
     if failures:
         raise SystemExit(f"{len(failures)} flood loops failed, the first with {failures[0]!r}")
     return figures
-
-
-@contextmanager
-def server(args: argparse.Namespace, folder: Path) -> Iterator[str]:
-    """``foursquare serve`` on a free port with a fresh database in ``folder``; yields its URL."""
-    env = {**os.environ, **GENEROUS_LIMITS, "PYTHONUNBUFFERED": "1"}
-    if args.src:
-        env["PYTHONPATH"] = str(Path(args.src).resolve())
-    log_path = folder / "serve.log"
-    command = [sys.executable, "-m", "foursquare.cli", "serve", "--port", "0", "--db", str(folder / "games.db")]
-    with log_path.open("wb") as log:  # a file, not a pipe: a pipe nobody reads fills up and blocks the server
-        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
-    try:
-        deadline = time.monotonic() + 60
-        while not (found := re.search(r"served at (\S+)/ ", log_path.read_text(errors="replace"))):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"foursquare serve did not start:\n{log_path.read_text(errors='replace')}")
-            time.sleep(0.1)
-        yield found.group(1)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def commit_of(src: str | None) -> str:
@@ -296,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     machine: dict[str, Any] = {"cpus": os.cpu_count(), "python": platform.python_version(),
                                "load_before": load_average()}  # fmt: skip
-    with tempfile.TemporaryDirectory(prefix="foursquare-fairness-") as tmp, server(args, Path(tmp)) as url:
+    env = {**GENEROUS_LIMITS, **({"PYTHONPATH": str(Path(args.src).resolve())} if args.src else {})}
+    with tempfile.TemporaryDirectory(prefix="foursquare-fairness-") as tmp, served(Path(tmp), env) as (url, _):
         figures = asyncio.run(measure(args, url))
         machine["load_after"] = load_average()
     result = {

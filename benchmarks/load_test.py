@@ -4,7 +4,10 @@
     .venv/bin/python benchmarks/load_test.py --pool thread    # hints in the server's own threads, for comparison
     .venv/bin/python benchmarks/load_test.py --json           # the same figures as JSON
 
-It starts ``foursquare serve`` on a free port of localhost with a fresh database (or uses ``--url``), waits
+It starts ``foursquare serve`` on a free port of localhost with a fresh database and rate limits far above what
+its clients send (``FOURSQUARE_RATE_*``: it measures the server's capacity, not fair use), or uses ``--url`` (a
+server started with such limits: with the defaults, every client being one address, new games and hints are soon
+refused with 429). Each client gets its player cookie by a ``GET /api/stats`` first, as the page does. It waits
 until a hint is answered (the workers are warm), then runs three phases with the same players:
 
 1. **alone**: ``--players`` players, each playing whole games (random deals, a random legal move) with about
@@ -31,27 +34,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import platform
 import random
-import re
 import shlex
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import numpy as np
+from serving import GENEROUS_LIMITS, error_kind, first_hint, served  # this script's folder (benchmarks/) is sys.path[0]
 
 from foursquare import record
 from foursquare.store import Store, StoreError
@@ -130,9 +130,12 @@ class Run:
         self.stats = {phase: PhaseStats() for phase in PHASES}
         self.games: list[GameLog] = []
 
-    def client(self, url: str, timeout: float) -> httpx.AsyncClient:
-        """A client of its own (its own player cookie) on the shared connections; not to be closed."""
-        return httpx.AsyncClient(base_url=url, timeout=timeout, transport=self.transport, trust_env=False)
+    async def client(self, url: str, timeout: float) -> httpx.AsyncClient:
+        """A client of its own on the shared connections, not to be closed, with its own player cookie: got by a
+        GET as the page does, before any request that changes something (a POST without it is refused)."""
+        client = httpx.AsyncClient(base_url=url, timeout=timeout, transport=self.transport, trust_env=False)
+        await answered(self, lambda: client.get("/api/stats"))
+        return client
 
     @property
     def now(self) -> PhaseStats:
@@ -141,14 +144,6 @@ class Run:
     async def pause(self, rng: random.Random) -> None:
         if self.think > 0:
             await asyncio.sleep(rng.uniform(0.5, 1.5) * self.think)
-
-
-def error_kind(response: httpx.Response) -> str:
-    try:
-        code = response.json().get("code", "")
-    except ValueError:
-        code = ""
-    return f"{response.status_code} {code}".strip()
 
 
 async def answered(run: Run, send: Callable[[], Awaitable[httpx.Response]]) -> httpx.Response:
@@ -209,7 +204,7 @@ async def reload(client: httpx.AsyncClient, run: Run, log: GameLog) -> dict[str,
 async def player(url: str, run: Run, seed: int) -> None:
     """Plays whole games, a random legal move after a pause, until the run stops."""
     rng = random.Random(seed)
-    client = run.client(url, timeout=60)
+    client = await run.client(url, timeout=60)
     log, state = await new_game(client, run)
     run.ready += 1
     while not run.stopping:
@@ -226,7 +221,7 @@ async def hint_client(url: str, run: Run, analysis_every: int, seed: int) -> Non
     """Asks for a hint and plays its best move, back to back; after every ``analysis_every`` hints (and at the
     end of its own game) asks for the analysis of a finished game (its own, or a player's)."""
     rng = random.Random(seed)
-    client = run.client(url, timeout=300)
+    client = await run.client(url, timeout=300)
     asked = 0
     while not run.stopping:
         log, state = await new_game(client, run)
@@ -309,15 +304,9 @@ def cpu_seconds(server_pid: int | None) -> dict[str, float]:
 
 async def warm_up(url: str, seconds: float = 300) -> None:
     """Wait until the server answers a hint (its workers have loaded the kernel, or compiled it on a cold cache)."""
-    deadline = time.monotonic() + seconds
-    async with httpx.AsyncClient(base_url=url, timeout=seconds) as client:
-        state = (await client.post("/api/games", json={})).json()
-        while time.monotonic() < deadline:
-            with contextlib.suppress(httpx.TransportError):
-                if (await client.get(f"/api/games/{state['id']}/hint")).status_code == 200:
-                    return
-            await asyncio.sleep(0.5)
-    raise SystemExit(f"the server at {url} answered no hint within {seconds:.0f} s")
+    async with httpx.AsyncClient(base_url=url, timeout=seconds, trust_env=False) as client:
+        (await client.get("/api/stats")).raise_for_status()  # the player cookie, which a POST needs
+        await first_hint(client, seconds)
 
 
 async def load(args: argparse.Namespace, url: str, server_pid: int | None) -> Run:
@@ -397,37 +386,6 @@ def check_database(db: Path) -> tuple[int, list[str]]:
     return len(ids), problems
 
 
-# --- the server ----------------------------------------------------------------------------------------------------
-
-
-@contextmanager
-def server(args: argparse.Namespace, folder: Path) -> Iterator[tuple[str, int]]:
-    """``foursquare serve`` on a free port with a fresh database in ``folder``; yields its URL and process id."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    for option, name in (("pool", "FOURSQUARE_POOL"), ("workers", "FOURSQUARE_POOL_WORKERS"),
-                         ("queue", "FOURSQUARE_POOL_QUEUE")):  # fmt: skip
-        if getattr(args, option) is not None:
-            env[name] = str(getattr(args, option))
-    log_path = folder / "serve.log"
-    command = [sys.executable, "-m", "foursquare.cli", "serve", "--port", "0", "--db", str(folder / "games.db")]
-    with log_path.open("wb") as log:  # a file, not a pipe: a pipe nobody reads fills up and blocks the server
-        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
-    try:
-        deadline = time.monotonic() + 60
-        while not (found := re.search(r"served at (\S+)/ ", log_path.read_text(errors="replace"))):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"foursquare serve did not start:\n{log_path.read_text(errors='replace')}")
-            time.sleep(0.1)
-        yield found.group(1), proc.pid
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 # --- the report ----------------------------------------------------------------------------------------------------
 
 
@@ -499,6 +457,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def server_env(args: argparse.Namespace) -> dict[str, str]:
+    """The environment of the server this script starts: its pool as the options say, and rate limits far above
+    what the clients send, all from one address. The load test measures the server's capacity, not fair use: with
+    the default limits (docs/api.md, "Limits") the players would be refused new games and the hint clients hints
+    within the first minute."""
+    env = dict(GENEROUS_LIMITS)
+    for option, name in (("pool", "FOURSQUARE_POOL"), ("workers", "FOURSQUARE_POOL_WORKERS"),
+                         ("queue", "FOURSQUARE_POOL_QUEUE")):  # fmt: skip
+        if getattr(args, option) is not None:
+            env[name] = str(getattr(args, option))
+    return env
+
+
 def load_average() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
@@ -515,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
             problems = asyncio.run(check_games(url, run.games))
             stored: int | None = None
         else:
-            with server(args, folder) as (url, pid):
+            with served(folder, server_env(args)) as (url, pid):
                 run = asyncio.run(load(args, url, pid))
                 machine["load_after"] = load_average()
                 problems = asyncio.run(check_games(url, run.games))
