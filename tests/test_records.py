@@ -12,6 +12,7 @@ import pytest
 from foursquare import record
 from foursquare.cards import ALL_CARDS
 from foursquare.engine import Game, Variant
+from foursquare.files import FileWriteError
 from foursquare.record import RecordError
 
 
@@ -117,7 +118,7 @@ def test_a_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.M
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "fsync", broken)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(FileWriteError, match="disk full"):
         record.write(Game(deal=3), path)
     assert path.read_text() == before
     assert os.listdir(tmp_path) == ["game.json"]

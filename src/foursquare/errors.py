@@ -46,6 +46,8 @@ class FoursquareError(ValueError):
       ``unknown_fields`` (``fields``), ``bad_variant`` (``detail``), ``deal_and_stock``, ``bad_deal`` and
       ``bad_stock`` (``detail``), ``moves_not_list``, ``bad_move`` (``index``, ``detail``), ``move_after_end``
       (``index``), ``illegal_move`` (``index``, ``reason``); the file read, if any, is its ``path``.
+    - :class:`~foursquare.files.FileWriteError`: ``is_directory``, ``no_directory``, ``cannot_write`` (``path``,
+      ``folder``, ``reason``).
     - :class:`~foursquare.store.StoreError`: ``is_directory``, ``no_directory``, ``cannot_open``,
       ``not_database``, ``damaged``, ``newer``, ``foreign`` (``path``, ``error``: the database's own English
       words, if any); :class:`~foursquare.store.UnknownGameError`: ``unknown_game`` (``game_id``);

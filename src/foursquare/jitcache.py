@@ -24,6 +24,7 @@ from numba.core.dispatcher import Dispatcher
 
 from foursquare.cards import DECK_SIZE, SUITS
 from foursquare.engine import GRID, MAX_FACE_DOWN, PILE_CAP, WINNING_CELLS
+from foursquare.files import FileWriteError, write_text
 
 STAMP_NAME = "foursquare.fingerprint"
 
@@ -65,8 +66,8 @@ def refresh(modules: Iterable[ModuleType], sources: Iterable[Path]) -> bool:
     except OSError:
         pass  # no stamp yet
     # A cache folder numba cannot write holds nothing of ours to keep in step: then leave it all to numba.
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, FileWriteError):
         for function in functions:
             function._cache.flush()  # numba's own invalidation: an empty index, so the next call compiles
-        stamp.write_text(current)
+        write_text(stamp, current)
     return True

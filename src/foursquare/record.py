@@ -1,6 +1,6 @@
 """Game records: the JSON format of ``docs/records.md``.
 
->>> from foursquare.engine import Game
+from foursquare.engine import Game
 >>> game = Game(deal=17)
 >>> _ = game.place(0, 0); _ = game.place(0, 1)
 >>> to_json(game)["moves"], to_json(game)["deal"]
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from foursquare import files
 from foursquare.cards import CardError
 from foursquare.engine import Game, Move, MoveError, Outcome, Variant, VariantError
 from foursquare.errors import FoursquareError
@@ -141,19 +141,11 @@ def read(path: str | os.PathLike[str]) -> Game:
 
 
 def write(game: Game, path: str | os.PathLike[str]) -> None:
-    """Save the record of ``game`` atomically: the file is either the old one or the new one, whole."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(to_json(game), indent=1) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Save the record of ``game`` atomically: the file is either the old one or the new one, whole.
+
+    Raises :class:`~foursquare.files.FileWriteError` if it cannot be written.
+    """
+    files.write_text(path, json.dumps(to_json(game), indent=1) + "\n")
 
 
 def cells_json(game: Game) -> list[dict[str, Any]]:

@@ -3,7 +3,8 @@
 A command raises :class:`CommandError` with a message already in its language. The library's errors are
 English texts for developers; those a user can cause share one base class,
 :class:`~foursquare.errors.FoursquareError`, with a stable ``code`` and their details, and :func:`user_message`
-words from the catalogue those of a record file (:class:`~foursquare.record.RecordError`), the games database
+words from the catalogue those of a file written (:class:`~foursquare.files.FileWriteError`), a record file
+(:class:`~foursquare.record.RecordError`), the games database
 (:class:`~foursquare.store.StoreError`) and a study (:class:`~foursquare.study.StudyError`). Any other error's
 English text is shown as it is: it is unexpected, and the English is better than nothing.
 """
@@ -30,12 +31,15 @@ class CommandError(ValueError):
 def user_message(exc: BaseException, t: Translator) -> str:
     """``exc``'s message for the person at the terminal, in ``t``'s language where the catalogue has it."""
     from foursquare.errors import FoursquareError
+    from foursquare.files import FileWriteError
     from foursquare.record import RecordError
     from foursquare.store import StoreError
     from foursquare.study.work import StudyError
 
     if not isinstance(exc, FoursquareError) or not exc.code:
         return str(exc)
+    if isinstance(exc, FileWriteError):
+        return t(f"cli.file.{exc.code}", **{name: str(value) for name, value in exc.params.items()})
     if isinstance(exc, RecordError):
         return record_message(exc, t)
     if isinstance(exc, StoreError):

@@ -7,12 +7,11 @@ import base64
 import html
 import itertools
 import json
-import os
 import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from foursquare.cli.extras import require_extra
 from foursquare.cli.options import (
@@ -25,6 +24,7 @@ from foursquare.cli.options import (
     variant_of,
 )
 from foursquare.cli.parser import help_text
+from foursquare.files import atomic_path, write_text
 from foursquare.i18n import Translator, translator
 
 #: The keys of the plots' labels (``foursquare.study.plots``): ``cli.study.plot.<key>`` in the catalogue.
@@ -221,7 +221,7 @@ def run_report(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             pictures = write_plots(studies, args.plots or tmp, plot_labels(t))
             page = report_html(data, db, pictures, t)
-        _write_atomic(Path(args.html), page)
+        write_text(args.html, page)
     if args.json:
         print(json.dumps(data))
     elif not data["studies"]:
@@ -312,16 +312,14 @@ def run_export(args: argparse.Namespace) -> int:
         raise CommandError(t("cli.study.parquet_out", format="--format parquet", out="--out FILE"))
     with StudyStore(db) as store:
         if args.format == "parquet":
-            out = Path(args.out)
-            tmp = out.with_name(out.name + ".tmp")
-            write_parquet(store, str(tmp))
-            tmp.replace(out)
+            with atomic_path(args.out, suffix=".parquet") as temporary:
+                write_parquet(store, str(temporary))
             return 0
         writer = write_jsonl if args.format == "jsonl" else write_csv
         if not args.out:
             writer(store, sys.stdout)
             return 0
-        _write_atomic(Path(args.out), lambda f: writer(store, f))
+        write_text(args.out, lambda f: writer(store, f))
     return 0
 
 
@@ -342,14 +340,3 @@ def run_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_atomic(path: Path, content: str | Callable[[TextIO], object]) -> None:
-    """Write a text file through a temporary one beside it, so a reader never sees half of it."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8", newline="") as f:
-        if isinstance(content, str):
-            f.write(content)
-        else:
-            content(f)
-        f.flush()
-        os.fsync(f.fileno())
-    tmp.replace(path)

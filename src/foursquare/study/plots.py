@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from foursquare.files import atomic_path
 from foursquare.study.report import optimal_scores
 from foursquare.study.store import Study
 from foursquare.study.work import DealResult
@@ -46,9 +47,8 @@ def _save(path: Path, draw: Any) -> Path:
     fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
     try:
         draw(ax)
-        tmp = path.with_suffix(".tmp.png")
-        fig.savefig(tmp, dpi=100)
-        tmp.replace(path)  # atomic: a reader never sees half a picture
+        with atomic_path(path, suffix=".png") as temporary:  # a reader never sees half a picture
+            fig.savefig(temporary, dpi=100, format="png")
     finally:
         plt.close(fig)
     return path

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from foursquare import record
 from foursquare.engine import Game, Outcome, Variant
+from foursquare.files import FileWriteError
 from foursquare.i18n import ENGLISH, Translator, translator
 from foursquare.store import TERMINAL_PLAYER, Store, StoreError
 from foursquare.tui.saved import DealKind, new_path
@@ -83,8 +84,8 @@ class Session:
                 continue
             try:
                 record.write(self.game, path)
-            except OSError as exc:
-                return self.t("term.save_failed", path=str(path), error=str(exc.strerror or exc))
+            except FileWriteError as exc:
+                return self.t("term.save_failed", path=str(path), error=str(exc.params["reason"]))
             if path == self.save_path and path not in self.saved:
                 self.saved.append(path)
         return None
