@@ -127,3 +127,11 @@ def test_the_refusal_is_in_the_users_language(db: Path, tmp_path: Path) -> None:
     result = run_main("study", "export", "--db", str(db), "--format", "csv", "--out", str(tmp_path), env=croatian)
     expected = translator("hr")("cli.file.is_directory", path=str(tmp_path))
     assert result.returncode == 2 and expected in result.stderr
+
+
+def test_plots_into_a_file_are_one_line_and_the_file_is_untouched(db: Path, tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    result = run_main("study", "report", "--db", str(db), "--plots", str(tmp_path / "notes.txt"))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "it is a file, not a folder" in result.stderr and "Traceback" not in result.stderr
+    assert snapshot(tmp_path) == {"notes.txt": b"mine", "studies.db": (tmp_path / "studies.db").read_bytes()}

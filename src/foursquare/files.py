@@ -33,7 +33,7 @@ from foursquare.errors import FoursquareError
 
 
 class FileWriteError(FoursquareError):
-    """A file cannot be written: code ``is_directory``, ``no_directory`` or ``cannot_write``.
+    """A file cannot be written: code ``is_directory``, ``no_directory``, ``not_a_folder`` or ``cannot_write``.
 
     Its details: ``path``, ``folder`` (the path's), ``reason`` (in English: the system's words for an OS error).
     """
@@ -87,6 +87,21 @@ def atomic_path(target: str | os.PathLike[str], *, suffix: str = ".tmp") -> Iter
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def make_folder(folder: str | os.PathLike[str]) -> Path:
+    """``folder``, created with its parents if missing (for files to be written into it).
+
+    :class:`FileWriteError` ``not_a_folder`` if it is a file, ``cannot_write`` if it cannot be made.
+    """
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise _refuse("not_a_folder", path, "it is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _refuse("cannot_write", path, exc.strerror or str(exc)) from None
+    return path
 
 
 def _in_place(target: Path) -> Iterator[Path]:

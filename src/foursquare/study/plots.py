@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from foursquare.files import atomic_path
+from foursquare.files import atomic_path, make_folder
 from foursquare.study.report import optimal_scores
 from foursquare.study.store import Study
 from foursquare.study.work import DealResult
@@ -27,12 +27,14 @@ def variant_name(study: Study) -> str:
 
 
 def write_plots(studies: StudyRows, directory: str | Path, labels: Mapping[str, str]) -> list[Path]:
-    """Write the four plots into ``directory`` (created when missing); returns their paths."""
+    """Write the four plots into ``directory`` (created when missing); returns their paths.
+
+    :class:`~foursquare.files.FileWriteError` if ``directory`` is a file or cannot be made.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_folder(directory)
     solvers = [(s, rows) for s, rows in studies if s.settings.is_solver]
     drawers = (_optimal_scores, _player_scores, _solver_time, _win_rates)
     paths = []
