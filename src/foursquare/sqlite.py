@@ -15,12 +15,15 @@ their ``timeout``) instead of failing half-way.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["connect", "run_script", "set_user_version", "statements", "transaction", "user_version"]
+__all__ = [
+    "connect", "connect_read_only", "run_script", "set_user_version", "statements", "transaction", "user_version"
+]  # fmt: skip
 
 
 def connect(
@@ -40,6 +43,42 @@ def connect(
     if rows:
         conn.row_factory = sqlite3.Row
     return conn
+
+
+def connect_read_only(path: str | Path, *, timeout: float, rows: bool = False) -> sqlite3.Connection:
+    """A connection that reads the database file at ``path`` and never writes to it, nor creates it.
+
+    The file is checked to be a database (an ``sqlite3.DatabaseError`` if not; a missing file is an
+    ``sqlite3.OperationalError``) and every write through the connection fails (``query_only``). It is opened as
+    any reader opens it, so that it sees a writer's latest commits: SQLite's ``-wal`` and ``-shm`` files of a WAL
+    database exist while it is open, and go when the last connection closes (a connection opened read-only at
+    the system level would leave them behind). On read-only storage the file is opened *immutable*, since no
+    one can be writing to it there (a WAL database could not be read otherwise).
+    """
+    uri = Path(path).resolve().as_uri()
+    try:
+        return _checked(f"{uri}?mode=rw", timeout, rows)  # mode=rw never creates a file
+    except sqlite3.OperationalError:
+        if not os.access(path, os.R_OK) or not _on_read_only_storage(Path(path)):
+            raise
+    return _checked(f"{uri}?mode=ro&immutable=1", timeout, rows)
+
+
+def _checked(uri: str, timeout: float, rows: bool) -> sqlite3.Connection:
+    conn = sqlite3.connect(uri, timeout=timeout, isolation_level=None, uri=True)
+    try:
+        conn.execute("PRAGMA query_only = ON")
+        conn.execute("PRAGMA schema_version").fetchone()  # reads the header: opens the WAL, fails on non-databases
+    except BaseException:
+        conn.close()
+        raise
+    if rows:
+        conn.row_factory = sqlite3.Row
+    return conn
+
+
+def _on_read_only_storage(path: Path) -> bool:
+    return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
 
 
 @contextmanager

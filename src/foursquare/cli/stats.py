@@ -73,14 +73,18 @@ def run_stats(args: argparse.Namespace) -> int:
 
 
 def read_figures(path: Path, recent: int, *, explicit: bool, t: Translator | None = None) -> dict[str, Any]:
-    """The terminal player's statistics and recent games in ``path`` (no database yet: all zero)."""
+    """The terminal player's statistics and recent games in ``path``, which is only read, never created nor changed.
+
+    No database at the default place means no game finished yet (all zero); at a place given with ``--db`` it is
+    a mistyped path: a :class:`~foursquare.store.StoreError` (code ``missing``), printed, exit 2.
+    """
     t = t or translator("en")
-    if not path.exists() and not path.is_symlink():
-        if explicit and not path.parent.is_dir():
-            raise CommandError(t("cli.stats.no_directory", path=str(path), directory=str(path.parent)))
+    if not explicit and not path.exists() and not path.is_symlink():
         figures = {**summarize([]), "assisted": 0, "clean": summarize_clean([], [])}
         return {"database": str(path), **figures, "recent": []}
-    store = Store(path)  # a StoreError (not a database, another format, damaged) is printed, exit 2
+    if explicit and not path.parent.is_dir():
+        raise CommandError(t("cli.stats.no_directory", path=str(path), directory=str(path.parent)))
+    store = Store(path, read_only=True)  # a StoreError (missing, not a database, another format, damaged): exit 2
     try:
         figures = store.stats(TERMINAL_PLAYER)
         games = store.recent_games(TERMINAL_PLAYER, recent)

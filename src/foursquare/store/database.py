@@ -60,17 +60,24 @@ def default_path() -> Path:
 
 
 class Database:
-    """The games database at ``path``, checked (and created or migrated) on construction; the store's clock."""
+    """The games database at ``path``, checked (and created or migrated) on construction; the store's clock.
 
-    def __init__(self, path: str | Path, *, clock: Clock = system_clock) -> None:
+    ``read_only``: the file is only read, never created, migrated or written (:func:`schema.open_read_only`);
+    a change then fails with ``sqlite3.OperationalError``.
+    """
+
+    def __init__(self, path: str | Path, *, clock: Clock = system_clock, read_only: bool = False) -> None:
         self.path = Path(path)
         self.clock = clock
+        self.read_only = read_only
+        if read_only:
+            # One connection for the store's life: it may be an in-memory copy of an older schema's file.
+            self._keeper: sqlite3.Connection | None = schema.open_read_only(self.path, timeout=BUSY_TIMEOUT_SECONDS)
+            return
         schema.prepare(self.path, timeout=BUSY_TIMEOUT_SECONDS)
         # Held open for the store's lifetime: closing the last connection to a WAL database makes
         # SQLite checkpoint and delete the WAL, which would cost every request a few fsyncs.
-        self._keeper: sqlite3.Connection | None = sqlite.connect(
-            self.path, timeout=BUSY_TIMEOUT_SECONDS, any_thread=True
-        )
+        self._keeper = sqlite.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, any_thread=True)
         self._keeper.execute("SELECT count(*) FROM games").fetchone()  # opens the file and the WAL
 
     def close(self) -> None:
@@ -82,6 +89,11 @@ class Database:
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
         """A fresh connection in autocommit mode (transactions are explicit), closed afterwards."""
+        if self.read_only:
+            if self._keeper is None:
+                raise StoreError(f"the database {self.path} is closed", "cannot_open", self.path)
+            yield self._keeper
+            return
         try:
             conn = sqlite.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, rows=True)
         except sqlite3.Error as exc:

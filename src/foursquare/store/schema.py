@@ -106,7 +106,55 @@ def prepare(path: Path, *, timeout: float) -> None:
         conn.close()
 
 
+def open_read_only(path: Path, *, timeout: float) -> sqlite3.Connection:
+    """A connection (rows by name) that reads the games database at ``path`` and never writes to it, checked as
+    :func:`prepare` checks (:class:`StoreError`, code ``missing`` when there is no file).
+
+    A database of an older schema, or an empty file, is read through a copy in memory brought up to date: the
+    file itself is neither migrated nor created, so a command that only reads changes nothing on disk and works
+    on read-only storage.
+    """
+    if path.is_dir():
+        raise StoreError(f"{path} is a directory, not a database file", "is_directory", path)
+    if not path.exists():
+        raise StoreError(f"there is no database {path}", "missing", path)
+    try:
+        conn = sqlite.connect_read_only(path, timeout=timeout, rows=True)
+    except sqlite3.OperationalError as exc:
+        raise StoreError(f"cannot open the database {path}: {exc}", "cannot_open", path, exc) from None
+    except sqlite3.Error as exc:
+        raise StoreError(
+            f"{path} is not a readable Foursquare database ({exc}); {_UNTOUCHED}", "not_database", path, exc
+        ) from None
+    try:
+        if _check_readable(conn, path) < SCHEMA_VERSION:
+            memory = sqlite3.connect(":memory:", isolation_level=None)
+            memory.row_factory = sqlite3.Row
+            conn.backup(memory)
+            conn.close()
+            conn = memory
+            _create_or_migrate(conn)
+        _check_columns(conn, path)
+    except BaseException as exc:
+        conn.close()
+        if isinstance(exc, sqlite3.Error):
+            raise StoreError(
+                f"{path} is not a readable Foursquare database ({exc}); {_UNTOUCHED}", "not_database", path, exc
+            ) from None
+        raise
+    return conn
+
+
 def _check(conn: sqlite3.Connection, path: Path) -> None:
+    version = _check_readable(conn, path)
+    conn.execute("PRAGMA journal_mode = WAL")
+    if version < SCHEMA_VERSION:
+        _create_or_migrate(conn)
+    _check_columns(conn, path)
+
+
+def _check_readable(conn: sqlite3.Connection, path: Path) -> int:
+    """Check, reading only, that the file is a sound Foursquare database or an empty one; its schema version."""
     conn.execute("PRAGMA schema_version").fetchone()  # reads the header: fails on a non-database file
     problems = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
     if problems != ["ok"]:
@@ -133,9 +181,10 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
         )
     if version > 0 and "games" not in tables:
         raise StoreError(f"the database {path} is damaged: it has no games table", "damaged", path)
-    conn.execute("PRAGMA journal_mode = WAL")
-    if version < SCHEMA_VERSION:
-        _create_or_migrate(conn)
+    return version
+
+
+def _check_columns(conn: sqlite3.Connection, path: Path) -> None:
     columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
     missing = sorted(set(COLUMNS) - columns)
     if missing:

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from foursquare import __version__, sqlite
+from foursquare.store import data_dir
 from foursquare.study.work import DealResult, StudyError, StudySettings
 
 APPLICATION_ID = 0x46535144  # "FSQD": a Foursquare study database
@@ -61,14 +62,18 @@ def _from_sql(value: int) -> int:
 
 
 class StudyStore:
-    """An open study database (created when missing). Use as a context manager, or call :meth:`close`."""
+    """An open study database (created when missing). Use as a context manager, or call :meth:`close`.
 
-    def __init__(self, path: str | Path) -> None:
+    ``read_only``: the file is read and never written, not even created (a missing file is ``cannot_open``), so a
+    command that only reads (a report, an export) changes nothing on disk and works on read-only storage; an
+    empty file reads as a database without studies.
+    """
+
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = read_only
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            # A second writer (an import while a run stores its chunks) waits its turn rather than failing.
-            self._db = sqlite.connect(self.path, timeout=LOCK_TIMEOUT)
+            self._db = self._open()
         except (OSError, sqlite3.Error) as exc:
             raise StudyError(
                 f"cannot open the study database {self.path}: {exc}", "cannot_open", path=str(self.path), error=str(exc)
@@ -84,9 +89,23 @@ class StudyStore:
             self._db.close()
             raise
 
+    def _open(self) -> sqlite3.Connection:
+        if self.read_only:
+            if self.path.is_dir():
+                raise IsADirectoryError(f"{self.path} is a folder")
+            return sqlite.connect_read_only(self.path, timeout=LOCK_TIMEOUT)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # A second writer (an import while a run stores its chunks) waits its turn rather than failing.
+        return sqlite.connect(self.path, timeout=LOCK_TIMEOUT)
+
     def _check_or_create(self) -> None:
         app = self._db.execute("PRAGMA application_id").fetchone()[0]
         tables = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if app == 0 and tables == 0 and self.read_only:
+            self._db.close()  # an empty file: read as an empty study database, made in memory
+            self._db = sqlite3.connect(":memory:", isolation_level=None)
+            sqlite.run_script(self._db, SCHEMA)
+            return
         if app == 0 and tables == 0:
             self._db.execute("PRAGMA journal_mode=WAL")
             with sqlite.transaction(self._db):
@@ -112,6 +131,8 @@ class StudyStore:
 
     def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         """One transaction (within another, part of the outer one); a write lock held too long is ``busy``."""
+        if self.read_only:
+            raise StudyError(f"{self.path} was opened read-only", "read_only", path=str(self.path))
         return sqlite.transaction(self._db, busy=self._busy)
 
     def _busy(self, exc: sqlite3.OperationalError) -> StudyError:
@@ -143,9 +164,19 @@ class StudyStore:
         rows = self._db.execute("SELECT id, key, version FROM studies ORDER BY id").fetchall()
         return [Study(id=i, settings=StudySettings.from_key(k), version=v) for i, k, v in rows]
 
-    def done_deals(self, study: Study) -> set[int]:
-        rows = self._db.execute("SELECT deal FROM results WHERE study = ?", (study.id,))
-        return {_from_sql(d) for (d,) in rows}
+    def done_deals(self, study: Study, first: int = 0, last: int = 2**64 - 1) -> set[int]:
+        """The deals from ``first`` to ``last`` (inclusive) that the study has a row for."""
+        return {deal for lo, hi in _sql_ranges(first, last) for deal in self._deals_between(study, lo, hi)}
+
+    def _deals_between(self, study: Study, lo: int, hi: int) -> Iterator[int]:
+        query = "SELECT deal FROM results WHERE study = ? AND deal BETWEEN ? AND ? ORDER BY deal"
+        for (deal,) in self._db.execute(query, (study.id, lo, hi)):
+            yield _from_sql(deal)
+
+    def count(self, study: Study) -> int:
+        """How many rows the study has."""
+        found: int = self._db.execute("SELECT count(*) FROM results WHERE study = ?", (study.id,)).fetchone()[0]
+        return found
 
     def add(self, study: Study, results: Iterable[DealResult]) -> int:
         """Store rows in one transaction; a deal already stored is left as it is. Returns the rows added."""
@@ -164,26 +195,33 @@ class StudyStore:
 
     def results(self, study: Study) -> list[DealResult]:
         """The study's rows in deal order."""
-        return sorted(self._iter_results(study), key=lambda r: r.deal)
+        return list(self.iter_results(study))
 
-    def _iter_results(self, study: Study) -> Iterator[DealResult]:
-        query = "SELECT deal, status, score, upper_bound, seconds, nodes, moves FROM results WHERE study = ?"
-        for deal, status, score, upper, seconds, nodes, moves in self._db.execute(query, (study.id,)):
-            yield DealResult(_from_sql(deal), status, score, seconds, upper, nodes, moves)
+    def iter_results(self, study: Study) -> Iterator[DealResult]:
+        """The study's rows in deal order, read as they are used (a study of any size, in bounded memory)."""
+        query = (
+            "SELECT deal, status, score, upper_bound, seconds, nodes, moves FROM results"
+            " WHERE study = ? AND deal BETWEEN ? AND ? ORDER BY deal"
+        )
+        for lo, hi in _sql_ranges(0, 2**64 - 1):
+            for deal, status, score, upper, seconds, nodes, moves in self._db.execute(query, (study.id, lo, hi)):
+                yield DealResult(_from_sql(deal), status, score, seconds, upper, nodes, moves)
+
+
+def _sql_ranges(first: int, last: int) -> list[tuple[int, int]]:
+    """Deals ``first``..``last`` as ranges of their stored (signed) values, each in ascending deal order: the deals
+    from 2**63 on are stored as negative numbers, after which they sort."""
+    ranges = []
+    if first < _SIGNED:
+        ranges.append((first, min(last, _SIGNED - 1)))
+    if last >= _SIGNED:
+        ranges.append((_to_sql(max(first, _SIGNED)), _to_sql(last)))
+    return ranges
 
 
 def default_db_path() -> Path:
-    """``studies.db`` in the user's data directory (created if missing)."""
-    import platformdirs
-
-    directory = Path(platformdirs.user_data_dir("foursquare", appauthor=False))
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise StudyError(
-            f"cannot create the data directory {directory}: {exc}", "data_dir", directory=str(directory), error=str(exc)
-        ) from None
-    return directory / "studies.db"
+    """``studies.db`` in the user's data directory (``FOURSQUARE_DATA_DIR`` when set); made by the first run."""
+    return data_dir() / "studies.db"
 
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "Study", "StudyStore", "default_db_path"]
