@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
 
 from foursquare.engine import Game, Move
 from foursquare.store import TERMINAL_PLAYER, Store
@@ -275,3 +276,15 @@ def test_the_web_app_and_the_terminal_share_one_database(tmp_path: Path) -> None
 
 def test_play_help_points_to_the_statistics() -> None:
     assert "foursquare stats" in cli("play", "--help").stdout
+
+
+@pytest.mark.parametrize("lang", ["en", "bn"])
+def test_recent_deal_numbers_are_never_cut_at_80_columns(tmp_path: Path, lang: str) -> None:
+    store = Store(tmp_path / "games.db")
+    for deal in (2**64 - 1, 98846506648327712):
+        store.record_game(f"g{deal}", TERMINAL_PLAYER, greedy_game(deal), hidden=False, assisted=True)
+    store.close()
+    result = cli("stats", "--db", str(tmp_path / "games.db"), "--lang", lang, env={"COLUMNS": "80"})
+    assert result.returncode == 0, result.stderr
+    assert max(cell_len(line) for line in result.stdout.splitlines()) <= 80
+    assert "18446744073709551615" in result.stdout and "98846506648327712" in result.stdout

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sqlite3
 import sys
 from collections.abc import Callable
@@ -117,7 +118,9 @@ def print_figures(figures: dict[str, Any], t: Translator | None = None) -> None:
     from rich.console import Console
 
     t = t or translator("en")
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 100)
+    # A terminal's width, or COLUMNS (rich reads it); else 100 columns (a pipe, a file).
+    wide = sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit()
+    console = Console(highlight=False, width=None if wide else 100)
     console.print(t("cli.stats.title", path=figures["database"]), style="bold", markup=False)
     if not figures["played"]:
         console.print(t("cli.stats.no_games", play=PLAY), markup=False)
@@ -195,8 +198,11 @@ def recent_table(games: list[dict[str, Any]], t: Translator) -> Any:
     table = Table(
         title=escape(t("cli.stats.recent")), title_justify="left", title_style="bold", box=None, padding=(0, 2)
     )
-    for column in ("date", "deal", "outcome"):
-        table.add_column(escape(t(f"cli.stats.col.{column}")))
+    longest_deal = max((len(str(game["deal"])) for game in games if game["deal"] is not None), default=1)
+    table.add_column(escape(t("cli.stats.col.date")))
+    # A deal number is replayed from here (foursquare play --deal N): never cut, the other columns wrap instead.
+    table.add_column(escape(t("cli.stats.col.deal")), no_wrap=True, min_width=longest_deal)
+    table.add_column(escape(t("cli.stats.col.outcome")))
     table.add_column(escape(t("cli.stats.col.score")), justify="right")
     table.add_column("")
     none = t("cli.stats.none")
