@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import html
 import itertools
 import json
+import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,7 @@ from foursquare.cli.options import (
     seed_number,
     variant_of,
 )
-from foursquare.cli.parser import help_text
+from foursquare.cli.parser import OptionError, help_text
 from foursquare.files import atomic_path, write_text
 from foursquare.i18n import Translator, translator
 
@@ -42,6 +44,10 @@ PLOT_LABELS = (
     "winnable",
 )
 HTML_COLUMNS = ("what", "variant", "settings", "deals", "done", "figures")
+# Caps on the options of ``study run``, so that a typing slip is an error rather than a machine brought down.
+WORKERS_PER_PROCESSOR = 4
+MAX_TIMEOUT = 86_400.0  # the solver's seconds per deal: a day
+MAX_MOVE_TIME = 3_600.0  # the best player's seconds per move: an hour
 
 
 def plot_labels(t: Translator) -> dict[str, str]:
@@ -91,20 +97,48 @@ def _register_run(commands: Any, t: Translator) -> None:
         help=help_text(t, "cli.study.what.help"),
     )
     p.add_argument("--deals", required=True, type=deal_ranges, metavar="A-B", help=help_text(t, "cli.study.deals.help"))
-    p.add_argument("--timeout", type=positive_float, metavar="S", help=help_text(t, "cli.study.timeout.help"))
+    p.add_argument("--timeout", type=timeout_seconds, metavar="S", help=help_text(t, "cli.study.timeout.help"))
     p.add_argument("--seed", type=seed_number, default=0, help=help_text(t, "cli.study.seed.help"))
-    p.add_argument("--time", type=positive_float, metavar="S", help=help_text(t, "cli.study.time.help"))
+    p.add_argument("--time", type=move_seconds, metavar="S", help=help_text(t, "cli.study.time.help"))
     _add_db(p, t)
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=positive_int, metavar="N", help=help_text(t, "cli.study.workers.help"))
+    where.add_argument("--workers", type=workers_number, metavar="N", help=help_text(t, "cli.study.workers.help"))
     where.add_argument(
         "--scheduler",
         metavar="tcp://HOST:PORT",
         help=help_text(t, "cli.study.scheduler.help", library="dask.distributed"),
     )
     p.add_argument("--json", action="store_true", help=help_text(t, "cli.study.json.help"))
+    p.add_argument("--no-progress", action="store_true", help=help_text(t, "cli.study.no_progress.help"))
     add_variant_options(p)
     p.set_defaults(run=run_study)
+
+
+def max_workers() -> int:
+    """The most local worker processes a run starts: ``WORKERS_PER_PROCESSOR`` per processor."""
+    return WORKERS_PER_PROCESSOR * (os.cpu_count() or 1)
+
+
+def workers_number(text: str) -> int:
+    """``--workers``: at least 1, at most :func:`max_workers` (each worker is a process of its own)."""
+    value = positive_int(text)
+    if value > max_workers():
+        raise OptionError("cli.study.too_many_workers", value=repr(text), max=str(max_workers()))
+    return value
+
+
+def _seconds_up_to(limit: float) -> Callable[[str], float]:
+    def seconds(text: str) -> float:
+        value = positive_float(text)
+        if value > limit:
+            raise OptionError("cli.study.too_long", value=repr(text), max=f"{limit:g}")
+        return value
+
+    return seconds
+
+
+timeout_seconds = _seconds_up_to(MAX_TIMEOUT)
+move_seconds = _seconds_up_to(MAX_MOVE_TIME)
 
 
 def deal_ranges(text: str) -> list[tuple[int, int]]:
@@ -131,24 +165,32 @@ def _db_path(args: argparse.Namespace) -> Path:
 
 
 def run_study(args: argparse.Namespace) -> int:
-    """Compute the deals of the study not yet stored, with a progress bar on standard error."""
+    """Compute the deals of the study not yet stored, with a progress bar on standard error.
+
+    The deals are ranges, never listed: a study of any size starts at once. Interrupted (Ctrl-C, or a signal
+    the command line turns into an exception), the rows stored so far stay and the next run continues them."""
     require_extra("study", "foursquare study run", args.translator)
-    from foursquare.study import StudySettings, StudyStore, deal_list
+    from foursquare.study import Deals, StudySettings, StudyStore
     from foursquare.study import run_study as run
-    from foursquare.study.report import deal_ranges as ranges_text
     from foursquare.study.report import study_summary
 
     t: Translator = args.translator
     _check_settings(args)
     _check_overlap(args.deals, t)
     settings = StudySettings(args.what, variant_of(args), timeout=args.timeout, seed=args.seed, time_budget=args.time)
-    deals = deal_list(args.deals)
-    with StudyStore(_db_path(args)) as store, _ProgressBar(args.what, ranges_text(deals), t) as show:
+    deals = Deals.of(args.deals)
+    with StudyStore(_db_path(args)) as store, _progress(args, deals) as show:
         study = run(store, settings, deals, workers=args.workers, scheduler=args.scheduler, progress=show)
-        rows = [r for r in store.results(study) if r.deal in set(deals)]
-        summary = study_summary(study, rows)
+        summary = study_summary(study, (r for r in store.iter_results(study) if r.deal in deals))
     print(json.dumps(summary) if args.json else _summary_text(summary, t))
     return 0
+
+
+def _progress(args: argparse.Namespace, deals: Any) -> contextlib.AbstractContextManager[Callable[[Any], None] | None]:
+    """The progress bar, unless ``--no-progress`` or standard error is not a terminal (a log, a pipe)."""
+    if args.no_progress or not sys.stderr.isatty():
+        return contextlib.nullcontext(None)
+    return _ProgressBar(args.what, deals.text(), deals.count, args.translator)
 
 
 def _check_settings(args: argparse.Namespace) -> None:
@@ -163,23 +205,33 @@ def _check_settings(args: argparse.Namespace) -> None:
 
 
 class _ProgressBar:
-    """A rich progress bar on standard error: deals done, rate, time left and the dashboard's address."""
+    """A rich progress bar on standard error: deals done of the total (known from the start), the rate of this
+    run's deals, the time left and the dashboard's address."""
 
-    def __init__(self, what: str, deals: str, t: Translator) -> None:
+    def __init__(self, what: str, deals: str, total: int, t: Translator) -> None:
         from rich.console import Console
         from rich.markup import escape
-        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+        from rich.progress import BarColumn, Progress, TextColumn
+        from rich.table import Column
 
-        from foursquare.cli.progress import CountColumn
+        from foursquare.cli.progress import CountColumn, TimeLeftColumn
 
         self._t = t
-        rate = TextColumn("{task.fields[rate]}", markup=False)
-        columns = (TextColumn("{task.description}"), BarColumn(), CountColumn(t), rate, TimeRemainingColumn())
+        # What must stay whole (the count, the rate, the time left) never wraps; a long description is cut short.
+        rate = TextColumn("{task.fields[rate]}", markup=False, table_column=Column(no_wrap=True))
+        about = TextColumn("{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis", max_width=30))
+        columns = (
+            about,
+            BarColumn(bar_width=20),
+            CountColumn(t, Column(no_wrap=True)),
+            rate,
+            TimeLeftColumn(t, Column(no_wrap=True)),
+        )
         dashboard = TextColumn("{task.fields[dashboard]}", markup=False)
         self._bar = Progress(*columns, dashboard, console=Console(stderr=True))
         description = escape(t("cli.study.progress", what=what, deals=deals))
-        self._task = self._bar.add_task(description, rate="", dashboard="")
-        self._first: int | None = None
+        self._task = self._bar.add_task(description, total=total, rate="", dashboard="")
+        self._started = False
 
     def __enter__(self) -> Callable[[Any], None]:
         self._bar.__enter__()
@@ -190,22 +242,25 @@ class _ProgressBar:
 
     def _update(self, progress: Any) -> None:
         task = self._bar.tasks[0]
-        if self._first is None:
-            self._first = progress.done  # resumed deals do not count towards the rate
         t = self._t
         dashboard = t("cli.study.dashboard", url=progress.dashboard) if progress.dashboard else ""
         elapsed = task.elapsed or 0.0
-        speed = (progress.done - self._first) / elapsed if elapsed > 0 else 0.0
+        speed = progress.computed / elapsed if elapsed > 0 else 0.0  # deals found stored do not count
         rate = t("cli.study.rate", rate=t.number(speed, 1)) if speed else ""
+        if not self._started:  # the deals found stored are no progress of this run: not in rich's speed either
+            self._started = True
+            self._bar.reset(self._task, completed=progress.done, total=progress.total, rate=rate, dashboard=dashboard)
+            return
         self._bar.update(self._task, completed=progress.done, total=progress.total, rate=rate, dashboard=dashboard)
 
 
 def run_report(args: argparse.Namespace) -> int:
-    """Every study's figures as text or JSON; optionally the plots and an HTML page."""
+    """Every study's figures as text or JSON; optionally the plots and an HTML page (read in one pass per study:
+    a study of any size)."""
     if args.plots or args.html:  # drawn with matplotlib; the figures alone need nothing more
         require_extra("study", "foursquare study report", args.translator)
     from foursquare.study import StudyStore
-    from foursquare.study.plots import write_plots
+    from foursquare.study.plots import missing_plots, write_plots
     from foursquare.study.report import report
 
     t: Translator = args.translator
@@ -214,14 +269,16 @@ def run_report(args: argparse.Namespace) -> int:
         raise CommandError(t("cli.study.none", db=str(db)))
     with StudyStore(db) as store:
         data = report(store)
-        studies = [(study, store.results(study)) for study in store.studies()]
-    if args.plots:
-        write_plots(studies, args.plots, plot_labels(t))
-    if args.html:
-        with tempfile.TemporaryDirectory() as tmp:
-            pictures = write_plots(studies, args.plots or tmp, plot_labels(t))
-            page = report_html(data, db, pictures, t)
-        write_text(args.html, page)
+        missing = missing_plots(store.studies()) if data["studies"] else ()
+        if args.plots:
+            write_plots(store, args.plots, plot_labels(t))
+            for note in _missing_notes(missing, t, titles=False):
+                print(note, file=sys.stderr)
+        if args.html:
+            with tempfile.TemporaryDirectory() as tmp:
+                pictures = write_plots(store, args.plots or tmp, plot_labels(t))
+                page = report_html(data, db, pictures, t, _missing_notes(missing, t, titles=True))
+            write_text(args.html, page)
     if args.json:
         print(json.dumps(data))
     elif not data["studies"]:
@@ -231,8 +288,37 @@ def run_report(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The title (a key of :data:`PLOT_LABELS`) of each plot, by file name.
+PLOT_TITLES = {
+    "optimal_scores.png": "optimal_title",
+    "player_scores.png": "players_title",
+    "solver_time.png": "time_title",
+    "win_rates.png": "rates_title",
+}
+
+
+def _missing_notes(missing: tuple[str, ...], t: Translator, *, titles: bool) -> list[str]:
+    """Why each plot left out is missing: the kind of study it is drawn from is not in the database. The plots
+    are named by file, or by their titles (the HTML page, which shows no file names)."""
+    from foursquare.study.plots import PLAYER_PLOTS, SOLVER_PLOTS
+
+    def named(plots: tuple[str, ...]) -> str:
+        return "; ".join(t(f"cli.study.plot.{PLOT_TITLES[p]}") if titles else p for p in plots)
+
+    notes = []
+    solver = tuple(p for p in SOLVER_PLOTS if p in missing)
+    player = tuple(p for p in PLAYER_PLOTS if p in missing)
+    if solver:
+        command = "foursquare study run --what solver"
+        notes.append(t("cli.study.plots.no_solver", plots=named(solver), command=command))
+    if player:
+        command = "foursquare study run --what best|greedy|random"
+        notes.append(t("cli.study.plots.no_player", plots=named(player), command=command))
+    return notes
+
+
 def _summary_text(s: dict[str, Any], t: Translator) -> str:
-    variant = s["variant"]["adjacency"] + (", count-buried" if s["variant"]["count_buried"] else "")
+    variant = variant_text(s["variant"])
     settings = ", ".join(f"{k} {v}" for k, v in s["settings"].items() if v is not None)
     deals = s["deals"] or "-"
     lines = [t("cli.study.head", what=s["what"], variant=variant, settings=settings, deals=deals, done=s["done"])]
@@ -271,31 +357,57 @@ def _summary_text(s: dict[str, Any], t: Translator) -> str:
     return "\n".join(lines)
 
 
-def report_html(data: dict[str, Any], db: Path, pictures: list[Path], t: Translator | None = None) -> str:
-    """One page with the report's table and its plots inlined (no file or network beside it)."""
+def variant_text(variant: dict[str, Any]) -> str:
+    """The house rules as the options that choose them read: ``orthogonal``, ``diagonal, count-buried``."""
+    return str(variant["adjacency"]) + (", count-buried" if variant["count_buried"] else "")
+
+
+def settings_text(settings: dict[str, Any], t: Translator) -> str:
+    """A study's settings (``report --json``'s ``settings``) as a person reads them: ``10 s per deal``."""
+    parts = []
+    if settings.get("timeout") is not None:
+        parts.append(t("cli.study.html.timeout", seconds=t.number(settings["timeout"])))
+    if "seed" in settings:
+        parts.append(t("cli.study.html.seed", seed=str(settings["seed"])))
+    if "time_budget" in settings:
+        budget = settings["time_budget"]
+        no_budget = t("cli.study.html.playouts")
+        parts.append(no_budget if budget is None else t("cli.study.html.time_budget", seconds=t.number(budget)))
+    if settings.get("version"):
+        parts.append(t("cli.study.html.version", version=str(settings["version"])))
+    return "; ".join(parts)
+
+
+def report_html(
+    data: dict[str, Any], db: Path, pictures: list[Path], t: Translator | None = None, notes: Sequence[str] = ()
+) -> str:
+    """One page with the report's table and its plots inlined (no file or network beside it); ``notes`` say why
+    a plot is missing."""
     t = t or translator("en")
     rows = []
     for s in data["studies"]:
         figures = _summary_text(s, t).split("\n")[1:]
-        cells = [s["what"], json.dumps(s["variant"]), json.dumps(s["settings"]), s["deals"], str(s["done"])]
+        cells = [s["what"], variant_text(s["variant"]), settings_text(s["settings"], t), s["deals"] or "-"]
+        cells.append(t.number(s["done"]))
+        cells = [html.escape(c) for c in cells]
         cells.append("<br>".join(html.escape(f.strip()) for f in figures))
-        rows.append(
-            "<tr>" + "".join(f"<td>{c if i == 5 else html.escape(c)}</td>" for i, c in enumerate(cells)) + "</tr>"
-        )
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     images = "".join(
         f'<figure><img alt="{html.escape(p.stem)}" src="data:image/png;base64,'
         f'{base64.b64encode(p.read_bytes()).decode()}"></figure>'
         for p in pictures
     )
+    missing = "".join(f'<p class="note">{html.escape(note)}</p>' for note in notes)
     head = "".join(f"<th>{html.escape(t(f'cli.study.html.col.{c}'))}</th>" for c in HTML_COLUMNS)
     title = html.escape(t("cli.study.html.title"))
     intro = html.escape(t("cli.study.html.intro", db=str(db), command="foursquare study report"))
     return (
         f'<!doctype html><html lang="{t.code}"><head><meta charset="utf-8"><title>{title}</title>'
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-        "td,th{border:1px solid #999;padding:4px 8px;vertical-align:top;font-size:14px}img{max-width:100%}</style>"
+        "td,th{border:1px solid #999;padding:4px 8px;vertical-align:top;font-size:14px}img{max-width:100%}"
+        ".note{font-style:italic}</style>"
         f"</head><body><h1>{title}</h1><p>{intro}</p>"
-        f"<table><tr>{head}</tr>{''.join(rows)}</table>{images}</body></html>\n"
+        f"<table><tr>{head}</tr>{''.join(rows)}</table>{missing}{images}</body></html>\n"
     )
 
 
@@ -338,5 +450,3 @@ def run_import(args: argparse.Namespace) -> int:
     if kept:
         print(t("cli.study.import_kept", count=kept))
     return 0
-
-

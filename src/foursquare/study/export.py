@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 from collections.abc import Iterator
 from typing import Any, TextIO
@@ -13,6 +14,7 @@ from foursquare.study.work import DealResult, StudyError, StudySettings
 
 FORMATS = ("jsonl", "csv", "parquet")
 PARQUET_EXTRA = "foursquare-solitaire[parquet]"  # what to install for Parquet files
+PARQUET_BATCH = 65_536  # rows per row group
 # Every column a table export has, solver and player fields side by side (empty where they do not apply).
 COLUMNS = (
     "what", "deal", "adjacency", "count_buried", "timeout", "seed", "time_budget",
@@ -34,9 +36,9 @@ def row_json(settings: StudySettings, row: DealResult) -> dict[str, Any]:
 
 
 def records(store: StudyStore) -> Iterator[dict[str, Any]]:
-    """Every row of every study, study by study, deal by deal."""
+    """Every row of every study, study by study, deal by deal, read as they are written (any size)."""
     for study in store.studies():
-        for row in store.results(study):
+        for row in store.iter_results(study):
             yield row_json(study.settings, row)
 
 
@@ -78,10 +80,20 @@ def write_parquet(store: StudyStore, path: str) -> int:
         "upper_bound": pa.int32(), "nodes": pa.int64(), "outcome": pa.string(), "score": pa.int32(),
         "moves": pa.int32(), "seconds": pa.float64(),
     }  # fmt: skip
-    rows = list(records(store))
-    table = pa.table({k: pa.array([r.get(k) for r in rows], type=types[k]) for k in COLUMNS})
-    pq.write_table(table, path)
-    return len(rows)
+    schema = pa.schema([(k, types[k]) for k in COLUMNS])
+    n = 0
+    with pq.ParquetWriter(path, schema) as writer:  # in batches: a store of any size in bounded memory
+        for batch in _batches(records(store), PARQUET_BATCH):
+            writer.write_table(pa.table({k: pa.array([r.get(k) for r in batch], type=types[k]) for k in COLUMNS}))
+            n += len(batch)
+    if n == 0:  # a file with the columns and no row, as an empty table would be written
+        pq.write_table(schema.empty_table(), path)
+    return n
+
+
+def _batches(items: Iterator[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+    while batch := list(itertools.islice(items, size)):
+        yield batch
 
 
 __all__ = [

@@ -4,19 +4,32 @@ Without a scheduler address a local cluster of worker processes is started (one 
 with one, an existing ``dask.distributed`` scheduler and its workers do the work. The chunks are the
 tasks: a worker that dies has its chunks recomputed by the scheduler, and every row comes back to this
 one process, which alone writes the store — one transaction per chunk.
+
+The deals are never listed whole: they are ranges (:class:`Deals`), read against the store a window at a
+time, and only a few chunks per worker are on the cluster at once, so a study of any size (up to every deal
+there is) starts at once and runs in bounded memory.
+
+An interrupt (``KeyboardInterrupt``, or whatever a signal handler raises) stops the run: the chunks stored
+so far stay, the cluster is closed, and the exception goes on to the caller. The worker processes of a local
+cluster never see the terminal's Ctrl-C (they start with SIGINT and SIGHUP blocked), so only this process
+answers it, and it shuts them down.
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import itertools
 import logging
 import os
+import signal
+import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
+from foursquare.cards import MAX_DEAL
 from foursquare.study.store import Study, StudyStore
 from foursquare.study.work import StudyError, StudySettings, compute_chunk
 
@@ -26,43 +39,127 @@ WORKER_TIMEOUT = 60.0  # seconds for a scheduler with no worker to get one
 # is milliseconds per task), small enough that a killed run loses little and the load stays balanced.
 MAX_CHUNK = {"solver": 100, "best": 2, "greedy": 1000, "random": 2000}
 CHUNKS_PER_WORKER = 8
+WINDOW = 65_536  # deals read against the store at a time, looking for the missing ones
+# The terminal sends these to every process of its foreground group: the workers leave them to this process.
+TERMINAL_SIGNALS = frozenset({signal.SIGINT, signal.SIGHUP})
+# Shutting down, the scheduler, nannies and workers may log a heartbeat "error" to a peer already gone, or a
+# task cancelled mid-way: not the user's business, and the run's real failures come back as exceptions.
+QUIET = logging.CRITICAL + 1
 
 
 @dataclass(frozen=True)
 class StudyProgress:
-    """Where a run is: deals stored (``done``) of the ``total`` asked, and the cluster's dashboard if any."""
+    """Where a run is: deals stored (``done``) of the ``total`` asked, the cluster's dashboard if any, and
+    ``computed``: the rows this run computed (``done`` also counts those found stored)."""
 
     done: int
     total: int
     dashboard: str | None = None
+    computed: int = 0
+
+
+@dataclass(frozen=True)
+class Deals:
+    """Deals as inclusive ranges ``(first, last)``, in the order given, none overlapping another: a set of
+    deals of any size, never listed whole (``count`` may exceed what ``len`` can say)."""
+
+    spans: tuple[tuple[int, int], ...]
+    _starts: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _sorted: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.spans:
+            raise StudyError("no deals: give at least one range of deals")
+        for lo, hi in self.spans:
+            if hi < lo:
+                raise StudyError(f"the deal range {lo}-{hi} ends before it starts")
+            if lo < 0 or hi >= MAX_DEAL:
+                raise StudyError(f"the deal range {lo}-{hi} is outside 0-{MAX_DEAL - 1}")
+        ordered = tuple(sorted(self.spans))
+        for (lo1, hi1), (lo2, hi2) in itertools.pairwise(ordered):
+            if lo2 <= hi1:
+                raise StudyError(f"the deal ranges {lo1}-{hi1} and {lo2}-{hi2} overlap")
+        object.__setattr__(self, "_sorted", ordered)
+        object.__setattr__(self, "_starts", tuple(lo for lo, _ in ordered))
+
+    @classmethod
+    def of(cls, ranges: Iterable[tuple[int, int]]) -> Deals:
+        """The deals of inclusive ranges, which must neither run backwards nor overlap."""
+        return cls(tuple((int(lo), int(hi)) for lo, hi in ranges))
+
+    @classmethod
+    def numbers(cls, deals: Iterable[int]) -> Deals:
+        """Deal numbers (each once, in increasing order) as their runs of consecutive numbers."""
+        spans: list[list[int]] = []
+        for deal in sorted(set(deals)):
+            if spans and deal == spans[-1][1] + 1:
+                spans[-1][1] = deal
+            else:
+                spans.append([deal, deal])
+        return cls(tuple((lo, hi) for lo, hi in spans))
+
+    @property
+    def count(self) -> int:
+        return sum(hi - lo + 1 for lo, hi in self.spans)
+
+    def __contains__(self, deal: object) -> bool:
+        if not isinstance(deal, int):
+            return False
+        i = bisect.bisect_right(self._starts, deal) - 1
+        return i >= 0 and deal <= self._sorted[i][1]
+
+    def __iter__(self) -> Iterator[int]:
+        for lo, hi in self.spans:
+            yield from range(lo, hi + 1)
+
+    def windows(self, size: int) -> Iterator[tuple[int, int]]:
+        """The spans cut into inclusive ranges of at most ``size`` deals, in order."""
+        for lo, hi in self.spans:
+            for start in range(lo, hi + 1, size):
+                yield start, min(hi, start + size - 1)
+
+    def text(self) -> str:
+        """``1-100,200,300-310``: the spans as typed on the command line."""
+        return ",".join(f"{lo}" if lo == hi else f"{lo}-{hi}" for lo, hi in self.spans)
 
 
 def deal_list(ranges: Iterable[tuple[int, int]]) -> list[int]:
-    """The deals of inclusive ranges ``(first, last)``, which must neither run backwards nor overlap."""
-    spans = list(ranges)
-    if not spans:
-        raise StudyError("no deals: give at least one range of deals")
-    for lo, hi in spans:
-        if hi < lo:
-            raise StudyError(f"the deal range {lo}-{hi} ends before it starts")
-    ordered = sorted(spans)
-    for (lo1, hi1), (lo2, hi2) in itertools.pairwise(ordered):
-        if lo2 <= hi1:
-            raise StudyError(f"the deal ranges {lo1}-{hi1} and {lo2}-{hi2} overlap")
-    return [deal for lo, hi in spans for deal in range(lo, hi + 1)]
+    """The deals of inclusive ranges ``(first, last)``, which must neither run backwards nor overlap (a list:
+    for a few deals only; :class:`Deals` holds any number)."""
+    return list(Deals.of(ranges))
 
 
-def chunks(deals: Sequence[int], what: str, workers: int) -> Iterator[list[int]]:
-    """The deals in chunks: about ``CHUNKS_PER_WORKER`` per worker, at most ``MAX_CHUNK[what]`` deals each."""
-    size = max(1, min(MAX_CHUNK[what], -(-len(deals) // (max(1, workers) * CHUNKS_PER_WORKER))))
-    for start in range(0, len(deals), size):
-        yield list(deals[start : start + size])
+def chunks(deals: Iterable[int], size: int) -> Iterator[list[int]]:
+    """The deals in lists of ``size`` (the last may be shorter)."""
+    it = iter(deals)
+    while chunk := list(itertools.islice(it, size)):
+        yield chunk
+
+
+def chunk_size(what: str, deals: int, workers: int) -> int:
+    """About ``CHUNKS_PER_WORKER`` chunks per worker for ``deals`` deals, at most ``MAX_CHUNK[what]`` deals each."""
+    return max(1, min(MAX_CHUNK[what], -(-deals // (max(1, workers) * CHUNKS_PER_WORKER))))
+
+
+class _Missing:
+    """The deals of ``deals`` the study has no row for, in order, read against the store a window at a time;
+    ``stored`` counts the deals found stored so far."""
+
+    def __init__(self, store: StudyStore, study: Study, deals: Deals) -> None:
+        self.stored = 0
+        self._store, self._study, self._deals = store, study, deals
+
+    def __iter__(self) -> Iterator[int]:
+        for lo, hi in self._deals.windows(WINDOW):
+            done = self._store.done_deals(self._study, lo, hi)
+            self.stored += len(done)
+            yield from (deal for deal in range(lo, hi + 1) if deal not in done)
 
 
 def run_study(
     store: StudyStore,
     settings: StudySettings,
-    deals: Sequence[int],
+    deals: Deals | Iterable[int],
     *,
     workers: int | None = None,
     scheduler: str | None = None,
@@ -73,59 +170,96 @@ def run_study(
     """Compute and store every deal of ``deals`` not stored yet for ``settings``; returns the study.
 
     ``workers`` worker processes of a local cluster (default: the processors), or the cluster of the
-    scheduler at ``scheduler`` (``tcp://host:port``). ``progress`` is called whenever rows are stored.
+    scheduler at ``scheduler`` (``tcp://host:port``). ``progress`` is called once the store has been read
+    (before any cluster starts), then whenever rows are stored.
     """
     if workers is not None and scheduler is not None:
         raise StudyError("give either a number of local workers or a scheduler address, not both")
     if workers is not None and workers < 1:
         raise StudyError(f"a local cluster needs at least one worker, not {workers}")
+    deals = deals if isinstance(deals, Deals) else Deals.numbers(deals)
     study = store.study(settings)
-    done = store.done_deals(study)
-    todo = [deal for deal in deals if deal not in done]
-    stored = len(deals) - len(todo)
-    if not todo:
-        if progress is not None:
-            progress(StudyProgress(stored, len(deals)))
+    total = deals.count
+    missing = _Missing(store, study, deals)
+    todo = iter(missing)
+    # The first window tells whether anything is missing, and when it is the whole study, how much.
+    first = list(itertools.islice(todo, WINDOW))
+    estimate = len(first) if total <= WINDOW else total - missing.stored
+    if progress is not None:
+        progress(StudyProgress(missing.stored, total))
+    if not first:
         return study
     with _client(workers, scheduler, connect_timeout, worker_timeout) as client:
         dashboard = _dashboard(client)
-        if progress is not None:
-            progress(StudyProgress(stored, len(deals), dashboard))
         width = max(1, sum(client.nthreads().values()))
-        futures = [
-            client.submit(compute_chunk, settings, chunk, pure=False, retries=0)
-            for chunk in chunks(todo, settings.what, width)
-        ]
-        _collect(store, study, futures, stored, len(deals), dashboard, progress)
+        run = _Run(store, study, missing, total, dashboard, progress)
+        run.emit()
+        size = chunk_size(settings.what, estimate, width)
+        run.collect(client, settings, chunks(itertools.chain(first, todo), size), width * CHUNKS_PER_WORKER)
     return study
 
 
-def _collect(
-    store: StudyStore,
-    study: Study,
-    futures: list[Any],
-    stored: int,
-    total: int,
-    dashboard: str | None,
-    progress: Callable[[StudyProgress], None] | None,
-) -> None:
-    """Store each chunk as it comes back (in one transaction), then forget it on the cluster."""
-    from distributed import as_completed
+@dataclass
+class _Run:
+    store: StudyStore
+    study: Study
+    missing: _Missing
+    total: int
+    dashboard: str | None
+    progress: Callable[[StudyProgress], None] | None
+    computed: int = 0
+
+    def emit(self) -> None:
+        if self.progress is not None:
+            done = self.missing.stored + self.computed
+            self.progress(StudyProgress(done, self.total, self.dashboard, self.computed))
+
+    def collect(self, client: Any, settings: StudySettings, work: Iterator[list[int]], in_flight: int) -> None:
+        """Keep ``in_flight`` chunks on the cluster; store each as it comes back (one transaction), then forget
+        it on the cluster and send the next."""
+        from distributed import as_completed
+
+        pending = as_completed()  # type: ignore[no-untyped-call]
+
+        def send(n: int) -> None:
+            for chunk in itertools.islice(work, n):
+                pending.add(client.submit(compute_chunk, settings, chunk, pure=False, retries=0))  # type: ignore[no-untyped-call]
+
+        send(in_flight)
+        for future in pending:
+            rows = _rows(future)
+            self.computed += self.store.add(self.study, rows)
+            future.release()
+            send(1)
+            self.emit()
+
+
+def _rows(future: Any) -> Any:
     from distributed.client import FutureCancelledError
     from distributed.scheduler import KilledWorker
 
-    for future in as_completed(futures):  # type: ignore[no-untyped-call]
-        try:
-            rows = future.result()
-        except KilledWorker as exc:
-            raise RuntimeError(f"a chunk of deals killed every worker that tried it: {exc}") from None
-        except FutureCancelledError as exc:
-            message = f"the cluster dropped a chunk of deals (did the scheduler stop?): {exc}"
-            raise StudyError(message, "chunk_dropped", error=str(exc)) from None
-        stored += store.add(study, rows)
-        future.release()
-        if progress is not None:
-            progress(StudyProgress(stored, total, dashboard))
+    try:
+        return future.result()
+    except KilledWorker as exc:
+        raise RuntimeError(f"a chunk of deals killed every worker that tried it: {exc}") from None
+    except FutureCancelledError as exc:
+        message = f"the cluster dropped a chunk of deals (did the scheduler stop?): {exc}"
+        raise StudyError(message, "chunk_dropped", error=str(exc)) from None
+
+
+@contextlib.contextmanager
+def _terminal_signals_blocked() -> Iterator[None]:
+    """Block the terminal's signals in this thread: the threads it starts (the cluster's) inherit the mask, and
+    so do the worker processes they start, which therefore never get the Ctrl-C meant for this process. A
+    signal that comes meanwhile waits, and is taken here when the block ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, TERMINAL_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 @contextlib.contextmanager
@@ -135,17 +269,19 @@ def _client(workers: int | None, scheduler: str | None, connect_timeout: float, 
 
     if scheduler is None:
         n = workers if workers is not None else (os.cpu_count() or 1)
-        cluster = LocalCluster(  # type: ignore[no-untyped-call]
-            n_workers=n,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",  # a free port: another cluster may hold the usual 8787
-            # Shutting down, a worker may log a heartbeat "error" to a scheduler already gone: not the user's
-            # business, and the run's real failures come back as exceptions.
-            silence_logs=logging.CRITICAL,
-        )
-        with cluster, Client(cluster) as client:  # type: ignore[no-untyped-call]
-            yield client
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(_quiet_shutdown())
+            with _terminal_signals_blocked():
+                cluster = stack.enter_context(
+                    LocalCluster(  # type: ignore[no-untyped-call]
+                        n_workers=n,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=":0",  # a free port: another cluster may hold the usual 8787
+                        silence_logs=QUIET,
+                    )
+                )
+            yield stack.enter_context(Client(cluster))  # type: ignore[no-untyped-call]
         return
     try:
         client = Client(scheduler, timeout=connect_timeout)  # type: ignore[no-untyped-call]
@@ -157,9 +293,22 @@ def _client(workers: int | None, scheduler: str | None, connect_timeout: float, 
             seconds=connect_timeout,
             error=str(exc),
         ) from None
-    with client:
+    with _quiet_shutdown(), client:
         _wait_for_workers(client, scheduler, worker_timeout)
         yield client
+
+
+@contextlib.contextmanager
+def _quiet_shutdown() -> Iterator[None]:
+    """Dask's own loggers in this process say nothing while the run lasts (closing an interrupted run, the
+    client and the cluster log the tasks they drop and the connections they close)."""
+    logger = logging.getLogger("distributed")
+    level = logger.level
+    logger.setLevel(QUIET)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def _wait_for_workers(client: Any, scheduler: str, timeout: float) -> None:
@@ -195,4 +344,14 @@ def _dashboard(client: Any) -> str | None:
     return str(link) if link else None
 
 
-__all__ = ["CONNECT_TIMEOUT", "MAX_CHUNK", "StudyProgress", "chunks", "deal_list", "run_study"]
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "MAX_CHUNK",
+    "WINDOW",
+    "Deals",
+    "StudyProgress",
+    "chunk_size",
+    "chunks",
+    "deal_list",
+    "run_study",
+]
