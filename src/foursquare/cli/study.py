@@ -303,7 +303,7 @@ def _missing_notes(missing: tuple[str, ...], t: Translator, *, titles: bool) -> 
     from foursquare.study.plots import PLAYER_PLOTS, SOLVER_PLOTS
 
     def named(plots: tuple[str, ...]) -> str:
-        return "; ".join(t(f"cli.study.plot.{PLOT_TITLES[p]}") if titles else p for p in plots)
+        return "; ".join(t(f"cli.study.plot.{PLOT_TITLES[p]}") for p in plots) if titles else ", ".join(plots)
 
     notes = []
     solver = tuple(p for p in SOLVER_PLOTS if p in missing)
