@@ -30,6 +30,7 @@ from foursquare.solver import bits, classkey, driver, frames, jit, parity, posit
 from foursquare.solver.driver import (
     DEFAULT_VARIANT,
     MAX_THREADS,
+    THREADS_LIMIT,
     WINNABLE_NODES,
     WINNABLE_TRIES,
     Solution,
@@ -48,6 +49,7 @@ jitcache.refresh([bits, classkey, driver, frames, jit, parity, position, ranks, 
 __all__ = [
     "DEFAULT_VARIANT",
     "MAX_THREADS",
+    "THREADS_LIMIT",
     "WINNABLE_NODES",
     "WINNABLE_TRIES",
     "Solution",

@@ -2,15 +2,24 @@
 
 Errors in what the caller asks raise :class:`SolverError` (a ``ValueError``); a line of the solver's
 that does not replay through the engine is a bug, and raises ``RuntimeError``.
+
+The search itself runs on a thread of its own while the caller's thread waits for it: an exception raised
+in the waiting thread — ``KeyboardInterrupt`` at Ctrl-C, or a signal handler's — sets the search's stop flags
+(which the compiled code looks at every ``CHECK_EVERY`` nodes), waits for the search to return, and goes on up.
+A signal handler runs only on the main thread, between two instructions of Python: were the search on that
+thread, the handler's exception would land in the compiled search's clock (numba's object mode), which cannot
+pass it on (``SystemError: ... returned a result with an exception set``).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -29,7 +38,8 @@ Status = Literal["optimal", "unwinnable", "bounds"]
 Best = tuple[int, tuple[Move, ...]]  # a win found: its turn, and the whole line from the first card
 
 DEFAULT_VARIANT = Variant()
-MAX_THREADS = 4
+MAX_THREADS = 4  # the default's cap: the processors this process may use, at most this many
+THREADS_LIMIT = 256  # the most threads a caller may ask for (each has its own search arrays)
 NO_NODE_LIMIT = 1 << 62
 PROBE_NODES = 1 << 15  # per frame and step of the probe
 PROBE_SHARE = 0.1  # of the time, at most, for the probe
@@ -122,8 +132,36 @@ def _check_limits(timeout: float, max_nodes: int | None, threads: int | None) ->
         raise SolverError(f"timeout must be a positive number of seconds, not {timeout!r}")
     if max_nodes is not None and max_nodes < 1:
         raise SolverError(f"the node budget must be a positive number, not {max_nodes!r}")
-    if threads is not None and threads < 1:
-        raise SolverError(f"the number of threads must be a positive number, not {threads!r}")
+    if threads is not None and not 1 <= threads <= THREADS_LIMIT:
+        raise SolverError(f"the number of threads must be from 1 to {THREADS_LIMIT}, not {threads!r}")
+
+
+class _Cancel:
+    """A solve's stop request, made from another thread: the stop flags of the searches running at the time
+    are set, and so is that of every search started after it (each search aborts at its next look)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._flags: list[IntArray] = []
+        self.requested = False
+
+    @contextmanager
+    def flag(self) -> Iterator[IntArray]:
+        """A stop flag for one search (one array, or one iteration on several threads), set if cancelled."""
+        with self._lock:
+            flag = np.full(1, int(self.requested), dtype=np.int64)
+            self._flags.append(flag)
+        try:
+            yield flag
+        finally:
+            with self._lock:
+                self._flags = [f for f in self._flags if f is not flag]
+
+    def request(self) -> None:
+        with self._lock:
+            self.requested = True
+            for flag in self._flags:
+                flag[0] = 1
 
 
 def _legal_line(game: Game, tail: Sequence[Move], turn: int) -> tuple[Move, ...] | None:
@@ -178,12 +216,13 @@ class _Deepening:
     """The iterative deepening over the frames: each iteration ``k`` looks for a win within ``k`` cards."""
 
     def __init__(self, game: Game, searches: list[_Search], deadline: float, node_limit: int,
-                 counters: IntArray) -> None:
+                 counters: IntArray, cancel: _Cancel | None = None) -> None:
         self.game = game
         self.searches = searches
         self.deadline = deadline
         self.node_limit = node_limit
         self.counters = counters
+        self.cancel = cancel or _Cancel()
 
     def run(self, best: Best | None, iterate: Callable[[int, int], _Iteration]) -> tuple[Status, Best | None, int]:
         """Deepen with ``iterate(k, relax_from)`` until :func:`_verdict` ends it; k is always a proven lower bound
@@ -208,7 +247,8 @@ class _Deepening:
         for search in self.searches:
             if search.bound > k:
                 continue
-            value = search.run(k, self.deadline, self.node_limit, self.counters, relax_from=relax)
+            with self.cancel.flag() as stop:
+                value = search.run(k, self.deadline, self.node_limit, self.counters, stop=stop, relax_from=relax)
             if value == ABORTED:
                 return _Iteration(aborted=True)
             if value <= k:
@@ -249,9 +289,9 @@ class _Crew:
 
     def iterate(self, k: int, relax: int) -> _Iteration:
         """Iteration ``k`` on every thread; a frame's new bound is the least of its threads' results."""
-        stop = np.zeros(1, dtype=np.int64)
         n = self.threads
-        shares = list(self.pool.map(self.share, range(n), [k] * n, [stop] * n, [relax] * n))
+        with self.deepening.cancel.flag() as stop:
+            shares = list(self.pool.map(self.share, range(n), [k] * n, [stop] * n, [relax] * n))
         self.deepening.counters[0] = self.probe_nodes + sum(int(c[0]) for c in self.counts)
         broken = False
         for owner, values in enumerate(shares):
@@ -271,7 +311,9 @@ class _Crew:
         return _Iteration()
 
 
-def _probe(game: Game, searches: list[_Search], deadline: float, node_limit: int, counters: IntArray) -> Best | None:
+def _probe(
+    game: Game, searches: list[_Search], deadline: float, node_limit: int, counters: IntArray, cancel: _Cancel
+) -> Best | None:
     """A short search for any win, most promising cells first, then for better and better wins with small node
     budgets, until ``deadline``: a good line to show if time runs out, and often the optimum itself, which
     then spares the last (and longest) deepening iterations. A frame it exhausts at some k gets that bound."""
@@ -283,7 +325,10 @@ def _probe(game: Game, searches: list[_Search], deadline: float, node_limit: int
             if search.bound > k:
                 continue
             budget = min(node_limit, int(counters[0]) + PROBE_NODES)
-            value = search.run(k, deadline, budget, counters)
+            with cancel.flag() as stop:
+                value = search.run(k, deadline, budget, counters, stop=stop)
+            if cancel.requested:
+                return best
             if 0 <= value <= k:
                 best = (value, _checked_line(game, search.moves(value), value))
                 found = True
@@ -310,11 +355,26 @@ def solve(
     Returns the optimum with a line reaching it, or a proof that no line wins, or — when
     ``timeout`` seconds pass first (or about ``max_nodes`` positions were examined) — the best line
     found and a proven upper bound. A node budget makes the answer independent of the machine's speed.
-    The deepening runs on ``threads`` threads (default: :func:`default_threads`; one with a node budget).
+    The deepening runs on ``threads`` threads (default: :func:`default_threads`; one with a node budget), at
+    most :data:`THREADS_LIMIT`. The search runs on a thread of its own: an exception that interrupts the caller's
+    wait for it (``KeyboardInterrupt``) stops it within a few thousand positions, and is raised once it has stopped.
     """
     _check_limits(timeout, max_nodes, threads)
-    node_limit = NO_NODE_LIMIT if max_nodes is None else max_nodes
     game = _start(stock, variant, moves)
+    n_threads = 1 if max_nodes is not None else (threads if threads is not None else default_threads())
+    cancel = _Cancel()
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="foursquare-solve") as runner:
+        work = runner.submit(_solve, game, timeout, max_nodes, n_threads, cancel)
+        try:
+            return work.result()
+        except BaseException:  # Ctrl-C, a signal handler's exception: stop the search, and wait for it to stop
+            cancel.request()
+            raise
+
+
+def _solve(game: Game, timeout: float, max_nodes: int | None, n_threads: int, cancel: _Cancel) -> Solution:
+    """:func:`solve`'s work, on its own thread; ``cancel`` stops it."""
+    node_limit = NO_NODE_LIMIT if max_nodes is None else max_nodes
     _compile(game)
     started = time.perf_counter()
     counters = np.zeros(1, dtype=np.int64)
@@ -337,9 +397,8 @@ def solve(
         return result("unwinnable", None, -1)
     tables = _Tables()
     searches = [_Search(game, frame, tables) for frame in _frames(game)]
-    best = _probe(game, searches, started + PROBE_SHARE * timeout, node_limit, counters)
-    deepening = _Deepening(game, searches, started + timeout, node_limit, counters)
-    n_threads = 1 if max_nodes is not None else (threads if threads is not None else default_threads())
+    best = _probe(game, searches, started + PROBE_SHARE * timeout, node_limit, counters, cancel)
+    deepening = _Deepening(game, searches, started + timeout, node_limit, counters, cancel)
     if n_threads == 1:
         return result(*deepening.run(best, deepening.alone))
     with ThreadPoolExecutor(max_workers=n_threads) as pool:
