@@ -2,11 +2,26 @@
 
 A command module has ``register(subparsers)``, which adds its parsers and sets ``run`` on each to the
 function that carries the command out from the parsed options. Library modules never see argparse:
-a command reads its options, calls the library, and prints. Exit status: 0 success, 1 an internal
-error (a bug: please report it), 2 bad input or usage, 130 interrupted.
+a command reads its options, calls the library, and prints.
+
+Exit status: 0 success, 1 an internal error (a bug: please report it), 2 bad input or usage, and when a
+signal stops the command, 128 and the signal's number: 130 after Ctrl-C (SIGINT), 143 after SIGTERM, 129 after
+SIGHUP (the terminal closed), each after one line, ``foursquare: interrupted``, and the cleanup that the
+exception the signal raised brings on its way up (:mod:`foursquare.cli.signals`).
 """
 
 from __future__ import annotations
+
+# First, so that a signal while the rest loads is held for main (see the module).
+from foursquare.cli.signals import (  # isort: split
+    EXIT_HANGUP,
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    STOP_SIGNALS,
+    Signals,
+    Stopped,
+    for_this_run,
+)
 
 import inspect
 import os
@@ -30,7 +45,6 @@ LANGUAGE_CODES = "en, uz, hr, fil (tl), kn, bn"
 LANGUAGE_VARIABLES = "LANGUAGE, LC_ALL, LC_MESSAGES, LANG"
 
 EXIT_INTERNAL_ERROR = 1
-EXIT_INTERRUPTED = 130
 
 # In the order ``foursquare --help`` lists them.
 COMMAND_GROUPS = (play, stats, records, autoplay, coach, solve, bench, study, serve)
@@ -61,6 +75,21 @@ def _register(group: ModuleType, sub: Any, t: Translator) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = values_may_start_with_a_dash(list(sys.argv[1:] if argv is None else argv))
     t, unknown = choose_language(arguments, os.environ)
+    signals = for_this_run()
+    try:
+        signals.arm()
+        code = _run(arguments, t, unknown)
+        if signals.received is not None and code == EXIT_INTERRUPTED:
+            return STOP_SIGNALS[signals.received]  # the command saw it as Ctrl-C: say which signal it was
+        return code
+    except KeyboardInterrupt as exc:
+        return _interrupted(exc, signals, t)
+    finally:
+        signals.restore()
+
+
+def _run(arguments: list[str], t: Translator, unknown: str | None) -> int:
+    """Parse ``arguments`` and run the command: its exit status, its errors in one line each."""
     if unknown is not None:
         print(t("cli.note.unknown_language", prog=PROG, code=repr(unknown)), file=sys.stderr)
     parser = build_parser(t)
@@ -78,9 +107,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RuntimeError as exc:  # our internal errors (a kernel/engine disagreement, a solver bug) are bugs
         print(t("cli.internal_error", prog=PROG, message=exc), file=sys.stderr)
         return EXIT_INTERNAL_ERROR
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (e.g. `foursquare deal 1 | head`): not an error worth a traceback.
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -88,4 +114,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-__all__ = ["CommandError", "build_parser", "main"]
+def _interrupted(exc: KeyboardInterrupt, signals: Signals, t: Translator) -> int:
+    """The one line after a signal (or Ctrl-C), and its exit status."""
+    status = signals.status(exc)
+    line = t("cli.interrupted", prog=PROG)
+    try:
+        if status == EXIT_INTERRUPTED and sys.stderr.isatty():
+            line = "\n" + line  # after the terminal's ^C
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # no standard error to say it on (closed, or gone with the terminal)
+        pass
+    return status
+
+
+__all__ = [
+    "EXIT_HANGUP",
+    "EXIT_INTERRUPTED",
+    "EXIT_TERMINATED",
+    "STOP_SIGNALS",
+    "CommandError",
+    "Stopped",
+    "build_parser",
+    "main",
+]

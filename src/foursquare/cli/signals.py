@@ -1,0 +1,128 @@
+"""How the ``foursquare`` command stops on a signal: Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal closed).
+
+:func:`foursquare.cli.main` turns each into an exception raised where the program is — ``KeyboardInterrupt``,
+or :class:`Stopped` (a kind of it) for SIGTERM and SIGHUP — so that every ``finally`` and context manager runs
+on the way up (a file being written is left as it was, with no temporary file beside it); then it prints one
+line and exits with 128 and the signal's number (:data:`STOP_SIGNALS`: 130, 143, 129), as a shell reports a
+process a signal ended.
+
+- A signal that comes while the program is still loading (before ``main`` runs) is held, and ``main`` stops at
+  once when it starts: this module is imported first, and installs the handlers then when it is the program
+  that runs (the ``foursquare`` script or ``python -m foursquare.cli``), not a program that imports it.
+- A signal that comes while the command is already on its way out is ignored, so that its cleanup (short: a
+  search stops within a few thousand positions) runs to its end; a third ends the process at once, as the
+  system would.
+- A signal the caller ignored stays ignored (``nohup`` ignores SIGHUP; a shell's background job, SIGINT).
+- Handlers are set on the main thread only (Python runs them there); the terminal game sets its own while it
+  holds the screen and puts these back after.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT's number
+EXIT_TERMINATED = 143  # 128 + SIGTERM's
+EXIT_HANGUP = 129  # 128 + SIGHUP's
+#: The signals the command stops on, with the exit status of each.
+STOP_SIGNALS: dict[int, int] = {
+    signal.SIGINT: EXIT_INTERRUPTED,
+    signal.SIGTERM: EXIT_TERMINATED,
+    signal.SIGHUP: EXIT_HANGUP,
+}
+PROGRAM = "foursquare"
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where the program was when it came, as Ctrl-C raises ``KeyboardInterrupt`` (of
+    which it is a kind, so that what cleans up after Ctrl-C cleans up after it too)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _exception(signum: int) -> KeyboardInterrupt:
+    return KeyboardInterrupt() if signum == signal.SIGINT else Stopped(signum)
+
+
+class Signals:
+    """The handlers of :data:`STOP_SIGNALS` for one run of the command: see the module's docstring."""
+
+    def __init__(self) -> None:
+        self.received: int | None = None  # the first signal that came
+        self.repeats = 0  # the signals after it
+        self.armed = False  # the command runs: a signal raises (before, it is held)
+        self.previous: dict[int, Any] = {}
+
+    def install(self) -> None:
+        if self.previous or threading.current_thread() is not threading.main_thread():
+            return
+        for signum in STOP_SIGNALS:
+            handler = signal.getsignal(signum)
+            if handler is not signal.SIG_IGN:
+                self.previous[signum] = handler
+                signal.signal(signum, self.handle)
+
+    def arm(self) -> None:
+        """The command starts: from now on a signal raises; one that came while the program loaded, at once."""
+        self.install()
+        self.armed = True
+        if self.received is not None:
+            raise _exception(self.received)
+
+    def handle(self, signum: int, frame: FrameType | None) -> None:
+        if self.received is None:
+            self.received = signum
+            if self.armed:
+                raise _exception(signum)
+            return
+        self.repeats += 1
+        if self.repeats >= 2:  # the third: the system's own way, at once
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+
+    def restore(self) -> None:
+        """Put the previous handlers back, unless a signal came: then the process is on its way out, and a signal
+        during the rest of its cleanup (Python's own, which waits for threads) must not raise."""
+        if self.received is not None:
+            return
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+        self.previous.clear()
+        self.armed = False
+
+    def status(self, exc: BaseException) -> int:
+        """The exit status after ``exc`` (a ``KeyboardInterrupt``): that of the signal that raised it, if any."""
+        signum = exc.signum if isinstance(exc, Stopped) else self.received or signal.SIGINT
+        return STOP_SIGNALS.get(signum, EXIT_INTERRUPTED)
+
+
+def _is_the_program() -> bool:
+    """Whether this process is the command (``foursquare …``, ``python -m foursquare.cli …``), rather than a
+    program that imports it (a test, the web app): ``python -m`` sets ``sys.argv[0]`` to ``-m`` while it finds
+    the module, and so while it imports this package."""
+    first = sys.argv[0] if sys.argv else ""
+    return first == "-m" or Path(first).name in (PROGRAM, f"{PROGRAM}.exe")
+
+
+_loading: Signals | None = None
+if _is_the_program():
+    _loading = Signals()
+    _loading.install()
+
+
+def for_this_run() -> Signals:
+    """The handlers for a run of the command: those installed while the program loaded (once), else new ones."""
+    global _loading
+    signals, _loading = _loading or Signals(), None
+    return signals
+
+
+__all__ = ["EXIT_HANGUP", "EXIT_INTERRUPTED", "EXIT_TERMINATED", "STOP_SIGNALS", "Signals", "Stopped", "for_this_run"]
