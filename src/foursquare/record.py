@@ -23,18 +23,32 @@ from foursquare.errors import FoursquareError
 
 FORMAT = "foursquare-game"
 VERSION = 1
+#: What is wrong with a text that is not JSON: the start of the message of Python's parser, and its code.
+JSON_FAULTS = (
+    ("Expecting value", "expecting_value"),
+    ("Expecting ',' delimiter", "expecting_comma"),
+    ("Expecting ':' delimiter", "expecting_colon"),
+    ("Expecting property name", "expecting_name"),
+    ("Unterminated string", "unterminated_string"),
+    ("Invalid control character", "control_character"),
+    ("Invalid \\uXXXX escape", "bad_escape"),
+    ("Invalid \\escape", "bad_escape"),
+    ("Extra data", "extra_data"),
+    ("Illegal trailing comma", "trailing_comma"),
+)
 
 
 class RecordError(FoursquareError):
     """A game record is malformed or describes an impossible game.
 
     Besides its English text, for developers, it says what is wrong in a form a front end can put in its
-    player's words: ``code`` (``no_such_file``, ``cannot_read``, ``not_json``, ``not_object``,
+    player's words: ``code`` (``no_such_file``, ``cannot_read``, ``not_json``, ``too_deep``, ``not_object``,
     ``unknown_format``, ``unsupported_version``, ``unknown_fields``, ``bad_variant``, ``deal_and_stock``,
     ``bad_deal``, ``bad_stock``, ``moves_not_list``, ``bad_move``, ``move_after_end``, ``illegal_move``; empty
     when unknown), ``params`` (the details: ``index`` of a move counted from 0, ``reason`` of an illegal move
-    (:class:`IllegalMoveError`'s code), ``found``/``expected``, ``fields``, ``detail`` (an English text)) and
-    ``path``, the file read, if any.
+    (:class:`IllegalMoveError`'s code), ``found``/``expected``, ``fields``, ``detail`` (an English text); for
+    ``not_json``, ``fault`` (one of :data:`JSON_FAULTS`' codes, or ``other``), ``line`` and ``column``, counted
+    from 1) and ``path``, the file read, if any.
     """
 
     def __init__(self, message: str, code: str = "", *, path: str | None = None, **params: object) -> None:
@@ -116,10 +130,16 @@ def load(data: object) -> Game:
 
 
 def loads(text: str) -> Game:
+    """Read a record from its text (a byte order mark before it is allowed, as some editors write one)."""
     try:
-        data = json.loads(text)
+        data = json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON: {exc}", "not_json", detail=str(exc)) from None
+        fault = next((code for start, code in JSON_FAULTS if exc.msg.startswith(start)), "other")
+        raise RecordError(
+            f"not valid JSON: {exc}", "not_json", detail=str(exc), fault=fault, line=exc.lineno, column=exc.colno
+        ) from None
+    except RecursionError:  # [[[[…]]]] deeper than Python's parser goes
+        raise RecordError("not a record: its JSON is nested too deeply", "too_deep") from None
     return load(data)
 
 

@@ -72,6 +72,13 @@ def study_message(exc: StudyError, t: Translator) -> str:
     return t(f"cli.study.error.{exc.code}", **names, **params)
 
 
+def json_fault(params: dict[str, object], t: Translator) -> str:
+    """Where and how a text is not JSON (a record's ``not_json`` details): ``a comma was expected at line 3,
+    column 7``; only where, for a fault the catalogue does not name."""
+    key = f"cli.json.{params.get('fault')}"
+    return t(key if t.has(key) else "cli.json.other", line=params["line"], column=params["column"])
+
+
 def record_message(exc: RecordError, t: Translator) -> str:
     """What is wrong with a game record, from :class:`~foursquare.record.RecordError`'s code and details."""
     code, params, path = exc.code, dict(exc.params), exc.path
@@ -83,6 +90,8 @@ def record_message(exc: RecordError, t: Translator) -> str:
     if code == "illegal_move":
         reason = f"error.illegal.{params.get('reason')}"
         params["reason"] = t(reason) if t.has(reason) else str(params.get("reason"))
+    if code == "not_json" and "line" in params:
+        params["detail"] = json_fault(params, t)
     for name in ("found", "expected"):
         if name in params:
             params[name] = str(params[name])  # as written in the file or by the program: not a number to localise
