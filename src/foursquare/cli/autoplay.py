@@ -1,4 +1,8 @@
-"""``foursquare autoplay``: watch a computer player play one deal, or measure it over many."""
+"""``foursquare autoplay``: watch a computer player play one deal, or measure it over many.
+
+Every option given is honoured or refused: ``--delay`` is for the one game, ``--jobs`` for many, ``--time`` for
+the player that thinks (best), ``--seed`` for those that draw at random (best, random).
+"""
 
 from __future__ import annotations
 
@@ -7,21 +11,30 @@ import json
 import time
 from typing import Any
 
+from foursquare import record
 from foursquare.cli.options import (
     CommandError,
     add_variant_options,
     deal_number,
-    deal_range,
-    non_negative_float,
-    positive_float,
-    positive_int,
+    deal_range_up_to,
+    non_negative_seconds,
+    positive_seconds,
     seed_number,
     variant_of,
+    whole_number_up_to,
 )
 from foursquare.cli.parser import help_text
 from foursquare.cli.records import outcome_text
 from foursquare.engine import Game
 from foursquare.i18n import Translator
+
+#: The most deals of one ``--deals`` run (every game's result is kept until the summary).
+MAX_DEALS = 1_000_000
+#: The most processes ``--jobs`` starts (each loads the compiled kernel).
+MAX_JOBS = 64
+DEFAULT_DELAY = 0.4
+#: The options each player makes use of (``--time``: thinking time; ``--seed``: its random draws).
+PLAYER_OPTIONS = {"random": ("--seed",), "greedy": (), "best": ("--seed", "--time")}
 
 
 def register(sub: Any, t: Translator | None = None) -> None:
@@ -34,16 +47,16 @@ def register(sub: Any, t: Translator | None = None) -> None:
     )
     where = p.add_mutually_exclusive_group()
     where.add_argument("--deal", type=deal_number, help=help_text(t, "cli.autoplay.deal.help"))
-    where.add_argument("--deals", type=deal_range, metavar="A-B", help=help_text(t, "cli.autoplay.deals.help"))
-    p.add_argument("--seed", type=seed_number, default=0, help=help_text(t, "cli.autoplay.seed.help"))
-    p.add_argument("--time", type=positive_float, metavar="S", help=help_text(t, "cli.autoplay.time.help"))
+    deals = deal_range_up_to(MAX_DEALS)
+    where.add_argument("--deals", type=deals, metavar="A-B", help=help_text(t, "cli.autoplay.deals.help"))
+    p.add_argument("--seed", type=seed_number, help=help_text(t, "cli.autoplay.seed.help"))
+    p.add_argument("--time", type=positive_seconds, metavar="S", help=help_text(t, "cli.autoplay.time.help"))
     p.add_argument(
-        "--delay", type=non_negative_float, default=0.4, metavar="S", help=help_text(t, "cli.autoplay.delay.help")
+        "--delay", type=non_negative_seconds, metavar="S", help=help_text(t, "cli.autoplay.delay.help")
     )
     p.add_argument(
         "--jobs",
-        type=positive_int,
-        default=1,
+        type=whole_number_up_to(MAX_JOBS),
         metavar="N",
         help=help_text(t, "cli.autoplay.jobs.help", deals="--deals"),
     )
@@ -59,12 +72,52 @@ def run_autoplay(args: argparse.Namespace) -> int:
     t: Translator = args.translator
     if args.player not in PLAYER_NAMES:
         raise CommandError(t("cli.player.unknown", name=repr(args.player), choices=", ".join(PLAYER_NAMES)))
-    player = make_player(args.player, seed=args.seed, time_budget=args.time)
+    _refuse_what_is_ignored(args, t)
     if args.deals is not None:
         return _play_many(args)
-    if args.deal is None:
-        raise CommandError(t("cli.autoplay.deal_or_deals", deal="--deal N", deals="--deals A-B"))
+    player = make_player(args.player, seed=_seed(args), time_budget=args.time)
+    if args.json:
+        return _game_json(args, player)
     return _watch(args, player)
+
+
+def _refuse_what_is_ignored(args: argparse.Namespace, t: Translator) -> None:
+    """An option the run would not use is refused, one line and exit 2, rather than silently ignored."""
+    if args.deal is None and args.deals is None:
+        raise CommandError(t("cli.autoplay.deal_or_deals", deal="--deal N", deals="--deals A-B"))
+    if args.deal is not None and args.jobs is not None:
+        raise CommandError(t("cli.option.only_with", option="--jobs", other="--deals"))
+    if args.deals is not None and args.delay is not None:
+        raise CommandError(t("cli.option.only_with", option="--delay", other="--deal"))
+    if args.deal is not None and args.json and args.delay is not None:
+        raise CommandError(t("cli.option.not_together", option="--delay", other="--json"))
+    for option, value in (("--time", args.time), ("--seed", args.seed)):
+        if value is not None and option not in PLAYER_OPTIONS.get(args.player, ()):
+            raise CommandError(t("cli.autoplay.not_for_player", option=option, player=args.player))
+
+
+def _seed(args: argparse.Namespace) -> int:
+    return 0 if args.seed is None else int(args.seed)
+
+
+def _game_json(args: argparse.Namespace, player: Any) -> int:
+    """``--deal N --json``: the game as one JSON object, keyed as the ``--deals`` summary and the records are."""
+    from foursquare.players import play_game
+
+    game = Game(deal=args.deal, variant=variant_of(args))
+    result = play_game(player, game)
+    times = result.move_seconds
+    data = {
+        "player": args.player,
+        "deal": args.deal,
+        "variant": game.variant.to_json(),
+        **record.outcome_json(game.outcome()),
+        "played": game.turn,
+        "seconds_per_move": sum(times) / len(times) if times else 0.0,
+        "record": record.to_json(game),
+    }
+    print(json.dumps(data))
+    return 0
 
 
 def _watch(args: argparse.Namespace, player: Any) -> int:
@@ -92,15 +145,16 @@ def _watch(args: argparse.Namespace, player: Any) -> int:
         if interactive:
             console.print(line, style="cyan", highlight=False, markup=False)
             console.print(grid_table(g))
-            if args.delay > 0:
-                time.sleep(args.delay)
+            delay = DEFAULT_DELAY if args.delay is None else args.delay
+            if delay > 0:
+                time.sleep(delay)
         else:
             print(line)
             print(grid_text(g, ascii_only=not unicode_ok(sys.stdout)))
             print()
 
     result = play_game(player, game, show)
-    end = t("cli.autoplay.demo_end", outcome=outcome_text(game.outcome(), t), count=result.moves, score=result.score)
+    end = t("cli.autoplay.demo_end_cards", outcome=outcome_text(game.outcome(), t), count=result.moves)
     if interactive:
         console.print(end, style="bold green" if result.won else "bold red", highlight=False, markup=False)
     else:
@@ -121,16 +175,18 @@ def _play_many(args: argparse.Namespace) -> int:
     lo, hi = args.deals
     deals = range(lo, hi + 1)
     columns = (TextColumn("{task.description}"), BarColumn(), CountColumn(t), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+    console = Console(stderr=True)
+    # On a terminal only: elsewhere rich would leave an empty line on standard error.
+    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
         description = t("cli.autoplay.progress", player=args.player, deals=f"{lo}-{hi}")
         task = progress.add_task(escape(description), total=len(deals))
         results = play_deals(
             args.player,
             deals,
-            seed=args.seed,
+            seed=_seed(args),
             time_budget=args.time,
             variant=variant_of(args),
-            jobs=args.jobs,
+            jobs=min(args.jobs or 1, len(deals)),  # no process without a deal to play
             progress=lambda: progress.advance(task),
         )
     summary = results_summary(args.player, results)

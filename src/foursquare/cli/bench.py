@@ -12,12 +12,14 @@ from typing import Any
 
 from foursquare.cli.errors import CommandError
 from foursquare.cli.extras import require_extra
-from foursquare.cli.options import add_variant_options, deal_range, variant_of
+from foursquare.cli.options import add_variant_options, deal_range_up_to, variant_of
 from foursquare.cli.parser import OptionError, help_text
 from foursquare.i18n import Translator
 
-#: The greedy playouts' deals unless ``--deals`` says otherwise.
+#: The greedy playouts' deals unless ``--deals`` says otherwise, and the most it takes (the engine's games are all
+#: dealt before the clock starts).
 DEFAULT_DEALS = (1, 1000)
+MAX_DEALS = 100_000
 #: ``foursquare.rl.bench``'s limits and defaults, repeated so that parsing the command line does not import
 #: Gymnasium and numba (``tests/test_bench_rl.py`` checks that they agree).
 MAX_ENVS = 16_384
@@ -65,7 +67,8 @@ def measure_seconds(text: str) -> float:
 def register(sub: Any, t: Translator | None = None) -> None:
     t = t or sub.translator
     p = sub.add_parser("bench", help=help_text(t, "cli.bench.help"), description=t("cli.bench.description"))
-    p.add_argument("--deals", type=deal_range, metavar="A-B", help=help_text(t, "cli.bench.deals.help"))
+    deals = deal_range_up_to(MAX_DEALS)
+    p.add_argument("--deals", type=deals, metavar="A-B", help=help_text(t, "cli.bench.deals.help"))
     p.add_argument("--json", action="store_true", help=help_text(t, "cli.bench.json.help"))
     p.add_argument("--rl", action="store_true", help=help_text(t, "cli.bench.rl.help", **NAMES))
     default_sizes = ",".join(str(n) for n in DEFAULT_SIZES)

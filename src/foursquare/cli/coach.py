@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from foursquare import record
-from foursquare.cli.options import CommandError, positive_float, seed_number
+from foursquare.cli.options import CommandError, positive_seconds, seed_number
 from foursquare.cli.parser import help_text
 from foursquare.cli.records import outcome_text
 from foursquare.i18n import Translator, translator
@@ -20,14 +20,14 @@ def register(sub: Any, t: Translator | None = None) -> None:
     p = sub.add_parser("hint", help=help_text(t, "cli.hint.help"), description=t("cli.hint.description"))
     p.add_argument("record", metavar="RECORD", help=help_text(t, "cli.hint.record.help", doc="docs/records.md"))
     p.add_argument("--json", action="store_true", help=help_text(t, "cli.hint.json.help", keys="turn, card, moves"))
-    p.add_argument("--time", type=positive_float, metavar="S", help=help_text(t, "cli.hint.time.help"))
+    p.add_argument("--time", type=positive_seconds, metavar="S", help=help_text(t, "cli.hint.time.help"))
     p.add_argument("--seed", type=seed_number, default=0, help=seed_help)
     p.set_defaults(run=run_hint)
 
     p = sub.add_parser("analyze", help=help_text(t, "cli.analyze.help"), description=t("cli.analyze.description"))
     p.add_argument("record", metavar="RECORD", help=help_text(t, "cli.analyze.record.help", doc="docs/records.md"))
     p.add_argument("--json", action="store_true", help=help_text(t, "cli.analyze.json.help", doc="docs/api.md"))
-    p.add_argument("--time", type=positive_float, metavar="S", help=help_text(t, "cli.analyze.time.help"))
+    p.add_argument("--time", type=positive_seconds, metavar="S", help=help_text(t, "cli.analyze.time.help"))
     p.add_argument("--seed", type=seed_number, default=0, help=seed_help)
     p.set_defaults(run=run_analyze)
 

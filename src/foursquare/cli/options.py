@@ -3,11 +3,16 @@
 Option types raise :class:`~foursquare.cli.parser.OptionError` (an :class:`argparse.ArgumentTypeError`),
 which argparse turns into a usage message in the run's language and exit status 2
 (``foursquare solve: error: argument --timeout: ...``). Values are quoted as typed (``'abc'``).
+
+No option takes an absurd value: seconds are more than 0 (or at least 0) and at most :data:`MAX_SECONDS` (a
+day; not ``nan`` nor ``inf``), a seed is from 0 to :data:`MAX_SEED`, and each count has its own maximum
+(:func:`whole_number_up_to`, :func:`deal_range_up_to`).
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from foursquare.cards import MAX_DEAL
 from foursquare.cli.errors import CommandError
@@ -19,6 +24,10 @@ EXIT_BAD_INPUT = 2
 
 #: The largest deal number, written as deal numbers are (Latin digits).
 LAST_DEAL = str(MAX_DEAL - 1)
+#: The most seconds an option takes (a day): ``inf`` is refused, and so is any wait no one means.
+MAX_SECONDS = 86_400
+#: The largest seed: what a signed 64-bit integer holds (a study keeps its seed in SQLite).
+MAX_SEED = 2**63 - 1
 
 
 def deal_number(text: str) -> int:
@@ -46,24 +55,54 @@ def deal_range(text: str) -> tuple[int, int]:
     return lo, hi
 
 
+def deal_range_up_to(most: int) -> Callable[[str], tuple[int, int]]:
+    """:func:`deal_range` of at most ``most`` deals (a command that keeps every game's result in memory)."""
+
+    def bounded_deal_range(text: str) -> tuple[int, int]:
+        lo, hi = deal_range(text)
+        if hi - lo + 1 > most:
+            raise OptionError("cli.option.deal_range_too_long", value=repr(text), max=most)
+        return lo, hi
+
+    return bounded_deal_range
+
+
 def positive_float(text: str) -> float:
+    """A number of seconds more than 0 (``inf`` too: see :func:`positive_seconds`)."""
     try:
         value = float(text)
     except ValueError:
         raise OptionError("cli.option.seconds_not_number", value=repr(text)) from None
-    if not value > 0:
+    if not value > 0:  # nan too
         raise OptionError("cli.option.seconds_not_positive", value=repr(text))
     return value
 
 
 def non_negative_float(text: str) -> float:
+    """A number of seconds, 0 or more (``inf`` too: see :func:`non_negative_seconds`)."""
     try:
         value = float(text)
     except ValueError:
         raise OptionError("cli.option.seconds_not_number", value=repr(text)) from None
-    if not value >= 0:
+    if not value >= 0:  # nan too
         raise OptionError("cli.option.seconds_negative", value=repr(text))
     return value
+
+
+def _at_most_a_day(value: float, text: str) -> float:
+    if value > MAX_SECONDS:  # inf too
+        raise OptionError("cli.option.seconds_too_many", value=repr(text), max=MAX_SECONDS)
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """Seconds: more than 0, at most :data:`MAX_SECONDS`."""
+    return _at_most_a_day(positive_float(text), text)
+
+
+def non_negative_seconds(text: str) -> float:
+    """Seconds: 0 or more, at most :data:`MAX_SECONDS`."""
+    return _at_most_a_day(non_negative_float(text), text)
 
 
 def positive_int(text: str) -> int:
@@ -76,11 +115,27 @@ def positive_int(text: str) -> int:
     return value
 
 
+def whole_number_up_to(most: int) -> Callable[[str], int]:
+    """:func:`positive_int` of at most ``most``: a count of threads or processes, each of which costs memory."""
+
+    def bounded_whole_number(text: str) -> int:
+        value = positive_int(text)
+        if value > most:
+            raise OptionError("cli.option.at_most", value=repr(text), max=most)
+        return value
+
+    return bounded_whole_number
+
+
 def seed_number(text: str) -> int:
+    """A seed: a whole number from 0 to :data:`MAX_SEED` (decimal, or ``0x…``)."""
     try:
-        return int(text, 0)
+        value = int(text, 0)
     except ValueError:
         raise OptionError("cli.option.seed_not_integer", value=repr(text)) from None
+    if not 0 <= value <= MAX_SEED:
+        raise OptionError("cli.option.seed_range", value=repr(text), max=str(MAX_SEED))
+    return value
 
 
 def parser_translator(parser: argparse.ArgumentParser) -> Translator:
@@ -90,20 +145,31 @@ def parser_translator(parser: argparse.ArgumentParser) -> Translator:
 
 
 def add_variant_options(parser: argparse.ArgumentParser) -> None:
-    """``--adjacency`` and ``--count-buried``, read back by :func:`variant_of`."""
+    """``--adjacency`` and ``--count-buried``, read back by :func:`variant_of`; each is None when not given (see
+    :func:`house_rules_given`)."""
     t = parser_translator(parser)
     group = parser.add_argument_group(t("cli.option.house_rules"))
     group.add_argument(
         "--adjacency",
         choices=("orthogonal", "diagonal"),
-        default="orthogonal",
+        default=None,
         help=help_text(t, "cli.option.adjacency.help", orthogonal="orthogonal", diagonal="diagonal"),
     )
-    group.add_argument("--count-buried", action="store_true", help=help_text(t, "cli.option.count_buried.help"))
+    group.add_argument(
+        "--count-buried", action="store_true", default=None, help=help_text(t, "cli.option.count_buried.help")
+    )
 
 
 def variant_of(args: argparse.Namespace) -> Variant:
-    return Variant(adjacency=args.adjacency, count_buried=args.count_buried)
+    """The house rules the options give: the standard rules for those not given."""
+    return Variant(adjacency=args.adjacency or "orthogonal", count_buried=bool(args.count_buried))
+
+
+def house_rules_given(args: argparse.Namespace) -> list[str]:
+    """The house-rule options given, as typed (``--adjacency``, ``--count-buried``): for a command to refuse them
+    where they would be ignored."""
+    given = [("--adjacency", args.adjacency), ("--count-buried", args.count_buried)]
+    return [option for option, value in given if value is not None]
 
 
 def values_may_start_with_a_dash(argv: list[str]) -> list[str]:
@@ -118,17 +184,26 @@ def values_may_start_with_a_dash(argv: list[str]) -> list[str]:
     return joined
 
 
-DASHED_VALUE_OPTIONS = frozenset({"--deals", "--deal", "--delay", "--time", "--timeout", "--seed", "--jobs"})
+DASHED_VALUE_OPTIONS = frozenset(
+    {"--deals", "--deal", "--delay", "--time", "--timeout", "--seed", "--jobs", "--threads", "--seconds"}
+)
 
 __all__ = [
     "EXIT_BAD_INPUT",
+    "MAX_SECONDS",
+    "MAX_SEED",
     "CommandError",
     "add_variant_options",
     "deal_number",
     "deal_range",
+    "deal_range_up_to",
+    "house_rules_given",
     "non_negative_float",
+    "non_negative_seconds",
     "positive_float",
     "positive_int",
+    "positive_seconds",
     "seed_number",
     "variant_of",
+    "whole_number_up_to",
 ]

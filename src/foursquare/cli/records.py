@@ -8,7 +8,14 @@ from typing import Any
 
 from foursquare import record
 from foursquare.cards import deal_stock
-from foursquare.cli.options import CommandError, add_variant_options, deal_number, seed_number, variant_of
+from foursquare.cli.options import (
+    CommandError,
+    add_variant_options,
+    deal_number,
+    house_rules_given,
+    seed_number,
+    variant_of,
+)
 from foursquare.cli.parser import help_text
 from foursquare.engine import Game, Outcome
 from foursquare.i18n import Translator
@@ -37,9 +44,15 @@ def register(sub: Any, t: Translator | None = None) -> None:
 def run_deal(args: argparse.Namespace) -> int:
     t: Translator = args.translator
     if args.winnable:
+        if args.number is not None:
+            raise CommandError(t("cli.deal.number_and_winnable", winnable="--winnable"))
         return _winnable_deal(args)
     if args.number is None:
         raise CommandError(t("cli.deal.no_deal", winnable="--winnable"))
+    # A numbered deal's stock order is the same whatever the house rules and seed: they would be ignored.
+    ignored = (["--seed"] if args.seed is not None else []) + house_rules_given(args)
+    if ignored:
+        raise CommandError(t("cli.option.only_with", option=ignored[0], other="--winnable"))
     stock = deal_stock(args.number)
     if args.json:
         print(json.dumps({"deal": args.number, "stock": [c.name for c in stock]}))

@@ -7,13 +7,25 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from foursquare import record
-from foursquare.cli.options import add_variant_options, deal_number, positive_float, positive_int, variant_of
+from foursquare.cli.options import (
+    CommandError,
+    add_variant_options,
+    deal_number,
+    house_rules_given,
+    positive_seconds,
+    variant_of,
+    whole_number_up_to,
+)
 from foursquare.cli.parser import help_text
 from foursquare.engine import Game
 from foursquare.i18n import Translator, translator
 
 if TYPE_CHECKING:
     from foursquare.solver import Solution
+
+#: The most threads ``--threads`` takes: :data:`foursquare.solver.THREADS_LIMIT`, repeated so that parsing the
+#: command line does not import numba (``tests/test_cli_flags.py`` checks that they agree).
+MAX_THREADS = 256
 
 
 def register(sub: Any, t: Translator | None = None) -> None:
@@ -23,9 +35,10 @@ def register(sub: Any, t: Translator | None = None) -> None:
     src.add_argument("--deal", type=deal_number, help=help_text(t, "cli.solve.deal.help"))
     src.add_argument("--record", metavar="FILE", help=help_text(t, "cli.solve.record.help"))
     p.add_argument(
-        "--timeout", type=positive_float, default=10.0, metavar="S", help=help_text(t, "cli.solve.timeout.help")
+        "--timeout", type=positive_seconds, default=10.0, metavar="S", help=help_text(t, "cli.solve.timeout.help")
     )
-    p.add_argument("--threads", type=positive_int, metavar="N", help=help_text(t, "cli.solve.threads.help"))
+    threads = whole_number_up_to(MAX_THREADS)
+    p.add_argument("--threads", type=threads, metavar="N", help=help_text(t, "cli.solve.threads.help"))
     p.add_argument("--json", action="store_true", help=help_text(t, "cli.solve.json.help"))
     add_variant_options(p)
     p.set_defaults(run=run_solve)
@@ -36,6 +49,9 @@ def run_solve(args: argparse.Namespace) -> int:
     from foursquare.solver import solution_json, solve  # numba: slow to import, so only when needed
 
     if args.record is not None:
+        given = house_rules_given(args)
+        if given:
+            raise CommandError(args.translator("cli.option.record_rules", option=given[0]))
         game = record.read(args.record)
     else:
         game = Game(deal=args.deal, variant=variant_of(args))
