@@ -347,9 +347,12 @@ def test_a_database_locked_by_another_writer_is_a_clear_error(tmp_path: Path, mo
 
 
 def test_a_players_seed_outside_64_bits_is_refused(tmp_path: Path) -> None:
-    for seed in ("-1", str(2**64)):
-        result = cli("run", "--what", "greedy", "--deals", "1-2", "--seed", seed, "--db", str(tmp_path / "s.db"))
+    for seed in ("-1", str(2**64)):  # an option error (argparse's usage, exit status 2)
+        result = run_main(
+            "study", "run", "--what", "greedy", "--deals", "1-2", "--seed", seed, "--db", str(tmp_path / "s.db")
+        )
         assert result.returncode == 2 and f"from 0 to {2**64 - 1}, not {seed}" in result.stderr, result.stderr
+        assert "argument --seed" in result.stderr and not (tmp_path / "s.db").exists()
 
 
 def test_study_errors_are_worded_in_the_players_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
