@@ -21,7 +21,16 @@ import pytest
 from cli_support import run_main
 from foursquare.cli import main
 from foursquare.engine import Variant
-from foursquare.study import DealResult, StudyError, StudySettings, StudyStore, compute_chunk, deal_list, run_study
+from foursquare.study import (
+    DealResult,
+    StudyError,
+    StudyProgress,
+    StudySettings,
+    StudyStore,
+    compute_chunk,
+    deal_list,
+    run_study,
+)
 from foursquare.study.report import deal_ranges
 
 SOLVER = StudySettings("solver", timeout=10.0)
@@ -140,7 +149,7 @@ def test_store_keeps_one_row_per_deal_and_big_deal_numbers(tmp_path: Path) -> No
 def test_a_run_with_everything_stored_computes_nothing(db: Path) -> None:
     """Resuming a finished study needs no cluster at all (the scheduler address would not answer)."""
     with StudyStore(db) as store:
-        seen = []
+        seen: list[StudyProgress] = []
         run_study(store, GREEDY, [1, 2, 3, 4, 5], scheduler="tcp://127.0.0.1:9", progress=seen.append)
     assert [(p.done, p.total) for p in seen] == [(5, 5)]
 
