@@ -36,6 +36,8 @@ from pty_support import ANSI, Terminal
 from test_play import WON_ORTHOGONAL, greedy_game
 
 QPS = translator("qps")
+#: Where the finished game of :func:`frames` is kept: longer than a small terminal is wide.
+END_PATH = "/tmp/foursquare-tests/a-rather-long-folder-name/won.json"
 #: What the command line reads to choose a language (tests/conftest.py sets LANGUAGE=en for everyone).
 LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -112,7 +114,7 @@ def test_a_whole_game_in_the_pseudo_language_shows_no_english(terminals: list[Te
     term.press("r")
     shown["redone"] = term.wait_screen(head(QPS("term.last_redone", card="\0", cell="\0")))
     term.press("h")
-    shown["hint"] = term.wait_screen(head(QPS("term.hint_title")), timeout=300)  # may compile the kernel
+    shown["hint"] = term.wait_screen(head(QPS("term.hint_title.expected_score")), timeout=300)  # may compile the kernel
     assert "#1" in shown["hint"]
     term.press("?")
     term.wait_screen(QPS("rules.title"))
@@ -150,9 +152,9 @@ def test_the_pseudo_languages_longer_words_keep_every_layout_whole(
     screen = term.wait_screen("5♣")
     lines = screen.splitlines()
     assert lines[0].startswith(QPS("term.title")), screen  # nothing scrolled off the top,
-    footer = [line for line in lines if line.strip()][-1]  # and the keys are the last line
-    forms = [QPS(key, **keys()) for key in ("term.footer_play", "term.footer_play_short")]
-    assert any(footer.startswith(form[:10]) for form in forms), screen
+    footer = [line for line in lines if line.strip()][-2:]  # and the keys are the last line (or two)
+    forms = [QPS(f"term.footer_play{form}", **keys()) for form in ("", "_medium", "_short")]
+    assert any(line.startswith(form[:10]) for form in forms for line in footer), screen
     assert not untranslated(screen), untranslated(screen)
     if width >= 80 and height >= 22:  # the framed board, whole, whatever the side panel beside it says
         assert lines[1].startswith("╭" + "─" * (BOARD_WIDTH - 2) + "╮")
@@ -295,8 +297,9 @@ def frames(t: Translator) -> Iterator[tuple[str, View]]:
     hints = [Hint(move, 0.5, 3.25) for move in game.legal_moves[:5]]
     yield "hint", View(session, marks, UNICODE, hints=hints)
     won = greedy_game(WON_ORTHOGONAL)
-    ended = Session(won, won.variant, deal_shown=False, winnable=False, save="/tmp/fs/won.json", t=t)
+    ended = Session(won, won.variant, deal_shown=False, winnable=False, save=END_PATH, t=t)
     ended.history = Path("/tmp/fs/games.db")
+    ended.written = list(won.moves)  # its file holds it as it ended
     yield "end", View(ended, Marks(last=LastAction("placed", won.placements[-1])), UNICODE)
 
 
@@ -356,7 +359,9 @@ def test_the_board_keeps_its_frame_beside_a_long_language(code: str, size: tuple
         assert board[0].endswith("╮") and board[-1].endswith("╯"), (name, "\n".join(lines))
         assert all(line.endswith("│") for line in board[1:-1]), (name, "\n".join(lines))
         assert all(terminal_cells(line) <= width for line in lines), (name, "\n".join(lines))
-        if name == "hint":
-            side = "\n".join(line[BOARD_WIDTH + 2 :].rstrip() for line in lines[1 : 1 + BOARD_HEIGHT])
+        if name == "hint":  # the side panel: beside the board, and under it while the board's column is blank
+            beside_board = [line for line in lines[1:] if line[:1] in "╭│╰" or not line[:BOARD_WIDTH].strip()]
+            side = "\n".join(line[BOARD_WIDTH + 2 :].rstrip() for line in beside_board)
+            assert t("term.hint_title.expected_score")[:8] in side, side  # says what the moves are ranked by
             for rank in range(1, 6):
-                assert re.search(rf"^{t.number(rank)}\. ?[A-G][1-7] .*[0-9০-৯]$", side, re.M), (rank, side)
+                assert re.search(rf"^{t.number(rank)}\. ?[A-G][1-7] .*[0-9০-৯]\s?%?$", side, re.M), (rank, side)

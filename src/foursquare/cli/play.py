@@ -10,8 +10,13 @@ from typing import Any
 
 from rich.cells import cell_len
 
-from foursquare.cli.options import add_variant_options, deal_number, variant_of
+from foursquare.cli.options import add_variant_options, deal_number, positive_int
+from foursquare.engine import Variant
 from foursquare.i18n import Translator
+
+#: Set to play without the mouse, like --no-mouse (:data:`foursquare.tui.text.NO_MOUSE_VARIABLE`, named here
+#: too so that ``play --help`` does not load the game).
+NO_MOUSE_VARIABLE = "FOURSQUARE_NO_MOUSE"
 
 
 def _translator(t: Translator | None) -> Translator:
@@ -82,18 +87,67 @@ def register(sub: Any, t: Translator | None = None) -> None:
     which = p.add_mutually_exclusive_group()
     which.add_argument("--deal", type=deal_number, help=t("term.play.deal.help"))
     which.add_argument("--winnable", action="store_true", help=t("term.play.winnable.help"))
+    which.add_argument("--pick", type=positive_int, metavar="N", help=t("term.play.pick.help", list="--list"))
+    which.add_argument("--list", action="store_true", help=t("term.play.list.help", pick="--pick"))
     p.add_argument("--save", metavar="FILE", help=t("term.play.save.help"))
+    p.add_argument("--no-mouse", action="store_true", help=t("term.play.no_mouse.help", variable=NO_MOUSE_VARIABLE))
     add_variant_options(p)
-    p.set_defaults(run=run_play)
+    # None when not given: a saved game keeps its own rules, so giving them with FILE is refused, not ignored.
+    p.set_defaults(run=run_play, adjacency=None, count_buried=None)
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from foursquare.cli.options import CommandError
     from foursquare.tui import play
+    from foursquare.tui.listing import list_lines, picked
 
     t = _translator(getattr(args, "translator", None))
+    _refuse_what_is_ignored(args, t)
+    if args.list:
+        for line in list_lines(t):
+            print(line)
+        return 0
+    resume = args.file if args.pick is None else picked(args.pick, t)
+    variant = Variant(adjacency=args.adjacency or "orthogonal", count_buried=bool(args.count_buried))
+    return play(
+        variant,
+        deal=args.deal,
+        winnable=args.winnable,
+        save=args.save,
+        resume=resume,
+        t=t,
+        mouse=not args.no_mouse,
+    )
+
+
+def _refuse_what_is_ignored(args: argparse.Namespace, t: Translator) -> None:
+    """Every option given is honoured: one that the others make pointless is refused (one line, exit 2)."""
+    from foursquare.cli.options import CommandError
+
     if args.file is not None and (args.deal is not None or args.winnable):
         raise CommandError(t("term.play.file_with_deal", file="FILE", deal="--deal", winnable="--winnable"))
-    return play(
-        variant_of(args), deal=args.deal, winnable=args.winnable, save=args.save, resume=args.file, t=t
-    )
+    given = _given(args)
+    if args.list and len(given) > 1:
+        raise CommandError(t("term.play.not_together", option="--list", other=next(g for g in given if g != "--list")))
+    if args.pick is not None and args.file is not None:
+        raise CommandError(t("term.play.not_together", option="--pick", other="FILE"))
+    if args.file is not None or args.pick is not None:
+        rules = [option for option in ("--adjacency", "--count-buried") if option in given]
+        if rules:
+            record = "FILE" if args.file is not None else f"--pick {args.pick}"
+            raise CommandError(t("term.play.file_rules", file=record, option=rules[0]))
+
+
+def _given(args: argparse.Namespace) -> list[str]:
+    """The options and argument given, as typed (their names)."""
+    values = {
+        "FILE": args.file,
+        "--deal": args.deal,
+        "--winnable": args.winnable or None,
+        "--pick": args.pick,
+        "--list": args.list or None,
+        "--save": args.save,
+        "--no-mouse": args.no_mouse or None,
+        "--adjacency": args.adjacency,
+        "--count-buried": args.count_buried,
+    }
+    return [name for name, value in values.items() if value is not None]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import threading
 from collections.abc import Callable
 
@@ -29,7 +28,18 @@ from foursquare.tui.keys import (
 from foursquare.tui.screens import Frame, Hint, View, draw_frame, help_lines
 from foursquare.tui.session import Session, new_game
 from foursquare.tui.terminal import Screen
-from foursquare.tui.text import COMMAND_PLAY, FIRST_CELL, LAST_CELL, ROWS, cards, face, illegal_reason, keys
+from foursquare.tui.text import (
+    COMMAND_LIST,
+    COMMAND_PLAY,
+    FIRST_CELL,
+    LAST_CELL,
+    ROWS,
+    cards,
+    face,
+    illegal_reason,
+    keys,
+    saved_when,
+)
 
 STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
@@ -249,14 +259,23 @@ class Interactive:
         self.message = written or recorded
 
     def start_over(self) -> None:
-        """Undo every move, keeping them for redo (unlike ``Game.restart``)."""
-        game = self.session.game
+        """Start the deal over from its first card, once the player said yes. The moves are kept for redo (unlike
+        ``Game.restart``), and the game left stays whole in its files, a game of its own (``play --list``): the
+        fresh start goes on in new files."""
+        session = self.session
+        game = session.game
         if not game.can_undo:
+            return
+        if session.written and session.record_path is not None:
+            question = self.t("term.confirm_start_over", command=COMMAND_LIST, **keys())
+        else:
+            question = self.t("term.confirm_start_over_unkept", **keys())
+        if not self.confirm(question):
             return
         while game.can_undo:
             game.undo()
         self.last = LastAction("restart")
-        self.after_change(assisted=True)
+        self.message = session.start(game, session.deal_shown, assisted=True)
 
     def new_deal(self) -> None:
         if self.session.winnable:
@@ -296,10 +315,7 @@ class Interactive:
         game = kept.game
         t = self.t
         deal = t("term.deal_number", deal=str(game.deal)) if kept.kind == "deal" else t(f"term.deal_{kept.kind}_short")
-        saved = dt.datetime.fromtimestamp(kept.path.stat().st_mtime)
-        # The date as the language writes it; the time on a 24-hour clock, since CLDR's Kannada and Bengali
-        # 12-hour clocks say AM/PM in Latin letters.
-        when = f"{t.date(saved.date())} {t.number(saved.hour)}:{t.number(saved.minute).rjust(2, t.number(0))}"
+        when = saved_when(t, kept.path.stat().st_mtime)
         what = t("term.what_resume", deal=deal, placed=cards(t, game.turn))
         return self.confirm(t("term.offer_resume", what=what, when=when, **keys()))
 
@@ -312,6 +328,7 @@ class Interactive:
         session.deal_shown = kept.kind == "deal"
         session.winnable = kept.kind == "winnable"
         session.keep, session.keep_is_new = kept.path, False
+        session.written = list(kept.game.moves)  # as its file holds it
         self.fresh()
         self.keys = CellKeys.replayed(kept.game)
         self.last = LastAction("resumed")

@@ -92,7 +92,8 @@ class Keyboard:
 
     def __exit__(self, *exc: object) -> None:
         if self._saved is not None:
-            termios.tcsetattr(self.fd, termios.TCSAFLUSH, self._saved)
+            with contextlib.suppress(termios.error, OSError):  # a terminal that closed has no mode to put back
+                termios.tcsetattr(self.fd, termios.TCSAFLUSH, self._saved)
 
     def _fill(self, timeout: float | None) -> bool:
         if not select.select([self.fd], [], [], timeout)[0]:

@@ -24,6 +24,7 @@ __all__ = [
     "Kept",
     "data_dir",
     "games_dir",
+    "kept_files",
     "kind_of",
     "last_unfinished",
     "new_path",
@@ -68,13 +69,17 @@ class Kept:
     kind: DealKind
 
 
-def last_unfinished() -> Kept | None:
-    """The most recently saved game that has a card down and is not over; unreadable files are skipped."""
+def kept_files() -> list[Path]:
+    """The records of the data directory, the most recently saved first (the numbers of ``play --list``)."""
     directory = games_dir()
     if not directory.is_dir():
-        return None
-    paths = sorted(directory.glob("*.json"), key=_modified, reverse=True)
-    for path in paths:
+        return []
+    return sorted(directory.glob("*.json"), key=lambda path: (-_modified(path), path.name))
+
+
+def last_unfinished() -> Kept | None:
+    """The most recently saved game that has a card down and is not over; unreadable files are skipped."""
+    for path in kept_files():
         try:
             game = record.read(path)
         except record.RecordError:

@@ -8,6 +8,7 @@ side panel is cut to the room beside the board, and the prompt and the keys alwa
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -35,6 +36,7 @@ from foursquare.tui.board import (
 from foursquare.tui.glyphs import Glyphs
 from foursquare.tui.session import Session
 from foursquare.tui.text import (
+    COMMAND_LIST,
     COMMAND_STATS,
     Sentence,
     cards,
@@ -76,6 +78,9 @@ class View:
     message: str | None = None
     hints: list[Hint] = field(default_factory=list)
     thinking: bool = False
+    #: What the hint's moves are listed by, highest first: the library's ``foursquare.players.HINT_RANKED_BY``,
+    #: which the hint brings along (named here only so that drawing a frame never loads the players).
+    ranked_by: str = "expected_score"
 
     @property
     def t(self) -> Translator:
@@ -156,14 +161,6 @@ def fitting(long: Text, short: Text, width: int) -> Text:
     return long if terminal_cells(long.plain) <= width else short
 
 
-def bottom_lines(items: list[Text], width: int, room: int, ascii_only: bool) -> list[Text]:
-    """``items`` wrapped to ``width`` when they fit in ``room`` lines so, else one line each, cut."""
-    wrapped = [line for item in items for line in as_lines(item, width)]
-    if len(wrapped) <= room:
-        return wrapped
-    return [one_line(item.copy(), width, ascii_only) for item in items]
-
-
 # --- the parts -------------------------------------------------------------------------------------------
 
 
@@ -196,57 +193,88 @@ def face_down_text(session: Session, short: bool) -> Text:
     return line
 
 
-def explain(view: View) -> Text:
+def explain(view: View, head: bool = True, reasons: bool = True) -> Text:
     """What the last command did and why, in words (the web page's sentences): a sentence a line, the cards in
-    their colours."""
+    their colours. Shorter for a small terminal: without the first line (``head``: the card placed, which the
+    board marks) or without the reasons (``reasons``)."""
     last, t, glyphs = view.marks.last, view.t, view.glyphs
     if last is None:
         return Text()
     if last.kind == "resumed":
         return Text(t("term.last_resumed"))
     if last.kind == "restart" or last.placement is None:
+        if view.session.left:
+            return Text(t("term.last_restart_kept", command=COMMAND_LIST, **keys()))
         return Text(t("term.last_restart", **keys()))
     p = last.placement
     name = face(t, p.card, glyphs.suits)
     undone = last.kind == "undone"
     if undone:
-        head = t("term.last_undone", card=name, cell=p.move.name)
+        first = t("term.last_undone", card=name, cell=p.move.name)
     elif last.kind == "redone":
-        head = t("term.last_redone", card=name, cell=p.move.name)
+        first = t("term.last_redone", card=name, cell=p.move.name)
     else:
-        head = t("flip.placed", card=name, cell=p.move.name)
-    sentences = flip_sentences(t, p, glyphs.suits, undone=undone)
+        first = t("flip.placed", card=name, cell=p.move.name)
+    sentences = flip_sentences(t, p, glyphs.suits, undone=undone, reasons=reasons)
     if not sentences and not undone:
         sentences = [Sentence(t("term.nothing_turned"))]
-    text = Text("\n".join([head, *(sentence.text for sentence in sentences)]))
+    shown = [first] if head or not sentences else []
+    text = Text("\n".join([*shown, *(sentence.text for sentence in sentences)]))
     faces = {name: p.card} | {shown: card for sentence in sentences for shown, card in sentence.faces}
-    for shown, card in faces.items():
-        text.highlight_words([shown], card_style(card))
+    for words, card in faces.items():
+        text.highlight_words([words], card_style(card))
     return text
 
 
+def explain_forms(view: View) -> list[Text]:
+    """:func:`explain`'s forms, longest first, for a small terminal to show the longest that fits whole."""
+    return [
+        explain(view, head=head, reasons=reasons)
+        for reasons, head in ((True, True), (True, False), (False, True), (False, False))
+    ]
+
+
 def hint_lines(view: View, short: bool, width: int | None = None) -> list[Text]:
-    """The hint's ranked moves (or that it is being worked out); a move whose line would not fit in
-    ``width`` (a long language beside the board) is told in the short form, under the title that explains it."""
+    """The hint's ranked moves under a title that says what they are ranked by (or that the hint is being worked
+    out); a move whose line would not fit in ``width`` (a long language beside the board) is told in a shorter
+    form, under the title that explains it. ``short``: the small board's form, the moves on one line after a
+    short label (:func:`compact_hint_forms` fits them)."""
     t = view.t
     if view.thinking:
         return [Text(t("term.thinking"), style="italic")]
     if not view.hints:
         return []
-    lines = [] if short else [Text(t("term.hint_title"), style="bold")]
+    by_score = view.ranked_by == "expected_score"  # the figure the moves are ranked by comes first
+    forms: tuple[str, ...] = ("term.hint_line", "term.hint_medium", "term.hint_short")
+    if by_score:
+        forms = ("term.hint_line_score", "term.hint_medium_score", "term.hint_short_score")
+    if short:
+        forms = forms[2:]
+    label = t(f"term.hint_label.{view.ranked_by}" if short else f"term.hint_title.{view.ranked_by}")
+    lines = [Text(label, style="bold")]
     for rank, hint in enumerate(view.hints[:HINTS_SHOWN], start=1):
         key = view.marks.keys.get(hint.move)
         note = f"[{key}] " if key else ""
         figures = {"rank": rank, "cell": hint.move.name, "win": t.percent(hint.win), "score": t.number(hint.score, 1)}
-        words = t("term.hint_short" if short else "term.hint_line", card_note=note, **figures)
-        for shorter in () if short else ("term.hint_medium", "term.hint_short"):
+        for form in forms:
+            words = t(form, card_note=note, **figures)
             if width is None or terminal_cells(words) <= width:
                 break
-            words = t(shorter, card_note=note, **figures)
         lines.append(Text(words, style="green" if rank == 1 else ""))
-    if short:
-        return [Text("  ").join(lines)]
     return lines
+
+
+def compact_hint_forms(view: View, width: int) -> list[list[Text]]:
+    """The small board's hint as lines ``width`` wide, in forms from all moves down to the best one alone, each
+    under the label that says what they are ranked by."""
+    lines = hint_lines(view, short=True)
+    if len(lines) < 2:
+        return [lines]
+    label, moves = lines[0], lines[1:]
+    return [
+        [*as_lines(label, width), *as_lines(Text("  ").join(moves[:count]), width)]
+        for count in range(len(moves), 0, -1)
+    ]
 
 
 def end_lines(session: Session) -> list[Text]:
@@ -267,9 +295,19 @@ def end_lines(session: Session) -> list[Text]:
 
 
 def analyze_line(session: Session) -> list[Text]:
-    """After the end: the command that studies the game (a line of its own: the path may be long)."""
+    """After the end: the command that studies the game (a line of its own: the path may be long), if a file
+    holds the game as it ended."""
     path = session.record_path
-    return [] if path is None else [Text(session.t("term.end_analyze", command=command_analyze(path)))]
+    if path is None or not session.is_kept or not session.game.is_over():
+        return []
+    return [Text(session.t("term.end_analyze", command=command_analyze(path)), overflow="fold")]
+
+
+def whole(text: Text, width: int) -> list[Text]:
+    """``text`` wrapped to ``width``, a word longer than a line (a path) broken across lines, never cut."""
+    text = text.copy()
+    text.overflow = "fold"
+    return as_lines(text, width)
 
 
 def prompt_line(view: View, width: int) -> Text:
@@ -286,18 +324,90 @@ def prompt_line(view: View, width: int) -> Text:
     return fitting(long, Text(t("term.key_hint_short", card=name)), width)
 
 
-def keys_line(view: View, width: int) -> Text:
+def keys_lines(view: View, width: int, ascii_only: bool) -> tuple[Text, list[Text] | None]:
+    """The keys: the longest form that names every key on one line, else the short form (cut to fit), and then
+    also every key on two lines where they fit so (the frame shows those if it has the room)."""
     over = view.session.game.card_to_place is None
     name = "term.footer_end" if over else "term.footer_play"
-    long = Text.from_markup(view.t(name, **keys(bold=True)))
-    return fitting(long, Text.from_markup(view.t(name + "_short", **keys(bold=True))), width)
+    for form in (name, name + "_medium"):
+        text = Text.from_markup(view.t(form, **keys(bold=True)))
+        if terminal_cells(text.plain) <= width:
+            return text, None
+    short = one_line(Text.from_markup(view.t(name + "_short", **keys(bold=True))), width, ascii_only)
+    two = _key_pairs(view.t(name + "_medium", **keys(bold=True)), width)
+    return short, two if two is not None and len(two) == 2 else None
+
+
+def _key_pairs(markup: str, width: int) -> list[Text] | None:
+    """A key bar's markup in lines of at most ``width`` cells, broken only between one key's words and the next
+    key (``[b]u[/b] undo``); None when one key's words alone are too wide."""
+    parts = markup.split("[b]")
+    units = [Text.from_markup(parts[0] + "[b]" + parts[1])] if len(parts) > 1 else [Text.from_markup(parts[0])]
+    units += [Text.from_markup("[b]" + part) for part in parts[2:]]
+    lines: list[Text] = []
+    for unit in units:
+        unit.rstrip()
+        if terminal_cells(unit.plain) > width:
+            return None
+        if lines and terminal_cells(lines[-1].plain + " " + unit.plain) <= width:
+            lines[-1].append(" ")
+            lines[-1].append_text(unit)
+        else:
+            lines.append(unit)
+    return lines
+
+
+def fill(blocks: list[tuple[int, list[list[Text]], bool]], room: int) -> list[Text]:
+    """Lay blocks out in ``room`` lines: each ``(place, forms, needed)`` in turn (the first has the first pick)
+    takes its first form that fits in the lines left; a needed block none of whose forms fits takes its last,
+    cut to the lines left. The blocks then show in the order of their ``place``."""
+    chosen: dict[int, list[Text]] = {}
+    for place, forms, needed in blocks:
+        form = next((form for form in forms if len(form) <= room), None)
+        if form is None and needed and forms:
+            form = forms[-1][: max(room, 0)]
+        if form:
+            chosen[place] = form
+            room -= len(form)
+    return [line for place in sorted(chosen) for line in chosen[place]]
+
+
+def bottom(
+    view: View,
+    width: int,
+    room: int,
+    ascii_only: bool,
+    extra: Sequence[tuple[list[list[Text]], bool]] = (),
+    prompt_width: int | None = None,
+) -> list[Text]:
+    """The lines under the board in ``room`` lines, first served first: the keys on one line; the message of
+    the last key; the command that analyses a finished game, whole; then ``extra`` (``(forms, needed)``, shown
+    above the message in that order); the prompt (its long form if it fits in ``prompt_width``); every key on
+    two lines where one would not name them all."""
+    keys_line, two = keys_lines(view, width, ascii_only)
+    prompt = prompt_line(view, width if prompt_width is None else prompt_width)
+    prompt_forms = [as_lines(prompt, width), [one_line(prompt.copy(), width, ascii_only)]]
+    analyze = [line for item in analyze_line(view.session) for line in whole(item, width)]
+    blocks: list[tuple[int, list[list[Text]], bool]] = [(9, [[keys_line]], True)]
+    if view.message:
+        blocks.append((7, prompt_forms, True))
+    if analyze:
+        blocks.append((1, [analyze], True))
+    blocks += [(2 + i, forms, needed) for i, (forms, needed) in enumerate(extra)]
+    if not view.message:
+        blocks.append((7, prompt_forms, False))
+    lines = fill(blocks, room)
+    if two is not None and len(lines) + 1 <= room:  # room for every key: the two lines instead of the short one
+        lines = [*lines[:-1], *two]
+    return lines
 
 
 # --- the layouts ------------------------------------------------------------------------------------------
 
 
-def full_side(view: View, width: int) -> list[RenderableType]:
-    """Beside the board: the card to place (or the outcome), stock, face-down count, the last move, the hint."""
+def full_side(view: View, width: int, room: int) -> list[Text]:
+    """Beside the board, in ``room`` lines ``width`` wide: the card to place (or the outcome), stock, face-down
+    count, then the hint, or the last move in the longest form that fits whole."""
     session, glyphs, t = view.session, view.glyphs, view.t
     game = session.game
     items: list[RenderableType] = []
@@ -314,9 +424,15 @@ def full_side(view: View, width: int) -> list[RenderableType]:
     if caption:
         items.append(Text(caption, style="dim"))
     items.append(Text(""))
+    # Item by item: a line that is wider on the terminal than rich counts narrows only its own item's layout.
+    lines = [line for item in items for line in as_lines(item, width)]
     hints = hint_lines(view, short=False, width=width)
-    items.extend(hints or [explain(view)])
-    return items
+    if hints:
+        tails = [[line for hint in hints for line in as_lines(hint, width)]]
+    else:
+        tails = [as_lines(form, width) for form in explain_forms(view)]
+    tail = next((tail for tail in tails if len(lines) + len(tail) <= room), tails[-1])
+    return [*lines, *tail][:room]
 
 
 def full_frame(view: View, width: int, height: int = FULL_HEIGHT) -> Frame:
@@ -326,15 +442,10 @@ def full_frame(view: View, width: int, height: int = FULL_HEIGHT) -> Frame:
     header = Text(t("term.title"), style="bold")
     header.append("   " + deal_caption(session, reveal=session.game.is_over()), style="dim")
     board = full_board(session.game, view.marks, view.glyphs, t)
-    after = analyze_line(session) if session.game.is_over() else []
-    bottom = bottom_lines(
-        [*after, prompt_line(view, width), keys_line(view, width)], width, height - 1 - BOARD_HEIGHT, ascii_only
-    )
+    under = bottom(view, width, height - 1 - BOARD_HEIGHT, ascii_only)
     side_width = min(width - BOARD_WIDTH - 2, 60)
-    # Item by item: a line that is wider on the terminal than rich counts narrows only its own item's layout.
-    side = [line for item in full_side(view, side_width) for line in as_lines(item, side_width)]
-    side = side[: max(BOARD_HEIGHT, height - 1 - len(bottom))]
-    frame = Group(one_line(header, width, ascii_only), beside(board.lines, side), *bottom)
+    side = full_side(view, side_width, max(BOARD_HEIGHT, height - 1 - len(under)))
+    frame = Group(one_line(header, width, ascii_only), beside(board.lines, side), *under)
     cells = {move: (top + 1, left, h, w) for move, (top, left, h, w) in board.cells.items()}
     return Frame(frame, cells)
 
@@ -369,26 +480,22 @@ def compact_frame(view: View, width: int, height: int) -> Frame:
     header.append(deal_caption(session, reveal=game.is_over(), short=True), style="dim")
     if card is not None:
         header.append("  " + t("term.move_short", turn=game.turn + 1, total=DECK_SIZE))
+    if terminal_cells(header.plain) > width:  # a long language: the game's name gives way to the deal and the move
+        header = header[len(t("term.title")) + 2 :]
     status = compact_status(view, labelled=True)
     if terminal_cells(status.plain) > width:  # a long language: the card without its label, so the counts still show
         status = compact_status(view, labelled=False)
     board = compact_board(game, view.marks, glyphs, t)
-    short = width < 70
     top = [one_line(line, width, ascii_only) for line in [header, status, *board.lines]]
-    room = height - len(top)
-    fit = 0 if short else width  # below 70 columns the short forms, always
-    bottom = bottom_lines([prompt_line(view, fit), keys_line(view, fit)], width, max(room, 2), ascii_only)
-    room -= len(bottom)
-    extra: list[Text] = []
-    if card is None:
-        for line in end_lines(session)[1:] + analyze_line(session):
-            extra.extend(as_lines(line, width))
-    hints = hint_lines(view, short=short)
-    if hints:
-        extra.extend(one_line(line, width, ascii_only) for line in hints)
+    extra: list[tuple[list[list[Text]], bool]] = []
+    if card is None:  # what the status line's banner does not say: the score in words, the deal, the statistics
+        extra.extend(([as_lines(line, width)], False) for line in end_lines(session)[1:])
+    if view.hints or view.thinking:
+        extra.append((compact_hint_forms(view, width), False))
     else:
-        extra.extend(as_lines(explain(view), width))
-    lines = [*top, *extra[: max(room, 0)], *bottom]
+        extra.append(([as_lines(form, width) for form in explain_forms(view)], False))
+    fit = 0 if width < 70 else width  # below 70 columns the prompt's short form, always
+    lines = [*top, *bottom(view, width, max(height - len(top), 2), ascii_only, extra, prompt_width=fit)]
     cells = {move: (top_ + 2, left, h, w) for move, (top_, left, h, w) in board.cells.items()}
     return Frame(Group(*lines), cells)
 

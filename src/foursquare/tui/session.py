@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from foursquare import record
-from foursquare.engine import Game, Outcome, Variant
+from foursquare.engine import Game, Move, Outcome, Variant
 from foursquare.files import FileWriteError
 from foursquare.i18n import ENGLISH, Translator, translator
 from foursquare.store import TERMINAL_PLAYER, Store, StoreError
-from foursquare.tui.saved import DealKind, new_path
+from foursquare.tui.saved import DealKind, games_dir, new_path
 from foursquare.tui.text import cards
 
 
@@ -34,6 +34,10 @@ class Session:
     that a game continued later is still one game; None (line mode) records nothing.
 
     ``t`` is the player's language (``foursquare play --lang``, else the environment's): every word shown.
+
+    ``written`` is the game's moves as its files last received them all (None before, or while none could be
+    written), so that the goodbye says truthfully what is kept; ``left`` the files of unfinished games the player
+    left for another during the run, still kept there.
     """
 
     game: Game
@@ -49,6 +53,10 @@ class Session:
     keep_is_new: bool = False
     history: Path | None = None
     t: Translator = field(default_factory=lambda: translator(ENGLISH.code))
+    written: list[Move] | None = None
+    left: list[str] = field(default_factory=list)
+    #: The game was started over: it is recorded as assisted (the player has seen its cards).
+    assisted: bool = False
 
     def __post_init__(self) -> None:
         if self.save_path is None:
@@ -58,15 +66,29 @@ class Session:
     def kind(self) -> DealKind:
         return "deal" if self.deal_shown else "winnable" if self.winnable else "random"
 
-    def start(self, game: Game, deal_shown: bool) -> str | None:
-        """Go on with another game; returns what :meth:`write` returns."""
+    def start(self, game: Game, deal_shown: bool, assisted: bool = False) -> str | None:
+        """Go on with another game (``assisted``: one whose cards the player has seen), in files of its own: the
+        game left stays in its files; returns what :meth:`write` returns."""
+        if self.written and not self.game.is_over() and self.record_path is not None:
+            self.left.append(self.record_path)
         self.game = game
         self.deal_shown = deal_shown
+        self.assisted = assisted
         self.number += 1
         self.save_path = self._free_save_path()
+        self.written = None
         if self.keep is not None:
-            self.keep, self.keep_is_new = new_path(self.kind), True
+            try:
+                self.keep, self.keep_is_new = new_path(self.kind), True
+            except OSError as exc:
+                self.keep = None
+                return self.t("term.save_failed", path=str(games_dir()), error=str(exc.strerror or exc))
         return self.write()
+
+    @property
+    def is_kept(self) -> bool:
+        """Whether some file holds the game as it stands."""
+        return self.written == self.game.moves and self.record_path is not None
 
     def _free_save_path(self) -> str | None:
         if self.save is None:
@@ -88,6 +110,8 @@ class Session:
                 return self.t("term.save_failed", path=str(path), error=str(exc.params["reason"]))
             if path == self.save_path and path not in self.saved:
                 self.saved.append(path)
+        if self.keep is not None or self.save_path is not None:
+            self.written = list(self.game.moves)
         return None
 
     def record(self, *, assisted: bool = False) -> str | None:
@@ -99,7 +123,8 @@ class Session:
             store = Store(self.history)
             try:
                 game_id = f"{TERMINAL_PLAYER}-{self.keep.stem}"
-                store.record_game(game_id, TERMINAL_PLAYER, self.game, hidden=not self.deal_shown, assisted=assisted)
+                helped = assisted or self.assisted
+                store.record_game(game_id, TERMINAL_PLAYER, self.game, hidden=not self.deal_shown, assisted=helped)
             finally:
                 store.close()
         except (StoreError, sqlite3.Error, OSError) as exc:

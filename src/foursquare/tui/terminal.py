@@ -1,5 +1,7 @@
 """The terminal of the interactive game: whole frames drawn without flicker, and a terminal put in game mode
-(alternate screen, hidden cursor, key-at-a-time input, mouse clicks) and always put back."""
+(alternate screen, hidden cursor, key-at-a-time input, mouse clicks) and always put back: on leaving, on Ctrl-C
+and Ctrl-Z, and on any signal that would end the program (``kill``, a closed terminal), which then ends it as
+:class:`Interrupted`."""
 
 from __future__ import annotations
 
@@ -25,6 +27,9 @@ ASCII_FORMS = str.maketrans(
     }
 )
 
+
+ALT_SCREEN_ON, ALT_SCREEN_OFF = "\x1b[?1049h", "\x1b[?1049l"
+HIDE_CURSOR, SHOW_CURSOR = "\x1b[?25l", "\x1b[?25h"
 
 _ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 #: A line's trailing padding, before the style resets that may follow it.
@@ -93,25 +98,60 @@ class Screen:
         self.last_size = (0, 0)
 
 
+#: Signals whose default is to end the program: the game catches them to put the terminal back first. Those
+#: a profiler uses (SIGPROF, SIGVTALRM) are left alone.
+ENDING_SIGNALS = tuple(
+    getattr(signal, name)
+    for name in ("SIGHUP", "SIGQUIT", "SIGTERM", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGXCPU", "SIGXFSZ")
+    if hasattr(signal, name)
+)
+
+
+class Interrupted(BaseException):  # beside KeyboardInterrupt: no `except Exception` catches it
+    """A signal that ends the program (``signum``) arrived while the game owned the terminal, now put back.
+
+    ``previous`` is the handler the signal had before the game (a command line's own, or ``signal.SIG_DFL``):
+    :meth:`finish` hands the signal on to it once the game is kept and said goodbye."""
+
+    def __init__(self, signum: int, previous: object) -> None:
+        super().__init__(signum)
+        self.signum = signum
+        self.previous = previous
+
+    @property
+    def exit_status(self) -> int:
+        """The shell's status for a program ended by the signal: 128 + its number (143 for SIGTERM)."""
+        return 128 + self.signum
+
+    def finish(self) -> int:
+        """Hand the signal on to the handler it had before (which may raise, as a command line's does); the exit
+        status when that handler returns or there was none."""
+        if callable(self.previous):
+            self.previous(self.signum, None)
+        return self.exit_status
+
+
 @contextlib.contextmanager
-def terminal(console: Console, fd: int, screen: Screen) -> Iterator[Keyboard]:
-    """Alternate screen, hidden cursor, key-at-a-time input and mouse clicks, all undone however we leave.
+def terminal(console: Console, fd: int, screen: Screen, mouse: bool = True) -> Iterator[Keyboard]:
+    """Alternate screen, hidden cursor, key-at-a-time input and (with ``mouse``) mouse clicks, all undone however
+    we leave.
 
     Ctrl-Z (SIGTSTP) gives the shell a normal terminal while the game is stopped; ``fg`` brings
-    the game back and redraws it.
+    the game back and redraws it. A signal of :data:`ENDING_SIGNALS` (not ignored) puts the terminal back and
+    raises :class:`Interrupted`; the handlers there were before are put back on the way out.
     """
     keyboard = Keyboard(fd)
 
+    def write(text: str) -> None:
+        with contextlib.suppress(OSError):  # a closed terminal (SIGHUP) cannot be written to: nothing to restore
+            console.file.write(text)
+            console.file.flush()
+
     def enter() -> None:
-        console.set_alt_screen(True)
-        console.show_cursor(False)
-        console.file.write(MOUSE_ON)
-        console.file.flush()
+        write(ALT_SCREEN_ON + HIDE_CURSOR + (MOUSE_ON if mouse else ""))
 
     def leave() -> None:
-        console.file.write(MOUSE_OFF)
-        console.show_cursor(True)
-        console.set_alt_screen(False)
+        write((MOUSE_OFF if mouse else "") + SHOW_CURSOR + ALT_SCREEN_OFF)
 
     def suspend(signum: int, frame: object) -> None:
         keyboard.__exit__()
@@ -123,16 +163,32 @@ def terminal(console: Console, fd: int, screen: Screen) -> Iterator[Keyboard]:
         enter()
         screen.invalidate()
 
-    enter()
-    previous = signal.signal(signal.SIGTSTP, suspend)
-    interrupt = _let_ctrl_c_through()
+    previous = {signum: signal.getsignal(signum) for signum in ENDING_SIGNALS}
+    caught = [signum for signum, handler in previous.items() if handler != signal.SIG_IGN and handler is not None]
+
+    def end(signum: int, frame: object) -> None:
+        raise Interrupted(signum, previous[signum])
+
     try:
-        with keyboard:
-            yield keyboard
+        for signum in caught:  # before the screen is taken: from then on a signal always finds it put back
+            signal.signal(signum, end)
+        enter()
+        stop = signal.signal(signal.SIGTSTP, suspend)
+        interrupt = _let_ctrl_c_through()
+        try:
+            with keyboard:
+                yield keyboard
+        finally:
+            signal.signal(signal.SIGTSTP, stop)
+            interrupt()
     finally:
-        signal.signal(signal.SIGTSTP, previous)
-        interrupt()
-        leave()
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, caught)  # no second signal while putting it back
+        try:
+            leave()
+            for signum in caught:
+                signal.signal(signum, previous[signum])
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # one that came meanwhile: the previous handler's
 
 
 def _let_ctrl_c_through() -> Callable[[], None]:

@@ -12,6 +12,7 @@ their own, and their spacing vowel signs one on most terminals though none for r
 
 from __future__ import annotations
 
+import datetime as dt
 import unicodedata
 from dataclasses import dataclass
 
@@ -37,7 +38,10 @@ KEY_NAMES = {
 PROGRAM = "foursquare"
 COMMAND_PLAY = f"{PROGRAM} play"
 COMMAND_STATS = f"{PROGRAM} stats"
+COMMAND_LIST = f"{COMMAND_PLAY} --list"
 DATA_DIR_VARIABLE = "FOURSQUARE_DATA_DIR"
+#: Set (to anything but an empty string) to play without the mouse, like ``play --no-mouse``.
+NO_MOUSE_VARIABLE = "FOURSQUARE_NO_MOUSE"
 #: The cells' names run from A1 to G7; a name is typed as a column letter then a row number.
 FIRST_CELL, LAST_CELL, ROWS, NAME_EXAMPLE = "A1", "G7", "1-7", "e4"
 
@@ -45,6 +49,13 @@ FIRST_CELL, LAST_CELL, ROWS, NAME_EXAMPLE = "A1", "G7", "1-7", "e4"
 def keys(bold: bool = False) -> dict[str, str]:
     """The key placeholders of a message, plain or in bold markup (for ``Text.from_markup``)."""
     return {name: f"[b]{key}[/b]" if bold else key for name, key in KEY_NAMES.items()}
+
+
+def saved_when(t: Translator, stamp: float) -> str:
+    """When a file was saved (a timestamp), as the language writes the date, on a 24-hour clock (CLDR's Kannada
+    and Bengali 12-hour clocks say AM/PM in Latin letters)."""
+    saved = dt.datetime.fromtimestamp(stamp)
+    return f"{t.date(saved.date())} {t.number(saved.hour)}:{t.number(saved.minute).rjust(2, t.number(0))}"
 
 
 def command_analyze(path: str) -> str:
@@ -107,10 +118,13 @@ class Sentence:
     faces: tuple[tuple[str, Card], ...] = ()
 
 
-def flip_sentences(t: Translator, placement: Placement, suits: bool, undone: bool = False) -> list[Sentence]:
+def flip_sentences(
+    t: Translator, placement: Placement, suits: bool, undone: bool = False, reasons: bool = True
+) -> list[Sentence]:
     """Why cards turned over, a sentence per line checked (the web page's ``flip.*``): "Row: A♥ is lower than
     every other face-up card, so 3♠ on D4 turned face down." After an undo the cards turned back, each now the
-    other way, and no reason is given."""
+    other way, and no reason is given; nor is one without ``reasons`` (a small terminal: "Row: 3♠ on D4 turned
+    face down.")."""
     sentences = []
     placed = face(t, placement.card, suits)
     for line in ("row", "column"):
@@ -126,7 +140,7 @@ def flip_sentences(t: Translator, placement: Placement, suits: bool, undone: boo
                 what.append(t("flip.up" if up else "flip.down", cards=join(t, named)))
                 faces.extend((face(t, f.card, suits), f.card) for f in turned)
         name = t(f"flip.line.{line}")
-        if undone:
+        if undone or not reasons:
             text = t("flip.sentence", line=name, what=join(t, what))
         else:
             reason = t(f"flip.reason.{flips[0].reason}", card=placed)
