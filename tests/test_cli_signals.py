@@ -255,3 +255,36 @@ def test_an_interrupt_in_a_command_is_one_line_and_status_130(monkeypatch: pytes
     assert (result.returncode, result.stdout, result.stderr) == (EXIT_INTERRUPTED, "", INTERRUPTED)
     translated = run_main("--lang", "hr", "deal", "--winnable")
     assert (translated.returncode, translated.stderr) == (EXIT_INTERRUPTED, "foursquare: prekinuto\n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("signum", "whole_group"), [(signal.SIGINT, True), (signal.SIGHUP, True),
+                                                     (signal.SIGTERM, True), (signal.SIGTERM, False)])  # fmt: skip
+def test_autoplay_on_several_processes_stops_them_all_with_one_line(
+    signum: int, whole_group: bool, start_up: float, processes: list[subprocess.Popen[str]]
+) -> None:
+    """Ctrl-C and a closed terminal reach every process of the group, ``kill PID`` the command alone: either way
+    the workers end with it, at once, without a traceback of theirs (they used to print one each, or to go on
+    playing every deal handed out while the command waited)."""
+    process = subprocess.Popen(
+        [*FOURSQUARE, "autoplay", "--player", "greedy", "--deals", "0-999999", "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, start_new_session=True,
+    )  # fmt: skip
+    processes.append(process)
+    wait_until(process, lambda: cpu_seconds(process.pid) >= start_up + 1)
+    if whole_group:
+        os.killpg(process.pid, signum)
+    else:
+        process.send_signal(signum)
+    out, err = process.communicate(timeout=WAIT)
+    assert (process.returncode, err, out) == (STOP_SIGNALS[signum], INTERRUPTED, "")
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            break
+        if time.monotonic() > deadline:
+            os.killpg(process.pid, signal.SIGKILL)
+            raise AssertionError("a worker outlived the command")
+        time.sleep(0.05)

@@ -25,6 +25,7 @@ from foursquare.cli.options import (
 )
 from foursquare.cli.parser import help_text
 from foursquare.cli.records import outcome_text
+from foursquare.cli.signals import end_workers
 from foursquare.engine import Game
 from foursquare.i18n import Translator
 
@@ -177,7 +178,8 @@ def _play_many(args: argparse.Namespace) -> int:
     columns = (TextColumn("{task.description}"), BarColumn(), CountColumn(t), TimeRemainingColumn())
     console = Console(stderr=True)
     # On a terminal only: elsewhere rich would leave an empty line on standard error.
-    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
+    bar = Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
+    with bar as progress, end_workers():
         description = t("cli.autoplay.progress", player=args.player, deals=f"{lo}-{hi}")
         task = progress.add_task(escape(description), total=len(deals))
         results = play_deals(

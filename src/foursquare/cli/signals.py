@@ -13,6 +13,10 @@ process a signal ended.
   search stops within a few thousand positions) runs to its end; a third ends the process at once, as the
   system would.
 - A signal the caller ignored stays ignored (``nohup`` ignores SIGHUP; a shell's background job, SIGINT).
+- A process the command forks (a worker of a process pool, ``autoplay --jobs``) leaves Ctrl-C and SIGHUP, which
+  reach the whole process group, to the command, and ends at once on SIGTERM, with no cleanup of its own: the
+  command ends its workers so (:func:`end_workers`) as it stops, rather than wait for them to play every deal
+  handed out.
 - Handlers are set on the main thread only (Python runs them there); the terminal game sets its own while it
   holds the screen and puts these back after.
 """
@@ -23,6 +27,8 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -104,6 +110,50 @@ class Signals:
         return STOP_SIGNALS.get(signum, EXIT_INTERRUPTED)
 
 
+def _leave_stopping_to_the_parent() -> None:
+    """In a child forked while the command's handlers are set: see the module's docstring."""
+    for signum in STOP_SIGNALS:
+        handler = signal.getsignal(signum)
+        if isinstance(getattr(handler, "__self__", None), Signals) or handler is _end_workers_then:
+            signal.signal(signum, signal.SIG_DFL if signum == signal.SIGTERM else signal.SIG_IGN)
+
+
+os.register_at_fork(after_in_child=_leave_stopping_to_the_parent)
+
+
+_handlers_before_workers: dict[int, Any] = {}
+
+
+def _end_workers_then(signum: int, frame: FrameType | None) -> None:
+    import multiprocessing
+
+    for child in multiprocessing.active_children():
+        child.terminate()
+    handler = _handlers_before_workers.get(signum)
+    if callable(handler):
+        handler(signum, frame)
+
+
+@contextmanager
+def end_workers() -> Iterator[None]:
+    """While the body runs, a signal ends this process's worker processes (SIGTERM, which they do not catch)
+    before the command's handler raises: a process pool would otherwise wait, as it unwinds, for its workers to
+    finish every task already handed out."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    saved = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
+    _handlers_before_workers.update(saved)
+    for signum, handler in saved.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(signum, _end_workers_then)
+    try:
+        yield
+    finally:
+        for signum, handler in saved.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+
+
 def _is_the_program() -> bool:
     """Whether this process is the command (``foursquare …``, ``python -m foursquare.cli …``), rather than a
     program that imports it (a test, the web app): ``python -m`` sets ``sys.argv[0]`` to ``-m`` while it finds
@@ -125,4 +175,13 @@ def for_this_run() -> Signals:
     return signals
 
 
-__all__ = ["EXIT_HANGUP", "EXIT_INTERRUPTED", "EXIT_TERMINATED", "STOP_SIGNALS", "Signals", "Stopped", "for_this_run"]
+__all__ = [
+    "EXIT_HANGUP",
+    "EXIT_INTERRUPTED",
+    "EXIT_TERMINATED",
+    "STOP_SIGNALS",
+    "Signals",
+    "Stopped",
+    "end_workers",
+    "for_this_run",
+]
