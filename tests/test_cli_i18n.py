@@ -278,6 +278,7 @@ def test_errors_in_the_pseudo_language(args: tuple[str, ...], capsys: pytest.Cap
 def test_text_output_in_the_pseudo_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # stats: an empty database, then one with a game won and one lost
     db = tmp_path / "games.db"
+    Store(db).close()
     status, out, _ = run(capsys, "--lang", "qps", "stats", "--db", str(db))
     assert status == 0 and escaped_words(out.replace(str(db), "")) == []
     store = Store(db)

@@ -336,7 +336,7 @@ def test_cli_autoplay_demo_shows_every_move() -> None:
     play_game(make_player("greedy"), game)
     for i, placement in enumerate(game.placements, start=1):
         assert f"turn {i:>2}: {placement.card.name} to {placement.move.name}" in proc.stdout
-    assert proc.stdout.rstrip().endswith(f"score {game.outcome().score or 0}")
+    assert proc.stdout.rstrip().endswith(f"cards played: {game.turn}")
 
 
 def test_cli_autoplay_demo_in_a_terminal_uses_rich() -> None:
@@ -349,7 +349,7 @@ def test_cli_autoplay_demo_in_a_terminal_uses_rich() -> None:
     assert "\x1b[" in proc.stdout  # ANSI styles
     last = game.placements[-1]
     assert last.card.symbol in proc.stdout
-    assert f"{game.turn} cards played" in proc.stdout
+    assert f"cards played: {game.turn}" in proc.stdout
 
 
 def test_cli_autoplay_rejects_unknown_player() -> None:
