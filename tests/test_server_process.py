@@ -261,3 +261,19 @@ def test_bad_allowed_hosts_is_a_usage_error(tmp_path: Path) -> None:
                             text=True, timeout=120)  # fmt: skip
     assert result.returncode == 2
     assert "--allowed-hosts: give at least one host name" in result.stderr
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
+def test_sigterm_and_a_closed_terminal_stop_the_server_gracefully(tmp_path: Path, signum: signal.Signals) -> None:
+    with serving(tmp_path / "games.db") as (url, process):
+        with httpx.Client(timeout=30) as http:
+            assert http.get(f"{url}/api/stats").status_code == 200
+            assert http.post(f"{url}/api/games", json={"deal": 4}).status_code == 201
+        process.send_signal(signum)
+        assert process.wait(timeout=60) == 0
+        assert process.stderr is not None
+        log = process.stderr.read()
+        assert "Traceback" not in log and "ERROR" not in log, log
+        assert "Finished server process" in log
+    with sqlite3.connect(tmp_path / "games.db") as conn:
+        assert conn.execute("SELECT deal FROM games").fetchall() == [("4",)]

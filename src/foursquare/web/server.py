@@ -7,16 +7,19 @@ deadline for each request to arrive (:mod:`foursquare.web.connections`). Forward
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import logging
 import os
+import signal
 import socket
 import sys
 import threading
 import time
 import webbrowser
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -45,6 +48,22 @@ def default_db_path() -> Path:
     except OSError as exc:
         raise ServeError(f"cannot create the data directory {directory}: {exc}") from None
     return directory / "games.db"
+
+
+@contextlib.contextmanager
+def _hang_up_stops(server: Any) -> Iterator[None]:
+    """SIGHUP (the terminal closed) shuts the server down gracefully, as uvicorn does on SIGINT and SIGTERM; a
+    SIGHUP ignored by the caller (``nohup``) stays ignored. Only the main thread may set a handler."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGHUP)
+    if previous != signal.SIG_IGN:
+        signal.signal(signal.SIGHUP, server.handle_exit)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGHUP, previous)
 
 
 def _listen(host: str, port: int, say: Callable[..., str] = say) -> socket.socket:
@@ -187,7 +206,8 @@ def serve(
 
         threading.Thread(target=open_when_ready, daemon=True).start()
     try:
-        server.run(sockets=[sock])
+        with _hang_up_stops(server):
+            server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass  # uvicorn has shut down gracefully and re-raised Ctrl+C: stopping as asked is a success
     finally:
