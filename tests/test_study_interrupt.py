@@ -167,18 +167,22 @@ def test_ctrl_c_stops_the_run_and_its_workers_in_one_line_and_a_rerun_continues(
     assert len(after) == 40000 and {deal: after[deal] for deal in first} == first  # kept, not computed again
 
 
-def test_sigterm_stops_the_run_quietly_and_keeps_its_rows(tmp_path: Path) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
+def test_sigterm_and_a_closed_terminal_stop_the_run_quietly_and_keep_its_rows(tmp_path: Path, signum: int) -> None:
     db = tmp_path / "s.db"
     run = StudyRun(db, *RANDOM, "--workers", "2", "--no-progress")
     try:
         run.wait_for_rows()
-        run.process.send_signal(signal.SIGTERM)  # to the run alone, as kill does
+        if signum == signal.SIGTERM:
+            run.process.send_signal(signum)  # to the run alone, as kill does
+        else:
+            os.killpg(run.process.pid, signum)  # to every process of the terminal's job, as a closed terminal does
         code = run.finish()
         left = no_process_left(run.process.pid)
     finally:
         run.close()
     output = run.plain
-    assert code == 128 + signal.SIGTERM, output
+    assert code == 128 + signum, output
     assert "Traceback" not in output and "Error" not in output, output
     assert "deals/s" not in output and "━" not in output, "a bar despite --no-progress"
     assert left == [], f"processes of the run still running: {left}"

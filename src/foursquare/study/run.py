@@ -255,14 +255,16 @@ def _terminal_signals_blocked() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    # multiprocessing's resource tracker, started by the first process spawned, unblocks SIGINT in the thread that
-    # starts it, whatever its mask was (it blocks SIGINT while spawning, then unblocks it): started here first,
-    # it is already running when the cluster's threads spawn their workers, and their mask stays as it is.
     from multiprocessing import resource_tracker
 
-    resource_tracker.ensure_running()
     old = signal.pthread_sigmask(signal.SIG_BLOCK, TERMINAL_SIGNALS)
     try:
+        # multiprocessing's resource tracker, started with the first process spawned, unblocks SIGINT in the thread
+        # that starts it whatever its mask was (it blocks SIGINT and SIGTERM while spawning, then unblocks them).
+        # Started here, it has SIGHUP blocked too (it ignores the other two), and it is already running when the
+        # cluster's threads spawn their workers, whose mask then stays as it is; this thread's is blocked again.
+        resource_tracker.ensure_running()
+        signal.pthread_sigmask(signal.SIG_BLOCK, TERMINAL_SIGNALS)
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
