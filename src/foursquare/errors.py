@@ -45,15 +45,16 @@ class FoursquareError(ValueError):
       (``detail``), ``not_object``, ``unknown_format`` and ``unsupported_version`` (``found``, ``expected``),
       ``unknown_fields`` (``fields``), ``bad_variant`` (``detail``), ``deal_and_stock``, ``bad_deal`` and
       ``bad_stock`` (``detail``), ``moves_not_list``, ``bad_move`` (``index``, ``detail``), ``move_after_end``
-      (``index``), ``illegal_move`` (``index``, ``reason``); the file read, if any, is its ``path``.
-    - :class:`~foursquare.files.FileWriteError`: ``is_directory``, ``no_directory``, ``cannot_write`` (``path``,
-      ``folder``, ``reason``).
-    - :class:`~foursquare.store.StoreError`: ``is_directory``, ``no_directory``, ``cannot_open``,
+      (``index``), ``illegal_move`` (``index``, ``reason``), ``too_deep`` (JSON nested too deep); the file read,
+      if any, is its ``path``.
+    - :class:`~foursquare.files.FileWriteError`: ``is_directory``, ``no_directory``, ``not_a_folder``,
+      ``cannot_write`` (``path``, ``folder``, ``reason``).
+    - :class:`~foursquare.store.StoreError`: ``is_directory``, ``no_directory``, ``missing``, ``cannot_open``,
       ``not_database``, ``damaged``, ``newer``, ``foreign`` (``path``, ``error``: the database's own English
       words, if any); :class:`~foursquare.store.UnknownGameError`: ``unknown_game`` (``game_id``);
       :class:`~foursquare.store.TooManyGamesError`: ``too_many_games`` (``limit``).
     - :class:`~foursquare.study.StudyError`: ``no_scheduler``, ``no_worker``, ``chunk_dropped``,
-      ``cannot_open``, ``not_a_study_db``, ``format_version``, ``data_dir``, ``busy``, ``needs_pyarrow``,
+      ``cannot_open``, ``not_a_study_db``, ``format_version``, ``busy``, ``read_only``, ``needs_pyarrow``,
       ``bad_seed``, and reading rows back ``no_such_file``, ``cannot_read``, ``unknown_format``, ``not_json``,
       ``missing_field``, ``bad_field``, ``duplicate`` (the details of each in its docstring).
     - :class:`~foursquare.players.PlayerError`: ``unknown_player`` (``name``, ``choices``), ``no_move``,
