@@ -91,8 +91,8 @@ class StudyStore:
 
     def _open(self) -> sqlite3.Connection:
         if self.read_only:
-            if self.path.is_dir():
-                raise IsADirectoryError(f"{self.path} is a folder")
+            if self.path.exists() and not self.path.is_file():  # a folder, a device, a pipe
+                raise OSError(f"{self.path} is not a file")
             return sqlite.connect_read_only(self.path, timeout=LOCK_TIMEOUT)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # A second writer (an import while a run stores its chunks) waits its turn rather than failing.
