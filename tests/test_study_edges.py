@@ -143,7 +143,7 @@ def test_a_report_without_a_solver_study_draws_no_empty_plot_and_says_why(player
     assert "foursquare study run --what solver" in result.stderr
     text = page.read_text()
     assert text.count("data:image/png;base64,") == 2
-    assert "no solver study yet, so no Optimal score of the proven deals" in text
+    assert "no solver study yet, so no <q>Optimal score of the proven deals (0: unwinnable)</q>, <q>Solver: " in text
 
 
 def test_a_report_without_a_player_study_says_so(tmp_path: Path) -> None:

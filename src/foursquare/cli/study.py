@@ -283,12 +283,12 @@ def run_report(args: argparse.Namespace) -> int:
         missing = missing_plots(store.studies()) if data["studies"] else ()
         if args.plots:
             write_plots(store, args.plots, plot_labels(t))
-            for note in _missing_notes(missing, t, titles=False):
+            for note in _missing_notes(missing, t, page=False):
                 print(note, file=sys.stderr)
         if args.html:
             with tempfile.TemporaryDirectory() as tmp:
                 pictures = write_plots(store, args.plots or tmp, plot_labels(t))
-                page = report_html(data, db, pictures, t, _missing_notes(missing, t, titles=True))
+                page = report_html(data, db, pictures, t, _missing_notes(missing, t, page=True))
             write_text(args.html, page)
     if args.json:
         print(json.dumps(data))
@@ -308,23 +308,26 @@ PLOT_TITLES = {
 }
 
 
-def _missing_notes(missing: tuple[str, ...], t: Translator, *, titles: bool) -> list[str]:
+def _missing_notes(missing: tuple[str, ...], t: Translator, *, page: bool) -> list[str]:
     """Why each plot left out is missing: the kind of study it is drawn from is not in the database. The plots
-    are named by file, or by their titles (the HTML page, which shows no file names)."""
+    are named by file for the terminal; for the HTML page (``page``, which shows no file names) by their titles,
+    each in the page language's quotation marks (``<q>``), and the notes are HTML."""
     from foursquare.study.plots import PLAYER_PLOTS, SOLVER_PLOTS
 
-    def named(plots: tuple[str, ...]) -> str:
-        return "; ".join(t(f"cli.study.plot.{PLOT_TITLES[p]}") for p in plots) if titles else ", ".join(plots)
+    def note(key: str, plots: tuple[str, ...], command: str) -> str:
+        if not page:
+            return t(key, plots=", ".join(plots), command=command)
+        marker = "\x00"  # where the titles go, once the rest is escaped
+        titles = ", ".join(f"<q>{html.escape(t(f'cli.study.plot.{PLOT_TITLES[p]}'))}</q>" for p in plots)
+        return html.escape(t(key, plots=marker, command=command)).replace(marker, titles)
 
     notes = []
     solver = tuple(p for p in SOLVER_PLOTS if p in missing)
     player = tuple(p for p in PLAYER_PLOTS if p in missing)
     if solver:
-        command = "foursquare study run --what solver"
-        notes.append(t("cli.study.plots.no_solver", plots=named(solver), command=command))
+        notes.append(note("cli.study.plots.no_solver", solver, "foursquare study run --what solver"))
     if player:
-        command = "foursquare study run --what best|greedy|random"
-        notes.append(t("cli.study.plots.no_player", plots=named(player), command=command))
+        notes.append(note("cli.study.plots.no_player", player, "foursquare study run --what best|greedy|random"))
     return notes
 
 
@@ -392,8 +395,8 @@ def settings_text(settings: dict[str, Any], t: Translator) -> str:
 def report_html(
     data: dict[str, Any], db: Path, pictures: list[Path], t: Translator | None = None, notes: Sequence[str] = ()
 ) -> str:
-    """One page with the report's table and its plots inlined (no file or network beside it); ``notes`` say why
-    a plot is missing."""
+    """One page with the report's table and its plots inlined (no file or network beside it); ``notes`` (HTML) say
+    why a plot is missing."""
     t = t or translator("en")
     rows = []
     for s in data["studies"]:
@@ -408,7 +411,7 @@ def report_html(
         f'{base64.b64encode(p.read_bytes()).decode()}"></figure>'
         for p in pictures
     )
-    missing = "".join(f'<p class="note">{html.escape(note)}</p>' for note in notes)
+    missing = "".join(f'<p class="note">{note}</p>' for note in notes)
     head = "".join(f"<th>{html.escape(t(f'cli.study.html.col.{c}'))}</th>" for c in HTML_COLUMNS)
     title = html.escape(t("cli.study.html.title"))
     intro = html.escape(t("cli.study.html.intro", db=str(db), command="foursquare study report"))
