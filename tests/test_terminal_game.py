@@ -209,17 +209,19 @@ def test_play_file_continues_a_saved_record(tmp_path: Path, terminals: Terminals
 
 
 @pytest.mark.slow  # a pseudo-terminal
-def test_a_finished_game_points_to_the_analysis(terminals: Terminals, tmp_path: Path) -> None:
+@pytest.mark.parametrize("size", [(80, 24), (40, 12)])
+def test_a_finished_game_points_to_the_analysis(terminals: Terminals, tmp_path: Path, size: tuple[int, int]) -> None:
     from test_play import WON_ORTHOGONAL, greedy_game
 
     game = greedy_game(WON_ORTHOGONAL)
     keys = "".join(_keys_for(game))
     path = tmp_path / "won.json"
-    term = terminals.start("--deal", str(WON_ORTHOGONAL), "--save", str(path), size=(80, 24))
-    term.wait_screen("Move 1 of 40")
+    term = terminals.start("--deal", str(WON_ORTHOGONAL), "--save", str(path), size=size)
+    term.wait_screen("Move 1")
     term.press(keys)
     screen = term.wait_screen("YOU WON!")
-    # A long temporary path wraps at the 80th column (in the middle of a word): compare without the white space.
+    # A path longer than a line is broken across lines (in the middle of a word), never cut: compare without the
+    # white space.
     pointer = f"See your mistakes: foursquare analyze {path}"
     assert "".join(pointer.split()) in "".join(screen.split()), screen
     term.press("q")
