@@ -407,3 +407,32 @@ def test_hint_in_the_variants(variant: Variant) -> None:
     assert sorted(a.move for a in advice) == sorted(game.legal_moves)
     move = make_player("best", seed=1).choose(game.view())
     assert move in game.legal_moves
+
+
+def test_a_tally_sums_games_as_they_end_as_the_summary_of_them_all_does() -> None:
+    from foursquare.players import GameResult, Tally
+
+    rng = np.random.default_rng(5)
+    results = [
+        GameResult(deal, bool(deal % 3), int(deal % 11), 20, tuple(float(t) for t in rng.lognormal(-7, 1, 20)))
+        for deal in range(300)
+    ]
+    tally = Tally()
+    for result in results:
+        tally.add(result)
+    expected = results_summary("greedy", results)
+    summary = tally.summary("greedy")
+    assert summary.pop("seconds_per_move") == pytest.approx(expected.pop("seconds_per_move"))
+    assert summary == expected
+    times = sorted(t for r in results for t in r.move_seconds)
+    nearest_rank = times[int(np.ceil(0.95 * len(times))) - 1]
+    assert tally.p95_seconds_per_move() == pytest.approx(nearest_rank, rel=0.006)
+    assert Tally().summary("random")["games"] == 0 and Tally().p95_seconds_per_move() == 0.0
+
+
+def test_deals_played_on_several_processes_come_back_in_deal_order() -> None:
+    from foursquare.players import iter_play_deals, play_deals
+
+    alone = [(r.deal, r.won, r.score, r.moves) for r in play_deals("greedy", range(3, 60))]
+    together = [(r.deal, r.won, r.score, r.moves) for r in iter_play_deals("greedy", range(3, 60), jobs=2)]
+    assert together == alone and [deal for deal, *_ in alone] == list(range(3, 60))

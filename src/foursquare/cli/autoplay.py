@@ -16,7 +16,7 @@ from foursquare.cli.options import (
     CommandError,
     add_variant_options,
     deal_number,
-    deal_range_up_to,
+    deal_range,
     non_negative_seconds,
     positive_seconds,
     seed_number,
@@ -29,8 +29,6 @@ from foursquare.cli.signals import end_workers
 from foursquare.engine import Game
 from foursquare.i18n import Translator
 
-#: The most deals of one ``--deals`` run (every game's result is kept until the summary).
-MAX_DEALS = 1_000_000
 #: The most processes ``--jobs`` starts (each loads the compiled kernel).
 MAX_JOBS = 64
 DEFAULT_DELAY = 0.4
@@ -48,8 +46,7 @@ def register(sub: Any, t: Translator | None = None) -> None:
     )
     where = p.add_mutually_exclusive_group()
     where.add_argument("--deal", type=deal_number, help=help_text(t, "cli.autoplay.deal.help"))
-    deals = deal_range_up_to(MAX_DEALS)
-    where.add_argument("--deals", type=deals, metavar="A-B", help=help_text(t, "cli.autoplay.deals.help"))
+    where.add_argument("--deals", type=deal_range, metavar="A-B", help=help_text(t, "cli.autoplay.deals.help"))
     p.add_argument("--seed", type=seed_number, help=help_text(t, "cli.autoplay.seed.help"))
     p.add_argument("--time", type=positive_seconds, metavar="S", help=help_text(t, "cli.autoplay.time.help"))
     p.add_argument(
@@ -170,28 +167,30 @@ def _play_many(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     from foursquare.cli.progress import CountColumn
-    from foursquare.players import p95_seconds_per_move, play_deals, results_summary
+    from foursquare.players import Tally, iter_play_deals
 
     t: Translator = args.translator
     lo, hi = args.deals
-    deals = range(lo, hi + 1)
+    count = hi - lo + 1  # of any size: len(range) stops at 2**63 - 1
     columns = (TextColumn("{task.description}"), BarColumn(), CountColumn(t), TimeRemainingColumn())
     console = Console(stderr=True)
     # On a terminal only: elsewhere rich would leave an empty line on standard error.
     bar = Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
+    tally = Tally()  # the games are summed as they end: a run of any length holds none of them
     with bar as progress, end_workers():
         description = t("cli.autoplay.progress", player=args.player, deals=f"{lo}-{hi}")
-        task = progress.add_task(escape(description), total=len(deals))
-        results = play_deals(
+        task = progress.add_task(escape(description), total=count)
+        for result in iter_play_deals(
             args.player,
-            deals,
+            range(lo, hi + 1),
             seed=_seed(args),
             time_budget=args.time,
             variant=variant_of(args),
-            jobs=min(args.jobs or 1, len(deals)),  # no process without a deal to play
-            progress=lambda: progress.advance(task),
-        )
-    summary = results_summary(args.player, results)
+            jobs=min(args.jobs or 1, count),  # no process without a deal to play
+        ):
+            tally.add(result)
+            progress.advance(task)
+    summary = tally.summary(args.player)
     if args.json:
         print(json.dumps(summary))
         return 0
@@ -206,7 +205,7 @@ def _play_many(args: argparse.Namespace) -> int:
             high=t.percent(summary["ci95"][1], 1),
             mean=t.number(summary["mean_score"], 2),
             ms=t.number(summary["seconds_per_move"] * 1000, 1),
-            p95=t.number(p95_seconds_per_move(results) * 1000, 1),
+            p95=t.number(tally.p95_seconds_per_move() * 1000, 1),
         )
     )
     return 0

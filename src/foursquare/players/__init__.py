@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from foursquare.players.autoplay import (
     GameResult,
+    Tally,
+    iter_play_deals,
     p95_seconds_per_move,
     play_deals,
     play_game,
@@ -87,11 +89,13 @@ __all__ = [
     "Player",
     "PlayerError",
     "RandomPlayer",
+    "Tally",
     "compare_moves",
     "estimate_move",
     "greedy_move",
     "greedy_move_on",
     "hint",
+    "iter_play_deals",
     "make_player",
     "p95_seconds_per_move",
     "play_deals",
