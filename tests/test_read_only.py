@@ -132,3 +132,25 @@ def test_a_study_database_on_read_only_storage_is_read(tmp_path: Path) -> None:
         [study] = store.studies()
         assert store.count(study) == 5
     assert snapshot(folder) == before
+
+
+def test_study_report_and_export_read_without_writing_even_on_read_only_storage(tmp_path: Path) -> None:
+    (tmp_path / "empty.db").touch()
+    for args in (["report"], ["export", "--format", "csv"]):
+        result = cli("study", *args, "--db", str(tmp_path / "empty.db"))
+        assert result.returncode == 0, result.stderr
+    assert snapshot(tmp_path) == {"empty.db": b""}
+    folder = tmp_path / "data"
+    folder.mkdir()
+    with StudyStore(folder / "studies.db") as store:
+        study = store.study(StudySettings(what="greedy"))
+        store.add(study, [DealResult(deal, "won", 7, 0.1, moves=20) for deal in range(5)])
+    expected = cli("study", "export", "--db", str(folder / "studies.db"), "--format", "csv").stdout
+    before = snapshot(folder)
+    with read_only_view(folder) as view:
+        report = cli("study", "report", "--db", str(view / "studies.db"), "--json")
+        assert report.returncode == 0, report.stderr
+        assert json.loads(report.stdout)["studies"][0]["done"] == 5
+        export = cli("study", "export", "--db", str(view / "studies.db"), "--format", "csv")
+        assert export.returncode == 0 and export.stdout == expected
+    assert snapshot(folder) == before

@@ -278,7 +278,7 @@ def run_report(args: argparse.Namespace) -> int:
     db = _db_path(args)
     if not db.exists():
         raise CommandError(t("cli.study.none", db=str(db)))
-    with StudyStore(db) as store:
+    with StudyStore(db, read_only=True) as store:  # a report writes nothing into the database
         data = report(store)
         missing = missing_plots(store.studies()) if data["studies"] else ()
         if args.plots:
@@ -436,7 +436,7 @@ def run_export(args: argparse.Namespace) -> int:
         raise CommandError(t("cli.study.none", db=str(db)))
     if args.format == "parquet" and not args.out:
         raise CommandError(t("cli.study.parquet_out", format="--format parquet", out="--out FILE"))
-    with StudyStore(db) as store:
+    with StudyStore(db, read_only=True) as store:
         if args.format == "parquet":
             with atomic_path(args.out, suffix=".parquet") as temporary:
                 write_parquet(store, str(temporary))

@@ -74,6 +74,14 @@ class StudyStore:
         self.read_only = read_only
         try:
             self._db = self._open()
+        except sqlite3.DatabaseError as exc:
+            if not isinstance(exc, sqlite3.OperationalError):  # read, and not an SQLite file (read_only opens check)
+                raise StudyError(
+                    f"{self.path} is not a Foursquare study database ({exc})", "not_a_study_db", path=str(self.path)
+                ) from None
+            raise StudyError(
+                f"cannot open the study database {self.path}: {exc}", "cannot_open", path=str(self.path), error=str(exc)
+            ) from None
         except (OSError, sqlite3.Error) as exc:
             raise StudyError(
                 f"cannot open the study database {self.path}: {exc}", "cannot_open", path=str(self.path), error=str(exc)
