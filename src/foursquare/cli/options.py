@@ -26,8 +26,9 @@ EXIT_BAD_INPUT = 2
 LAST_DEAL = str(MAX_DEAL - 1)
 #: The most seconds an option takes (a day): ``inf`` is refused, and so is any wait no one means.
 MAX_SECONDS = 86_400
-#: The largest seed: what a signed 64-bit integer holds (a study keeps its seed in SQLite).
-MAX_SEED = 2**63 - 1
+#: The largest seed: the players mix a seed into 64-bit random streams, and a study's rows (``study run
+#: --seed``) take any 64-bit seed, which autoplay and hint must take to replay them.
+MAX_SEED = 2**64 - 1
 
 
 def deal_number(text: str) -> int:
