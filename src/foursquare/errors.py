@@ -41,8 +41,9 @@ class FoursquareError(ValueError):
 
     - :class:`~foursquare.engine.IllegalMoveError`: its ``reason``, ``game_over``, ``first_card``, ``pile_full``,
       ``not_adjacent``, ``outside_4x4`` or ``bad_cell`` (``row``, ``col``).
-    - :class:`~foursquare.record.RecordError`: ``no_such_file``, ``cannot_read`` (``reason``), ``not_json``
-      (``detail``), ``not_object``, ``unknown_format`` and ``unsupported_version`` (``found``, ``expected``),
+    - :class:`~foursquare.record.RecordError`: ``no_such_file``, ``cannot_read`` (``reason``), ``too_large``
+      (``limit``), ``not_json`` (``detail``), ``not_object``, ``unknown_format`` and ``unsupported_version``
+      (``found``, ``expected``),
       ``unknown_fields`` (``fields``), ``bad_variant`` (``detail``), ``deal_and_stock``, ``bad_deal`` and
       ``bad_stock`` (``detail``), ``moves_not_list``, ``bad_move`` (``index``, ``detail``), ``move_after_end``
       (``index``), ``illegal_move`` (``index``, ``reason``), ``too_deep`` (JSON nested too deep); the file read,
@@ -55,8 +56,8 @@ class FoursquareError(ValueError):
       :class:`~foursquare.store.TooManyGamesError`: ``too_many_games`` (``limit``).
     - :class:`~foursquare.study.StudyError`: ``no_scheduler``, ``no_worker``, ``chunk_dropped``,
       ``cannot_open``, ``not_a_study_db``, ``format_version``, ``busy``, ``read_only``, ``needs_pyarrow``,
-      ``bad_seed``, and reading rows back ``no_such_file``, ``cannot_read``, ``unknown_format``, ``not_json``,
-      ``missing_field``, ``bad_field``, ``duplicate`` (the details of each in its docstring).
+      ``bad_seed``, and reading rows back ``no_such_file``, ``cannot_read``, ``too_large``, ``unknown_format``,
+      ``not_json``, ``missing_field``, ``bad_field``, ``duplicate`` (the details of each in its docstring).
     - :class:`~foursquare.players.PlayerError`: ``unknown_player`` (``name``, ``choices``), ``no_move``,
       ``no_rank``, ``not_legal`` (``row``, ``col``), ``bad_budget`` (``budget``).
     - No finer code (yet): :class:`~foursquare.cards.CardError`, :class:`~foursquare.engine.VariantError`,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from typing import Any
 
 from foursquare import files
@@ -42,9 +41,10 @@ class RecordError(FoursquareError):
     """A game record is malformed or describes an impossible game.
 
     Besides its English text, for developers, it says what is wrong in a form a front end can put in its
-    player's words: ``code`` (``no_such_file``, ``cannot_read``, ``not_json``, ``too_deep``, ``not_object``,
-    ``unknown_format``, ``unsupported_version``, ``unknown_fields``, ``bad_variant``, ``deal_and_stock``,
-    ``bad_deal``, ``bad_stock``, ``moves_not_list``, ``bad_move``, ``move_after_end``, ``illegal_move``; empty
+    player's words: ``code`` (``no_such_file``, ``cannot_read``, ``too_large`` (``limit``), ``not_json``,
+    ``too_deep``, ``not_object``, ``unknown_format``, ``unsupported_version``, ``unknown_fields``, ``bad_variant``,
+    ``deal_and_stock``, ``bad_deal``, ``bad_stock``, ``moves_not_list``, ``bad_move``, ``move_after_end``,
+    ``illegal_move``; empty
     when unknown), ``params`` (the details: ``index`` of a move counted from 0, ``reason`` of an illegal move
     (:class:`IllegalMoveError`'s code), ``found``/``expected``, ``fields``, ``detail`` (an English text); for
     ``not_json``, ``fault`` (one of :data:`JSON_FAULTS`' codes, or ``other``), ``line`` and ``column``, counted
@@ -101,7 +101,7 @@ def load(data: object) -> Game:
         raise RecordError(f"bad variant: {exc}", "bad_variant", detail=str(exc)) from None
     has_deal, has_stock = "deal" in data, "stock" in data
     if has_deal == has_stock:
-        raise RecordError("a record needs exactly one of \"deal\" and \"stock\"", "deal_and_stock")
+        raise RecordError('a record needs exactly one of "deal" and "stock"', "deal_and_stock")
     try:
         if has_deal:
             game = Game(deal=data["deal"], variant=variant)
@@ -143,10 +143,23 @@ def loads(text: str) -> Game:
     return load(data)
 
 
+#: The largest record file read: a record is a few kilobytes, and a device such as /dev/zero never ends.
+MAX_RECORD_BYTES = 1_000_000
+
+
 def read(path: str | os.PathLike[str]) -> Game:
-    """Load a record file."""
+    """Load a record file (:class:`RecordError` ``too_large`` past :data:`MAX_RECORD_BYTES`)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as file:
+            data = file.read(MAX_RECORD_BYTES + 1)
+        if len(data) > MAX_RECORD_BYTES:
+            raise RecordError(
+                f"{os.fspath(path)}: not a record: it is larger than {MAX_RECORD_BYTES} bytes",
+                "too_large",
+                path=os.fspath(path),
+                limit=MAX_RECORD_BYTES,
+            )
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise RecordError(f"{os.fspath(path)}: no such file", "no_such_file", path=os.fspath(path)) from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -18,7 +18,7 @@ import re
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any, BinaryIO, get_args
 
 from foursquare.cards import DECK_SIZE, MAX_DEAL
 from foursquare.engine import Variant
@@ -60,7 +60,8 @@ def _records(path: Path) -> Iterator[tuple[int, dict[str, Any], bool]]:
     data = _read_bytes(path)
     if data.startswith(b"\x1f\x8b"):
         try:
-            data = gzip.decompress(data)
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as unzipped:
+                data = _at_most(path, unzipped)
         except (OSError, EOFError, zlib.error) as exc:
             raise _cannot_read(path, exc) from None
     if data.startswith(b"PAR1"):
@@ -80,9 +81,27 @@ def _records(path: Path) -> Iterator[tuple[int, dict[str, Any], bool]]:
         raise StudyError(f"{path} is not an export of studies", "unknown_format", path=str(path))
 
 
+#: The most bytes a file to import may hold, unzipped: the rows are checked whole before any is stored, in memory
+#: (some ten times this), and a device such as /dev/zero, or a small gzip bomb, never ends.
+MAX_IMPORT_BYTES = 1 << 30
+
+
+def _at_most(path: Path, file: BinaryIO | gzip.GzipFile) -> bytes:
+    data = file.read(MAX_IMPORT_BYTES + 1)
+    if len(data) > MAX_IMPORT_BYTES:
+        raise StudyError(
+            f"{path} is larger than {MAX_IMPORT_BYTES} bytes: import it in parts",
+            "too_large",
+            path=str(path),
+            limit=MAX_IMPORT_BYTES,
+        )
+    return data
+
+
 def _read_bytes(path: Path) -> bytes:
     try:
-        return path.read_bytes()
+        with path.open("rb") as file:
+            return _at_most(path, file)
     except FileNotFoundError:
         raise StudyError(f"no such file: {path}", "no_such_file", path=str(path)) from None
     except OSError as exc:

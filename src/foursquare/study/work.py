@@ -28,9 +28,10 @@ class StudyError(FoursquareError):
     user's words: ``code`` (empty when the front end prevents the case) and ``params``, the details. The codes:
     ``no_scheduler`` (``scheduler``, ``seconds``, ``error``), ``no_worker`` (``scheduler``, ``seconds``),
     ``chunk_dropped`` (``error``), ``cannot_open`` (``path``, ``error``), ``not_a_study_db`` (``path``),
-    ``format_version`` (``path``, ``found``, ``expected``), ``data_dir`` (``directory``, ``error``),
-    ``busy`` (``path``, ``error``), ``needs_pyarrow``, ``bad_seed`` (``seed``, ``max``), and reading rows back
-    (:mod:`~foursquare.study.importing`): ``no_such_file``, ``cannot_read`` (``path``, ``error``),
+    ``format_version`` (``path``, ``found``, ``expected``), ``busy`` (``path``, ``error``), ``read_only``
+    (``path``: a store opened read-only was asked to write), ``needs_pyarrow``, ``bad_seed`` (``seed``, ``max``),
+    and reading rows back (:mod:`~foursquare.study.importing`): ``no_such_file``, ``cannot_read`` (``path``,
+    ``error``), ``too_large`` (``path``, ``limit``),
     ``unknown_format`` (``path``), ``not_json`` (``path``, ``line``), ``missing_field`` and ``bad_field``
     (``path``, ``line``, ``field``; ``value`` for the latter), ``duplicate`` (``path``, ``line``, ``deal``,
     ``first``: the line that gave it first).
