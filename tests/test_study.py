@@ -360,7 +360,7 @@ def test_a_players_seed_outside_64_bits_is_refused(tmp_path: Path) -> None:
         result = run_main(
             "study", "run", "--what", "greedy", "--deals", "1-2", "--seed", seed, "--db", str(tmp_path / "s.db")
         )
-        assert result.returncode == 2 and f"from 0 to {2**64 - 1}, not {seed}" in result.stderr, result.stderr
+        assert result.returncode == 2 and f"from 0 to {2**64 - 1}, not '{seed}'" in result.stderr, result.stderr
         assert "argument --seed" in result.stderr and not (tmp_path / "s.db").exists()
 
 

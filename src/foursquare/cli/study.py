@@ -22,6 +22,7 @@ from foursquare.cli.options import (
     deal_range,
     positive_float,
     positive_int,
+    seed_number,
     variant_of,
 )
 from foursquare.cli.parser import OptionError, help_text
@@ -47,7 +48,6 @@ HTML_COLUMNS = ("what", "variant", "settings", "deals", "done", "figures")
 WORKERS_PER_PROCESSOR = 4
 MAX_TIMEOUT = 86_400.0  # the solver's seconds per deal: a day
 MAX_MOVE_TIME = 3_600.0  # the best player's seconds per move: an hour
-MAX_SEED = 2**64 - 1  # as foursquare.study.work.MAX_SEED, which the library checks too
 
 
 def plot_labels(t: Translator) -> dict[str, str]:
@@ -98,7 +98,7 @@ def _register_run(commands: Any, t: Translator) -> None:
     )
     p.add_argument("--deals", required=True, type=deal_ranges, metavar="A-B", help=help_text(t, "cli.study.deals.help"))
     p.add_argument("--timeout", type=timeout_seconds, metavar="S", help=help_text(t, "cli.study.timeout.help"))
-    p.add_argument("--seed", type=player_seed, default=0, help=help_text(t, "cli.study.seed.help"))
+    p.add_argument("--seed", type=seed_number, default=0, help=help_text(t, "cli.study.seed.help"))
     p.add_argument("--time", type=move_seconds, metavar="S", help=help_text(t, "cli.study.time.help"))
     _add_db(p, t)
     where = p.add_mutually_exclusive_group()
@@ -124,17 +124,6 @@ def workers_number(text: str) -> int:
     value = positive_int(text)
     if value > max_workers():
         raise OptionError("cli.study.too_many_workers", value=repr(text), max=str(max_workers()))
-    return value
-
-
-def player_seed(text: str) -> int:
-    """``--seed``: a player's seed, 0 to ``MAX_SEED`` (the players mix it into 64-bit random streams)."""
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise OptionError("cli.option.seed_not_integer", value=repr(text)) from None
-    if not 0 <= value <= MAX_SEED:
-        raise OptionError("cli.study.error.bad_seed", seed=text, max=str(MAX_SEED))
     return value
 
 
