@@ -6,12 +6,14 @@ only cell gets the key ``i``; then D3 ``j``, C4 ``k``, E4 ``l``, D5 ``m``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,8 +31,11 @@ class Terminals:
         self.data_dir = data_dir
         self.opened: list[Terminal] = []
 
-    def start(self, *args: str, size: tuple[int, int] = (100, 32), env: dict[str, str] | None = None) -> Terminal:
-        term = Terminal(*args, data_dir=self.data_dir, size=size, env=env)
+    def start(self, *args: str, **options: Any) -> Terminal:
+        """A game started with ``args``; ``options`` are :class:`Terminal`'s (the data directory is the shared one
+        unless given)."""
+        options.setdefault("data_dir", self.data_dir)
+        term = Terminal(*args, **options)
         self.opened.append(term)
         return term
 
@@ -43,7 +48,8 @@ def terminals(tmp_path: Path) -> Iterator[Terminals]:
     manager = Terminals(tmp_path / "data")
     yield manager
     for term in manager.opened:
-        term.close()
+        with contextlib.suppress(OSError):  # a test may have closed it already
+            term.close()
 
 
 def cli(*args: str, stdin: str = "", env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -36,35 +36,12 @@ from foursquare.tui.terminal import Screen
 from foursquare.tui.text import keys
 from pty_support import ANSI, Terminal
 from test_play import WON_ORTHOGONAL, greedy_game
+from test_terminal_game import Terminals, terminals
+
+__all__ = ["terminals"]  # the fixture, shared with test_terminal_game
 
 LEAVE_ALTERNATE_SCREEN, SHOW_CURSOR, MOUSE_OFF = "\x1b[?1049l", "\x1b[?25h", "\x1b[?1000l"
 ENTER_ALTERNATE_SCREEN, MOUSE_ON = "\x1b[?1049h", "\x1b[?1000h"
-
-
-class Terminals:
-    """Games on pseudo-terminals sharing one data directory; all are closed after the test."""
-
-    def __init__(self, data_dir: Path) -> None:
-        self.data_dir = data_dir
-        self.opened: list[Terminal] = []
-
-    def start(self, *args: str, **options: object) -> Terminal:
-        options.setdefault("data_dir", self.data_dir)
-        term = Terminal(*args, **options)  # type: ignore[arg-type]
-        self.opened.append(term)
-        return term
-
-    def kept(self) -> list[Path]:
-        return sorted((self.data_dir / "games").glob("*.json"))
-
-
-@pytest.fixture
-def terminals(tmp_path: Path) -> Iterator[Terminals]:
-    manager = Terminals(tmp_path / "data")
-    yield manager
-    for term in manager.opened:
-        with contextlib.suppress(OSError):
-            term.close()
 
 
 def flat(text: str) -> str:
