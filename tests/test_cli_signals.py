@@ -243,6 +243,23 @@ def test_the_command_in_this_process_leaves_the_handlers_as_they_were(handlers: 
     assert {signum: signal.getsignal(signum) for signum in STOP_SIGNALS} == before
 
 
+def test_a_command_in_this_process_stopped_by_a_signal_gives_the_program_its_handlers_back(handlers: None) -> None:
+    from cli_support import run_main
+    from foursquare.cli import records
+
+    before = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
+
+    def signalled(args: object) -> int:
+        os.kill(os.getpid(), signal.SIGTERM)  # raised by the command's handler, here
+        raise AssertionError("the signal did not stop the command")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(records, "_winnable_deal", signalled)
+        result = run_main("deal", "--winnable")
+    assert (result.returncode, result.stderr) == (EXIT_TERMINATED, INTERRUPTED)
+    assert {signum: signal.getsignal(signum) for signum in STOP_SIGNALS} == before  # the next Ctrl-C is ours
+
+
 def test_an_interrupt_in_a_command_is_one_line_and_status_130(monkeypatch: pytest.MonkeyPatch) -> None:
     from cli_support import run_main
     from foursquare.cli import records

@@ -95,9 +95,11 @@ class Signals:
             os.kill(os.getpid(), signum)
 
     def restore(self) -> None:
-        """Put the previous handlers back, unless a signal came: then the process is on its way out, and a signal
-        during the rest of its cleanup (Python's own, which waits for threads) must not raise."""
-        if self.received is not None:
+        """Put the previous handlers back, unless a signal came to the ``foursquare`` command itself: then the
+        process is on its way out, and a signal during the rest of its cleanup (Python's own, which waits for
+        threads) must not raise. A program that called :func:`~foursquare.cli.main` (a test) gets its own back
+        whatever happened, so that its next Ctrl-C is its own."""
+        if self.received is not None and _is_the_program():
             return
         for signum, handler in self.previous.items():
             signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
