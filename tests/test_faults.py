@@ -353,3 +353,26 @@ def test_study_import_of_an_endless_device_or_a_gzip_bomb_is_refused(
         assert result.returncode == EXIT_BAD_INPUT
         assert the_one_line(result.stderr).endswith("is larger than 100000 bytes: import it in parts")
     assert not (tmp_path / "studies.db").exists()
+
+
+# --- output that cannot be written ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [["deal", "5"], ["solve", "--deal", "1", "--json", "--timeout", "5"], ["autoplay", "--deal", "1", "--player",
+     "greedy", "--json"], ["stats", "--json"]],
+    ids=lambda a: a[0],
+)  # fmt: skip
+def test_output_to_a_full_disk_is_one_line_and_status_2(arguments: list[str], tmp_path: Path) -> None:
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [*FOURSQUARE, *arguments],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=WAIT,
+            env={**os.environ, "FOURSQUARE_DATA_DIR": str(tmp_path)},
+        )
+    assert result.returncode == EXIT_BAD_INPUT, result.stderr
+    assert the_one_line(result.stderr) == "foursquare: error: cannot write the output: No space left on device"

@@ -23,6 +23,7 @@ from foursquare.cli.signals import (  # isort: split
     for_this_run,
 )
 
+import errno
 import inspect
 import os
 import sys
@@ -45,6 +46,9 @@ LANGUAGE_CODES = "en, uz, hr, fil (tl), kn, bn"
 LANGUAGE_VARIABLES = "LANGUAGE, LC_ALL, LC_MESSAGES, LANG"
 
 EXIT_INTERNAL_ERROR = 1
+#: The errors of a write to standard output that cannot go on: the disk is full, over quota, the file too large,
+#: the device failing.
+OUTPUT_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 # In the order ``foursquare --help`` lists them.
 COMMAND_GROUPS = (play, stats, records, autoplay, coach, solve, bench, study, serve)
@@ -100,6 +104,7 @@ def _run(arguments: list[str], t: Translator, unknown: str | None) -> int:
         return 0
     try:
         code: int = args.run(args)
+        sys.stdout.flush()  # a write error is the command's to report, not the interpreter's at exit
         return code
     except (ValueError, CardError) as exc:  # every bad-input error of ours subclasses ValueError
         print(t("cli.error", prog=PROG, message=user_message(exc, t)), file=sys.stderr)
@@ -109,9 +114,22 @@ def _run(arguments: list[str], t: Translator, unknown: str | None) -> int:
         return EXIT_INTERNAL_ERROR
     except BrokenPipeError:
         # The reader went away (e.g. `foursquare deal 1 | head`): not an error worth a traceback.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _silence_stdout()
         return 0
+    except OSError as exc:
+        if exc.errno not in OUTPUT_ERRORS:  # a file the command writes is a FileWriteError: this is the output
+            raise
+        # The output cannot be written (`foursquare deal 1 > /dev/full`, a full disk): as a file that cannot be.
+        print(t("cli.output_failed", prog=PROG, reason=exc.strerror or str(exc)), file=sys.stderr)
+        _silence_stdout()
+        return EXIT_BAD_INPUT
+
+
+def _silence_stdout() -> None:
+    """Standard output goes nowhere from now on, so that nothing fails again as the interpreter exits."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _interrupted(exc: KeyboardInterrupt, signals: Signals, t: Translator) -> int:
