@@ -376,3 +376,18 @@ def test_output_to_a_full_disk_is_one_line_and_status_2(arguments: list[str], tm
         )
     assert result.returncode == EXIT_BAD_INPUT, result.stderr
     assert the_one_line(result.stderr) == "foursquare: error: cannot write the output: No space left on device"
+
+
+def test_a_record_of_other_bytes_or_an_endless_number_says_so_in_the_players_language(tmp_path: Path) -> None:
+    (tmp_path / "u16.json").write_text("{}", encoding="utf-16")
+    (tmp_path / "big.json").write_text('{"format": "foursquare-game", "deal": ' + "9" * 5000 + "}")
+    for name, english, uzbek in (
+        ("u16.json", "it is not UTF-8 text (byte 0 is not)", "u UTF-8 matn emas (0-bayt mos emas)"),
+        ("big.json", "it holds a number thousands of digits long", "unda minglab raqamli son bor"),
+    ):
+        path = str(tmp_path / name)
+        result = run_main("replay", path)
+        assert result.returncode == EXIT_BAD_INPUT
+        assert the_one_line(result.stderr) == f"foursquare: error: {path}: this is not a game record: {english}"
+        translated = run_main("--lang", "uz", "replay", path)
+        assert the_one_line(translated.stderr).endswith(f"bu oʻyin yozuvi emas: {uzbek}")

@@ -42,12 +42,11 @@ class FoursquareError(ValueError):
     - :class:`~foursquare.engine.IllegalMoveError`: its ``reason``, ``game_over``, ``first_card``, ``pile_full``,
       ``not_adjacent``, ``outside_4x4`` or ``bad_cell`` (``row``, ``col``).
     - :class:`~foursquare.record.RecordError`: ``no_such_file``, ``cannot_read`` (``reason``), ``too_large``
-      (``limit``), ``not_json`` (``detail``), ``not_object``, ``unknown_format`` and ``unsupported_version``
-      (``found``, ``expected``),
-      ``unknown_fields`` (``fields``), ``bad_variant`` (``detail``), ``deal_and_stock``, ``bad_deal`` and
-      ``bad_stock`` (``detail``), ``moves_not_list``, ``bad_move`` (``index``, ``detail``), ``move_after_end``
-      (``index``), ``illegal_move`` (``index``, ``reason``), ``too_deep`` (JSON nested too deep); the file read,
-      if any, is its ``path``.
+      (``limit``), ``not_utf8`` (``position``), ``not_json`` (``detail``), ``number_too_long``, ``not_object``,
+      ``unknown_format`` and ``unsupported_version`` (``found``, ``expected``), ``unknown_fields`` (``fields``),
+      ``bad_variant`` (``detail``), ``deal_and_stock``, ``bad_deal`` and ``bad_stock`` (``detail``),
+      ``moves_not_list``, ``bad_move`` (``index``, ``detail``), ``move_after_end`` (``index``), ``illegal_move``
+      (``index``, ``reason``), ``too_deep`` (JSON nested too deep); the file read, if any, is its ``path``.
     - :class:`~foursquare.files.FileWriteError`: ``is_directory``, ``no_directory``, ``not_a_folder``,
       ``cannot_write`` (``path``, ``folder``, ``reason``).
     - :class:`~foursquare.store.StoreError`: ``is_directory``, ``no_directory``, ``missing``, ``cannot_open``,

@@ -41,10 +41,10 @@ class RecordError(FoursquareError):
     """A game record is malformed or describes an impossible game.
 
     Besides its English text, for developers, it says what is wrong in a form a front end can put in its
-    player's words: ``code`` (``no_such_file``, ``cannot_read``, ``too_large`` (``limit``), ``not_json``,
-    ``too_deep``, ``not_object``, ``unknown_format``, ``unsupported_version``, ``unknown_fields``, ``bad_variant``,
-    ``deal_and_stock``, ``bad_deal``, ``bad_stock``, ``moves_not_list``, ``bad_move``, ``move_after_end``,
-    ``illegal_move``; empty
+    player's words: ``code`` (``no_such_file``, ``cannot_read``, ``too_large`` (``limit``), ``not_utf8``
+    (``position``: the first byte that is not), ``not_json``, ``too_deep``, ``number_too_long``, ``not_object``,
+    ``unknown_format``, ``unsupported_version``, ``unknown_fields``, ``bad_variant``, ``deal_and_stock``,
+    ``bad_deal``, ``bad_stock``, ``moves_not_list``, ``bad_move``, ``move_after_end``, ``illegal_move``; empty
     when unknown), ``params`` (the details: ``index`` of a move counted from 0, ``reason`` of an illegal move
     (:class:`IllegalMoveError`'s code), ``found``/``expected``, ``fields``, ``detail`` (an English text); for
     ``not_json``, ``fault`` (one of :data:`JSON_FAULTS`' codes, or ``other``), ``line`` and ``column``, counted
@@ -140,6 +140,8 @@ def loads(text: str) -> Game:
         ) from None
     except RecursionError:  # [[[[…]]]] deeper than Python's parser goes
         raise RecordError("not a record: its JSON is nested too deeply", "too_deep") from None
+    except ValueError as exc:  # a number of thousands of digits: Python will not convert it
+        raise RecordError(f"not a record: {exc}", "number_too_long") from None
     return load(data)
 
 
@@ -160,10 +162,17 @@ def read(path: str | os.PathLike[str]) -> Game:
                 limit=MAX_RECORD_BYTES,
             )
         text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(
+            f"{os.fspath(path)}: not a record: not UTF-8 text (byte {exc.start})",
+            "not_utf8",
+            path=os.fspath(path),
+            position=exc.start,
+        ) from None
     except FileNotFoundError:
         raise RecordError(f"{os.fspath(path)}: no such file", "no_such_file", path=os.fspath(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
         raise RecordError(
             f"{os.fspath(path)}: cannot read: {exc}", "cannot_read", path=os.fspath(path), reason=reason
         ) from None
