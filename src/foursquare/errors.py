@@ -49,9 +49,9 @@ class FoursquareError(ValueError):
       (``index``, ``reason``), ``too_deep`` (JSON nested too deep); the file read, if any, is its ``path``.
     - :class:`~foursquare.files.FileWriteError`: ``is_directory``, ``no_directory``, ``not_a_folder``,
       ``cannot_write`` (``path``, ``folder``, ``reason``).
-    - :class:`~foursquare.store.StoreError`: ``is_directory``, ``no_directory``, ``missing``, ``cannot_open``,
-      ``not_database``, ``damaged``, ``newer``, ``foreign`` (``path``, ``error``: the database's own English
-      words, if any); :class:`~foursquare.store.UnknownGameError`: ``unknown_game`` (``game_id``);
+    - :class:`~foursquare.store.StoreError`: ``is_directory``, ``no_directory``, ``missing``, ``not_a_file``,
+      ``cannot_open``, ``not_database``, ``damaged``, ``newer``, ``foreign`` (``path``, ``error``: the database's
+      own English words, if any); :class:`~foursquare.store.UnknownGameError`: ``unknown_game`` (``game_id``);
       :class:`~foursquare.store.TooManyGamesError`: ``too_many_games`` (``limit``).
     - :class:`~foursquare.study.StudyError`: ``no_scheduler``, ``no_worker``, ``chunk_dropped``,
       ``cannot_open``, ``not_a_study_db``, ``format_version``, ``busy``, ``read_only``, ``needs_pyarrow``,

@@ -9,9 +9,9 @@ from foursquare.errors import FoursquareError
 class StoreError(FoursquareError):
     """The database cannot be used: unreadable, damaged, not ours, or from a newer version.
 
-    ``code`` says which, for a front end's own words (``is_directory``, ``no_directory``, ``missing``, ``cannot_open``,
-    ``not_database``, ``damaged``, ``newer``, ``foreign``; empty for the others), ``path`` and ``error`` (the
-    database's own English words, if any) the details, in ``params`` too.
+    ``code`` says which, for a front end's own words (``is_directory``, ``no_directory``, ``missing``,
+    ``not_a_file``, ``cannot_open``, ``not_database``, ``damaged``, ``newer``, ``foreign``; empty for the
+    others), ``path`` and ``error`` (the database's own English words, if any) the details, in ``params`` too.
     """
 
     def __init__(self, message: str, code: str = "", path: object = None, error: object = None) -> None:

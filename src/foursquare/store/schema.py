@@ -119,10 +119,7 @@ def open_read_only(path: Path, *, timeout: float) -> sqlite3.Connection:
     if not path.exists():
         raise StoreError(f"there is no database {path}", "missing", path)
     if not path.is_file():  # a device (/dev/full reads as an empty database) or a pipe
-        reason = "not a file"
-        raise StoreError(
-            f"{path} is not a readable Foursquare database ({reason}); {_UNTOUCHED}", "not_database", path, reason
-        )
+        raise StoreError(f"{path} is not a database file (a device or a pipe)", "not_a_file", path)
     try:
         conn = sqlite.connect_read_only(path, timeout=timeout, rows=True)
     except sqlite3.OperationalError as exc:
