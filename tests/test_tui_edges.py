@@ -478,7 +478,7 @@ def test_a_saved_game_refuses_other_rules(tmp_path: Path, option: tuple[str, ...
     before = path.read_text()
     result = play(str(path), *option, data_dir=tmp_path / "data", stdin="D3\n")
     assert result.returncode == 2 and result.stdout == ""
-    assert f"FILE holds a saved game, which keeps its own rules: leave out {option[0]}" in result.stderr
+    assert f"{path} holds a saved game, which keeps its own rules: leave out {option[0]}" in result.stderr
     assert path.read_text() == before
     keep(tmp_path / "data", "20260101-100000-deal.json", deal5("D4"), age=1)
     result = play("--pick", "1", *option, data_dir=tmp_path / "data")

@@ -133,7 +133,7 @@ def _refuse_what_is_ignored(args: argparse.Namespace, t: Translator) -> None:
     if args.file is not None or args.pick is not None:
         rules = [option for option in ("--adjacency", "--count-buried") if option in given]
         if rules:
-            record = "FILE" if args.file is not None else f"--pick {args.pick}"
+            record = args.file if args.file is not None else f"--pick {args.pick}"
             raise CommandError(t("term.play.file_rules", file=record, option=rules[0]))
 
 
