@@ -20,6 +20,7 @@ import subprocess
 import sys
 import termios
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -225,3 +226,181 @@ def test_a_study_of_every_deal_starts_at_once_in_bounded_memory(tmp_path: Path, 
     with sqlite3.connect(db) as con:  # the first deals, in order, each once
         deals = [d for (d,) in con.execute("SELECT deal FROM results ORDER BY deal")]
     assert deals == list(range(int(count)))
+
+
+# --- A signal at any moment of the start-up (the cluster being built) and of the close -------------------------
+# The moments are chosen by what the run has done, never by the wall clock: the processor time it has used (read
+# from /proc: loading, reading the store, starting the cluster, running), or the processes its cluster has
+# started (a worker process exists while the cluster waits for it to join: the cluster is being built) or ended
+# (a worker gone while the run is still there: the cluster is closing). Each moment is tried a few times: where
+# exactly a signal lands within it varies from run to run.
+
+GREEDY = ("--what", "greedy", "--deals", "1-200000", "--workers", "2", "--no-progress")
+INTERRUPTED = "foursquare: interrupted\n"
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The processor time ``pid`` has used (user and system), or None once it has ended."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2 :].split()  # state is fields[0]; utime, stime are fields 11 and 12
+    return None if fields[0] == "Z" else (int(fields[11]) + int(fields[12])) / TICK
+
+
+def group_members(pgid: int, marker: bytes = b"") -> set[int]:
+    """The processes (not yet ended) of the process group ``pgid`` whose command line holds ``marker``."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:  # gone meanwhile
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()  # state, ppid, pgrp, ...
+        if int(fields[2]) == pgid and fields[0] != "Z" and marker in command:
+            found.add(int(entry.name))
+    return found
+
+
+def cluster_workers(pgid: int) -> set[int]:
+    """The worker processes of the run's local cluster (multiprocessing spawns them; a program the run calls while
+    it loads, such as ``ldconfig``, is none of them)."""
+    return group_members(pgid, b"multiprocessing.spawn")
+
+
+class Moment:
+    """When to send the signal: ``reached(run)`` polled until it is true (or the run has ended)."""
+
+    def __init__(self, name: str, reached: Callable[[subprocess.Popen[bytes]], bool]) -> None:
+        self.name = name
+        self.reached = reached
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def after_cpu(seconds: float) -> Moment:
+    return Moment(f"cpu{seconds:g}s", lambda run: (cpu_seconds(run.pid) or 0.0) >= seconds)
+
+
+def workers_started(n: int) -> Moment:
+    """Once ``n`` worker processes exist: until each has joined, the cluster is being built."""
+    return Moment(f"worker{n}", lambda run: len(cluster_workers(run.pid)) >= n)
+
+
+def all_stored(db: Path, n: int) -> Moment:
+    """Once the ``n`` rows are stored: the run closes its client, then its cluster."""
+    return Moment("all-stored", lambda run: rows(db) >= n)
+
+
+def worker_gone() -> Moment:
+    """Once a worker process of the run has ended, the run still there: the cluster is closing."""
+    seen: set[int] = set()
+
+    def reached(run: subprocess.Popen[bytes]) -> bool:
+        gone = any(cpu_seconds(pid) is None for pid in seen)  # ended (its command line may read empty as it ends)
+        seen.update(cluster_workers(run.pid))
+        return gone
+
+    return Moment("worker-gone", reached)
+
+
+def stop_at(db: Path, args: tuple[str, ...], moment: Moment, signum: int, *, group: bool) -> tuple[int, str]:
+    """Start ``study run``, send ``signum`` (to the run, or to its whole group as a terminal does) at ``moment``;
+    its exit status and standard error, once it has ended and no process of its group is left."""
+    run = subprocess.Popen([*CLI, "study", "run", "--db", str(db), *args], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+    try:
+        deadline = time.monotonic() + GUARD
+        while run.poll() is None and not moment.reached(run):
+            assert time.monotonic() < deadline, f"{moment} not reached in {GUARD:.0f} s"
+            time.sleep(0.005)
+        if run.poll() is None:
+            (os.killpg if group else os.kill)(run.pid, signum)
+        err = run.communicate(timeout=GUARD)[1].decode(errors="replace")
+        deadline = time.monotonic() + 60  # the workers' last moments: a guard, not a speed
+        while True:
+            try:
+                os.killpg(run.pid, 0)
+            except ProcessLookupError:
+                break
+            assert time.monotonic() < deadline, f"processes of the run left: {group_members(run.pid)}\n{err}"
+            time.sleep(0.1)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    return run.returncode, err
+
+
+START = [after_cpu(0.3), after_cpu(0.8), workers_started(1), workers_started(2), after_cpu(1.5), after_cpu(3.0)]
+
+
+@pytest.mark.parametrize("repeat", range(3))
+@pytest.mark.parametrize("moment", START, ids=repr)
+def test_sigterm_at_any_moment_of_the_start_is_one_line_and_leaves_nothing(
+    tmp_path: Path, moment: Moment, repeat: int
+) -> None:
+    db = tmp_path / "s.db"
+    code, err = stop_at(db, GREEDY, moment, signal.SIGTERM, group=False)
+    if code == 0:  # it finished first (a very fast machine): then not a word on standard error
+        assert err == "", err
+    else:
+        assert (code, err) == (143, INTERRUPTED)
+    assert rows(db) < 200000 or code == 0
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
+@pytest.mark.parametrize("moment", [workers_started(1), workers_started(2)], ids=repr)
+def test_every_stop_signal_to_the_whole_group_while_the_cluster_starts_is_one_line(
+    tmp_path: Path, moment: Moment, signum: int
+) -> None:
+    code, err = stop_at(tmp_path / "s.db", GREEDY, moment, signum, group=True)  # Ctrl-C, a closed terminal
+    assert (code, err) == (128 + signum, INTERRUPTED)
+
+
+CLOSE = ("--what", "greedy", "--deals", "1-3000", "--workers", "2", "--no-progress")
+
+
+@pytest.mark.parametrize("repeat", range(2))
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+@pytest.mark.parametrize("when", ["all-stored", "worker-gone"])
+def test_a_signal_while_the_cluster_closes_is_one_line_and_keeps_every_row(
+    tmp_path: Path, when: str, signum: int, repeat: int
+) -> None:
+    db = tmp_path / "s.db"
+    moment = all_stored(db, 3000) if when == "all-stored" else worker_gone()
+    code, err = stop_at(db, CLOSE, moment, signum, group=False)
+    if code == 0:  # the signal came after the run had ended
+        assert err == "", err
+    else:
+        assert (code, err) == (128 + signum, INTERRUPTED)
+    assert rows(db) == 3000  # every chunk was stored before the cluster closed
+
+
+def test_a_signal_held_while_a_cluster_starts_acts_once_the_start_is_done() -> None:
+    from foursquare.study.run import _signals_held
+
+    class Stop(Exception):
+        pass
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stop(signum)
+
+    before = signal.signal(signal.SIGTERM, stop)
+    done = []
+    try:
+        with pytest.raises(Stop), _signals_held():
+            os.kill(os.getpid(), signal.SIGTERM)
+            os.kill(os.getpid(), signal.SIGTERM)  # a repeat: not acted on twice
+            for n in range(1000):  # the handler would have run by now
+                done.append(n)
+        assert len(done) == 1000
+        assert signal.getsignal(signal.SIGTERM) is stop
+    finally:
+        signal.signal(signal.SIGTERM, before)

@@ -12,7 +12,10 @@ there is) starts at once and runs in bounded memory.
 An interrupt (``KeyboardInterrupt``, or whatever a signal handler raises) stops the run: the chunks stored
 so far stay, the cluster is closed, and the exception goes on to the caller. The worker processes of a local
 cluster never see the terminal's Ctrl-C (they start with SIGINT and SIGHUP blocked), so only this process
-answers it, and it shuts them down.
+answers it, and it shuts them down. While the cluster or its client starts or closes, a signal this process
+handles in Python (SIGINT, SIGTERM, SIGHUP) is held and acted on just after, so that it never leaves a cluster
+half started or half closed (whose workers distributed's exit hook would then trip over, with tracebacks); the
+workers themselves stay killable by SIGTERM.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any
 
 from foursquare.cards import MAX_DEAL
@@ -42,9 +46,14 @@ CHUNKS_PER_WORKER = 8
 WINDOW = 65_536  # deals read against the store at a time, looking for the missing ones
 # The terminal sends these to every process of its foreground group: the workers leave them to this process.
 TERMINAL_SIGNALS = frozenset({signal.SIGINT, signal.SIGHUP})
+# The signals that stop a run (Ctrl-C, kill, a closed terminal): held while a cluster starts or closes.
+STOP_SIGNALS: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+HOLD_LIMIT = 3  # the third signal held ends the process at once, as the system would: a start that hangs
 # Shutting down, the scheduler, nannies and workers may log a heartbeat "error" to a peer already gone, or a
 # task cancelled mid-way: not the user's business, and the run's real failures come back as exceptions.
 QUIET = logging.CRITICAL + 1
+# The loggers of Dask and of what it runs on in this process (its event loop's, its dashboard's).
+DASK_LOGGERS = ("distributed", "tornado", "bokeh")
 
 
 @dataclass(frozen=True)
@@ -271,6 +280,55 @@ def _terminal_signals_blocked() -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold the stop signals this process handles in Python while the body runs, then hand the first one held to
+    its handler (which may raise: the body has run to its end first; the others held are repeats, which a handler
+    ignores). For what must not be cut short: starting a cluster or a client, and closing them. The third signal
+    held ends the process at once, as the system would: a start or a close that hangs can still be stopped.
+
+    Only this process's handlers change: its threads' mask, and so the worker processes it starts, stay as they
+    are (SIGTERM still ends a worker)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous: dict[int, Callable[[int, FrameType | None], Any]] = {}
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        held.append(signum)
+        if len(held) >= HOLD_LIMIT:
+            signal.signal(signum, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
+            os.kill(os.getpid(), signum)
+
+    for signum in STOP_SIGNALS:
+        handler = signal.getsignal(signum)
+        if callable(handler):  # not SIG_DFL or SIG_IGN: the system's own ways stay as they are
+            previous[signum] = handler
+            signal.signal(signum, hold)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if held:
+            previous[held[0]](held[0], None)
+
+
+def _entered(stack: contextlib.ExitStack, manager: Any) -> Any:
+    """``stack.enter_context(manager)`` for a cluster or a client already started (with signals held): its exit
+    (closing it) too runs with the signals held."""
+    value = manager.__enter__()
+
+    def close(*exc: Any) -> bool:
+        with _signals_held():
+            return bool(manager.__exit__(*exc))
+
+    stack.push(close)
+    return value
+
+
+@contextlib.contextmanager
 def _client(workers: int | None, scheduler: str | None, connect_timeout: float, worker_timeout: float) -> Iterator[Any]:
     """A client of the scheduler at ``scheduler``, or of a new local cluster that is closed afterwards."""
     from distributed import Client, LocalCluster
@@ -278,18 +336,22 @@ def _client(workers: int | None, scheduler: str | None, connect_timeout: float, 
     if scheduler is None:
         n = workers if workers is not None else (os.cpu_count() or 1)
         with contextlib.ExitStack() as stack:
-            stack.enter_context(_quiet_shutdown())
-            with _terminal_signals_blocked():
-                cluster = stack.enter_context(
-                    LocalCluster(  # type: ignore[no-untyped-call]
-                        n_workers=n,
-                        threads_per_worker=1,
-                        processes=True,
-                        dashboard_address=":0",  # a free port: another cluster may hold the usual 8787
-                        silence_logs=QUIET,
+            stack.enter_context(_dask_quiet())
+            # Started whole, and entered in the stack, before a signal acts: stopped, it is closed there.
+            with _signals_held():
+                with _terminal_signals_blocked():
+                    cluster = _entered(
+                        stack,
+                        LocalCluster(  # type: ignore[no-untyped-call]
+                            n_workers=n,
+                            threads_per_worker=1,
+                            processes=True,
+                            dashboard_address=":0",  # a free port: another cluster may hold the usual 8787
+                            silence_logs=QUIET,
+                        ),
                     )
-                )
-            yield stack.enter_context(Client(cluster))  # type: ignore[no-untyped-call]
+                client = _entered(stack, Client(cluster))  # type: ignore[no-untyped-call]
+            yield client
         return
     try:
         client = Client(scheduler, timeout=connect_timeout)  # type: ignore[no-untyped-call]
@@ -301,21 +363,28 @@ def _client(workers: int | None, scheduler: str | None, connect_timeout: float, 
             seconds=connect_timeout,
             error=str(exc),
         ) from None
-    with _quiet_shutdown(), client:
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(_dask_quiet())
+        with _signals_held():
+            _entered(stack, client)
         _wait_for_workers(client, scheduler, worker_timeout)
         yield client
 
 
 @contextlib.contextmanager
-def _quiet_shutdown() -> Iterator[None]:
-    """Dask's own loggers in this process say nothing while the run lasts (closing an interrupted run, the
-    client and the cluster log the tasks they drop and the connections they close)."""
-    logger = logging.getLogger("distributed")
-    level = logger.level
-    logger.setLevel(QUIET)
-    try:
-        yield
-    finally:
+def _dask_quiet() -> Iterator[None]:
+    """Dask's loggers in this process say nothing while the run lasts (closing an interrupted run, the client
+    and the cluster log the tasks they drop and the connections they close), and after it if it ended by an
+    exception (an interrupt, an error): the cluster's event loop and distributed's exit hooks may still speak
+    once the run has returned, while the process is on its way out."""
+    manager = logging.Logger.manager
+    names = {*DASK_LOGGERS, *(name for name in manager.loggerDict if name.split(".")[0] in DASK_LOGGERS)}
+    loggers = [logging.getLogger(name) for name in sorted(names)]
+    levels = [(logger, logger.level) for logger in loggers]
+    for logger in loggers:  # each: some have a handler of their own and do not propagate to their parent
+        logger.setLevel(QUIET)
+    yield
+    for logger, level in levels:
         logger.setLevel(level)
 
 
