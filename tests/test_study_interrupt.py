@@ -250,8 +250,9 @@ def cpu_seconds(pid: int) -> float | None:
     return None if fields[0] == "Z" else (int(fields[11]) + int(fields[12])) / TICK
 
 
-def group_members(pgid: int, marker: bytes = b"") -> set[int]:
-    """The processes (not yet ended) of the process group ``pgid`` whose command line holds ``marker``."""
+def group_members(pgid: int, marker: bytes = b"", parent: int | None = None) -> set[int]:
+    """The processes (not yet ended) of the process group ``pgid`` whose command line holds ``marker`` (and whose
+    parent is ``parent``, if given)."""
     found = set()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -262,15 +263,16 @@ def group_members(pgid: int, marker: bytes = b"") -> set[int]:
         except OSError:  # gone meanwhile
             continue
         fields = stat[stat.rindex(")") + 2 :].split()  # state, ppid, pgrp, ...
-        if int(fields[2]) == pgid and fields[0] != "Z" and marker in command:
+        alive = fields[0] != "Z" and parent in (None, int(fields[1]))
+        if int(fields[2]) == pgid and alive and marker in command:
             found.add(int(entry.name))
     return found
 
 
-def cluster_workers(pgid: int) -> set[int]:
-    """The worker processes of the run's local cluster (multiprocessing spawns them; a program the run calls while
-    it loads, such as ``ldconfig``, is none of them)."""
-    return group_members(pgid, b"multiprocessing.spawn")
+def cluster_workers(run: int) -> set[int]:
+    """The worker processes of the local cluster of the run ``run`` (which leads its process group): the ones it
+    spawns. Not a program the run calls while it loads (``ldconfig``), nor one a worker spawns for a moment."""
+    return group_members(run, b"multiprocessing.spawn", parent=run)
 
 
 class Moment:
