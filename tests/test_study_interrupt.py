@@ -340,10 +340,12 @@ def stop_at(db: Path, args: tuple[str, ...], moment: Moment, signum: int, *, gro
     return run.returncode, err
 
 
-START = [after_cpu(0.3), after_cpu(0.8), workers_started(1), workers_started(2), after_cpu(1.5), after_cpu(3.0)]
+# Each moment once per suite run: a run costs seconds of two cores, and the suite's time is budgeted (make test
+# in under 15 minutes); the fix was proven by loops of many runs of each (commit 8096830).
+START = [after_cpu(0.3), workers_started(1), workers_started(2), after_cpu(3.0)]
 
 
-@pytest.mark.parametrize("repeat", range(3))
+@pytest.mark.parametrize("repeat", range(1))
 @pytest.mark.parametrize("moment", START, ids=repr)
 def test_sigterm_at_any_moment_of_the_start_is_one_line_and_leaves_nothing(
     tmp_path: Path, moment: Moment, repeat: int
@@ -358,7 +360,7 @@ def test_sigterm_at_any_moment_of_the_start_is_one_line_and_leaves_nothing(
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
-@pytest.mark.parametrize("moment", [workers_started(1), workers_started(2)], ids=repr)
+@pytest.mark.parametrize("moment", [workers_started(2)], ids=repr)
 def test_every_stop_signal_to_the_whole_group_while_the_cluster_starts_is_one_line(
     tmp_path: Path, moment: Moment, signum: int
 ) -> None:
@@ -369,7 +371,7 @@ def test_every_stop_signal_to_the_whole_group_while_the_cluster_starts_is_one_li
 CLOSE = ("--what", "greedy", "--deals", "1-3000", "--workers", "2", "--no-progress")
 
 
-@pytest.mark.parametrize("repeat", range(2))
+@pytest.mark.parametrize("repeat", range(1))
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
 @pytest.mark.parametrize("when", ["all-stored", "worker-gone"])
 def test_a_signal_while_the_cluster_closes_is_one_line_and_keeps_every_row(
