@@ -255,17 +255,21 @@ def interrupt(command: LongCommand, folder: Path, signum: int, moment: str) -> s
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-    group_gone_deadline = time.monotonic() + WAIT
-    while time.monotonic() < group_gone_deadline:
-        try:
-            os.killpg(process.pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.1)
-    else:
-        os.killpg(process.pid, signal.SIGKILL)
-        raise AssertionError(f"{command.name}: processes of its group still run after it ended")
+    assert_group_ends(process.pid, f"{command.name}: processes of its group still run after it ended")
     return subprocess.CompletedProcess(arguments, process.returncode, out, err)
+
+
+def assert_group_ends(pgid: int, failure: str) -> None:
+    """Every process of the group ``pgid`` ends (within a bound only a hang reaches); else they are killed."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.killpg(pgid, signal.SIGKILL)
+    raise AssertionError(failure)
 
 
 #: Each long command at work, stopped by Ctrl-C and by kill; a closed terminal and the moment of start-up (which
@@ -437,12 +441,4 @@ def test_autoplay_workers_end_with_a_command_killed_outright(tmp_path: Path) -> 
         time.sleep(0.05)  # at work: started, compiled, playing
     process.kill()  # SIGKILL: no clean-up of its own
     process.wait()
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(process.pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.1)
-    else:
-        os.killpg(process.pid, signal.SIGKILL)
-        raise AssertionError("the workers outlived the command")
+    assert_group_ends(process.pid, "the workers outlived the command")
