@@ -363,7 +363,6 @@ def solve(
     game = _start(stock, variant, moves)
     n_threads = 1 if max_nodes is not None else (threads if threads is not None else default_threads())
     cancel = _Cancel()
-    _compile(game)  # here, where Ctrl-C can stop it: a compile on the search's thread would not see the stop flag
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="foursquare-solve") as runner:
         try:
             return runner.submit(_solve, game, timeout, max_nodes, n_threads, cancel).result()
@@ -375,6 +374,9 @@ def solve(
 def _solve(game: Game, timeout: float, max_nodes: int | None, n_threads: int, cancel: _Cancel) -> Solution:
     """:func:`solve`'s work, on its own thread; ``cancel`` stops it."""
     node_limit = NO_NODE_LIMIT if max_nodes is None else max_nodes
+    # On this thread: a Ctrl-C raised inside numba's compiler (in an LLVM callback) is swallowed there and leaves the
+    # compile broken, an internal error. So a Ctrl-C during the first compile acts once the compile is done.
+    _compile(game)
     started = time.perf_counter()
     counters = np.zeros(1, dtype=np.int64)
 
