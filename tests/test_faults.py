@@ -408,37 +408,3 @@ def test_a_record_of_other_bytes_or_an_endless_number_says_so_in_the_players_lan
         assert the_one_line(result.stderr) == f"foursquare: error: {path}: this is not a game record: {english}"
         translated = run_main("--lang", "uz", "replay", path)
         assert the_one_line(translated.stderr).endswith(f"bu oʻyin yozuvi emas: {uzbek}")
-
-
-# --- killed outright ----------------------------------------------------------------------------------------------
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(stat.parent.name))
-    return found
-
-
-@pytest.mark.slow
-def test_autoplay_workers_end_with_a_command_killed_outright(tmp_path: Path) -> None:
-    process = subprocess.Popen(
-        [*FOURSQUARE, "autoplay", "--player", "greedy", "--deals", "0-999999", "--jobs", "2"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + WAIT
-    while len(workers := children(process.pid)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert len(workers) >= 2, workers
-    while any(cpu_seconds(worker) < 1.0 for worker in workers) and time.monotonic() < deadline:
-        time.sleep(0.05)  # at work: started, compiled, playing
-    process.kill()  # SIGKILL: no clean-up of its own
-    process.wait()
-    assert_group_ends(process.pid, "the workers outlived the command")

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import ctypes
 import math
-import os
-import signal
-import sys
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -138,7 +134,7 @@ def iter_play_deals(
         yield from map(_play_deal, work)
         return
     chunks = iter(lambda: list(islice(work, CHUNK_DEALS)), [])
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),)) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=warm_up) as pool:
         in_flight: deque[Future[list[GameResult]]] = deque(
             pool.submit(_play_chunk, chunk) for chunk in islice(chunks, jobs * CHUNKS_IN_FLIGHT_PER_JOB)
         )
@@ -150,19 +146,6 @@ def iter_play_deals(
                 yield from done
         finally:  # stopped early (an error, the caller done): the work not started is dropped, not waited for
             pool.shutdown(wait=False, cancel_futures=True)  # by the pool's own thread (a broken pool sets them too)
-
-
-def _start_worker(parent: int) -> None:
-    """A worker process ends with the process that started it, even one killed outright (SIGKILL), which could not
-    end it itself: a worker would otherwise wait for work forever (Linux's parent-death signal)."""
-    if sys.platform == "linux":
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.getppid() != parent:  # it died before the request was made
-            os._exit(1)
-    warm_up()
-
-
-PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
 def _play_chunk(jobs: list[tuple[str, int, float | None, int, Variant]]) -> list[GameResult]:
