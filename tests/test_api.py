@@ -713,6 +713,19 @@ def test_a_damaged_stored_game_is_reported_without_a_trace(client: TestClient, d
     assert "Traceback" not in response.text
 
 
+def test_a_damaged_stored_game_is_left_out_of_the_list_and_the_others_are_listed(
+    client: TestClient, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    kept, damaged = new_game(client, deal=1), new_game(client, deal=2)
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE games SET stock = '[\"not a card\"]', deal = NULL WHERE id = ?", (damaged["id"],))
+    response = client.get("/api/games")
+    assert response.status_code == 200
+    assert [game["id"] for game in response.json()["games"]] == [kept["id"]]
+    assert response.json()["total"] == 2
+    assert any(damaged["id"] in message for message in caplog.messages)
+
+
 # --- the database file ------------------------------------------------------------------------------------------
 
 

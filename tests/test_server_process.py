@@ -212,6 +212,18 @@ def test_open_the_default_database_and_ctrl_c(tmp_path: Path) -> None:
         assert conn.execute("SELECT deal FROM games").fetchall() == [("3",)]
 
 
+def test_without_db_the_server_shares_the_data_directory_of_the_terminal_game(tmp_path: Path) -> None:
+    """FOURSQUARE_DATA_DIR moves serve's default database as it moves the terminal game's and stats'."""
+    data = tmp_path / "made by serve"
+    env = {**os.environ, "FOURSQUARE_DATA_DIR": str(data), "XDG_DATA_HOME": str(tmp_path / "not here")}
+    with serving(None, env=env) as (_, process):
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+        assert process.stdout is not None
+        assert f"(database: {data / 'games.db'};" in process.stdout.readline()
+    assert (data / "games.db").is_file() and not (tmp_path / "not here").exists()
+
+
 def test_a_request_for_another_host_name_is_refused(tmp_path: Path) -> None:
     """By default a server on a loopback address answers its loopback names only (no DNS rebinding)."""
     with serving(tmp_path / "games.db") as (url, process):

@@ -10,6 +10,7 @@ rebuilt game, in one transaction that re-reads the game first.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import sqlite3
 from collections.abc import Callable
@@ -27,6 +28,8 @@ TERMINAL_PLAYER = "terminal"
 """The player of every game the terminal game records (web players are random cookie tokens)."""
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 _SELECT = f"SELECT {', '.join(COLUMNS)} FROM games"
 
@@ -339,11 +342,21 @@ class GameStore(Database):
             )
 
     def list_games(self, player: str, *, page: int, per_page: int) -> tuple[list[StoredGame], int]:
-        """One page of a player's games, newest first, and how many games they have in all."""
+        """One page of a player's games, newest first, and how many games they have in all.
+
+        A damaged row is left out of the page and logged, so that one bad row does not hide every other game;
+        ``total`` still counts it.
+        """
         with self.connect() as conn:
             total = conn.execute("SELECT count(*) FROM games WHERE player = ?", (player,)).fetchone()[0]
             rows = conn.execute(
                 f"{_SELECT} WHERE player = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
                 (player, per_page, (page - 1) * per_page),
             ).fetchall()
-        return [decode(row, self.today()) for row in rows], total
+        games = []
+        for row in rows:
+            try:
+                games.append(decode(row, self.today()))
+            except DamagedGameError as exc:
+                log.warning("left out of a game list: %s", exc)
+        return games, total

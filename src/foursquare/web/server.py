@@ -21,8 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
+from foursquare.store import data_dir
 from foursquare.web.app import create_app
 from foursquare.web.connections import DEFAULT_REQUEST_TIMEOUT, KEEP_ALIVE_TIMEOUT, deadline_protocol
 from foursquare.web.messages import say
@@ -41,8 +40,9 @@ class ServeError(ValueError):
 
 
 def default_db_path() -> Path:
-    """``games.db`` in the user's data directory (created if missing)."""
-    directory = Path(platformdirs.user_data_dir("foursquare", appauthor=False))
+    """``games.db`` in the user's data directory (``FOURSQUARE_DATA_DIR`` if set; created if missing), the one the
+    terminal game and ``foursquare stats`` use."""
+    directory = data_dir()
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
