@@ -10,6 +10,8 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
+
 from browser_support import (
     BROWSER_MARKS,
     PHONE,
@@ -161,16 +163,18 @@ def test_another_players_live_game_is_read_only_and_followed(browser: Any, serve
     visitor.context.close()
 
 
-def test_an_unknown_game_address_shows_no_such_game_and_creates_none(browser: Any, server: str) -> None:
+@pytest.mark.parametrize("address", ["/game/nonsense", "/#/game/abc/def", "/#/game/"])
+def test_an_unknown_game_address_shows_no_such_game_and_creates_none(browser: Any, server: str, address: str) -> None:
     page = new_page(browser)
-    page.goto(f"{server}/game/nonsense")
+    page.goto(f"{server}{address}")
     expect(page.locator("#no-game-title")).to_have_text(catalogue()["missing.title"])
     expect(page.locator("#no-game-text")).to_have_text(catalogue()["missing.text"])
     expect(page.locator("#game-table")).to_be_hidden()
     assert api_games(page)["total"] == 0
-    shot(page, "share-no-such-game")
-    page.set_viewport_size(PHONE)
-    shot(page, "share-no-such-game-phone")
+    if address == "/game/nonsense":
+        shot(page, "share-no-such-game")
+        page.set_viewport_size(PHONE)
+        shot(page, "share-no-such-game-phone")
     assert page.errors == []
     page.context.close()
 

@@ -42,7 +42,9 @@ export async function route() {
     history.replaceState(null, "", `/#${location.pathname}${location.search}`);
   }
   const hash = location.hash.replace(/^#/, "") || "/";
-  const game = hash.match(/^\/game\/([^/?#]*)$/);
+  // Anything under /game/ is a game address: one that names no game (extra parts, odd characters) is "no such
+  // game", never a new deal.
+  const game = hash.match(/^\/game\/(.*)$/);
   const deal = hash.match(/^\/deal\/([^/?#]*)(?:\?(.*))?$/);
   if (game) {
     showView("game");
