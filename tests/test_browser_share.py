@@ -205,6 +205,11 @@ def test_the_daily_deal_through_the_dialog(browser: Any, server: str) -> None:
     page.check('input[name="dealkind"][value="daily"]')
     page.click("#new-start")
     page.wait_for_url(re.compile(f".*#/game/{daily}$"))
+    # The daily's own address (the link of a daily share text) opens the game started today, too.
+    page.goto(f"{server}/daily")
+    page.wait_for_url(re.compile(f".*#/game/{daily}$"))
+    wait_turn(page, 0)
+    assert api_games(page)["total"] == 2  # the game of the first visit, and the daily: none new
     assert page.errors == [] and other.errors == []
     page.context.close()
     other.context.close()

@@ -1,7 +1,7 @@
 // @ts-check
-// Routes: #/game/ID (a game), #/deal/N?rules (a share link: a fresh game of deal N), #/stats, #/rules and
-// #/ (the start page: the remembered game, or a new one). The server serves the page at /game/ID,
-// /deal/N, /stats and /rules too; those become hash routes (the query kept).
+// Routes: #/game/ID (a game), #/deal/N?rules (a share link: a fresh game of deal N), #/daily (today's daily
+// deal), #/stats, #/rules and #/ (the start page: the remembered game, or a new one). The server serves the
+// page at /game/ID, /deal/N, /daily, /stats and /rules too; those become hash routes (the query kept).
 
 import { $ } from "./dom.js";
 import { loadGame, rememberedGame, startNewGame } from "./game.js";
@@ -53,6 +53,10 @@ export async function route() {
   } else if (deal) {
     showView("game");
     await openShareLink(decodeURIComponent(deal[1]), deal[2] ?? "");
+  } else if (hash === "/daily") {
+    // Today's daily deal (the link a daily share text carries): the game already started today, else a new one.
+    showView("game");
+    await startNewGame({ daily: true }, { replace: true });
   } else if (hash === "/stats") {
     showView("stats");
     viewTitle("stats");
