@@ -129,8 +129,18 @@ export class Board {
     element.addEventListener("keydown", (event) => this.#onKey(event));
     // Hovering a highlighted cell shows a faint preview of the card there (mouse and pen only).
     this.canHover = window.matchMedia("(hover: hover)");
-    element.addEventListener("pointerover", (event) => this.#preview(legalSlotOf(event)));
-    element.addEventListener("pointerleave", () => this.#preview(null));
+    // Not over the card just placed while the pointer stays on its cell: the player is looking at that card.
+    /** @type {string | null} */
+    this.quietKey = null;
+    element.addEventListener("pointerover", (event) => {
+      const slot = legalSlotOf(event);
+      if (slot?.dataset.key !== this.quietKey) this.quietKey = null;
+      this.#preview(slot);
+    });
+    element.addEventListener("pointerleave", () => {
+      this.quietKey = null;
+      this.#preview(null);
+    });
     element.addEventListener("focusin", (event) => {
       const slot = legalSlotOf(event);
       if (slot) this.#setFocusKey(/** @type {string} */ (slot.dataset.key));
@@ -198,6 +208,7 @@ export class Board {
     if (view.area) this.area = view.area;
     this.interactive = Boolean(view.interactive);
     this.card = view.interactive ? view.card : null;
+    if (view.placed) this.quietKey = key(view.placed.row, view.placed.col);
     this.#preview(null);
     this.legal = legal.map(([row, col]) => ({ row, col, key: key(row, col) }));
     const legalKeys = new Set(this.legal.map((cell) => cell.key));
@@ -434,6 +445,7 @@ export class Board {
     if (current && current.parentElement === slot) return;
     if (current) current.remove();
     if (!slot || !this.card || !this.interactive || !this.canHover.matches) return;
+    if (slot.dataset.key === this.quietKey) return;
     const ghost = createCard(this.card, true);
     ghost.classList.add("preview");
     ghost.removeAttribute("role");

@@ -92,8 +92,9 @@ export function createCard(name, faceUp) {
 export function setCard(card, name, faceUp, animate = true) {
   const face = faceUp ? "up" : "down";
   const sameCard = card.dataset.card === name;
-  if (sameCard && card.dataset.face === face) return false;
+  // Named again on every draw, so that a change of language renames the cards already on screen.
   card.setAttribute("aria-label", cardLabel(name, faceUp));
+  if (sameCard && card.dataset.face === face) return false;
   if (!sameCard) {
     /** @type {NodeListOf<HTMLElement>} */
     const faces = card.querySelectorAll(".card-face");

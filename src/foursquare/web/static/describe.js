@@ -7,6 +7,7 @@ import { cardSymbol, joinList, t } from "./i18n.js";
 /**
  * @typedef {import("./api.js").Flip} Flip
  * @typedef {import("./api.js").Placed} Placed
+ * @typedef {import("./api.js").GameState} GameState
  */
 
 /**
@@ -54,4 +55,23 @@ export function placedSentence(placed, flips, key = "flip.placed") {
   const head = t(key, { card: cardSymbol(placed.card), cell: placed.cell });
   const tail = flipSentence(flips, placed.card);
   return tail ? t("text.sentences", { a: head, b: tail }) : head;
+}
+
+/**
+ * What undo or redo did, from the two states the server sent: "Took back 7♣ from D4." / "Placed 7♣ on D4
+ * again." The pile whose height changed is the one the card was taken from (undo) or put back on (redo);
+ * the card is its top before the undo, after the redo. Empty if no pile changed (nothing to say).
+ * @param {"undo" | "redo"} what
+ * @param {GameState} before
+ * @param {GameState} after
+ */
+export function takenBackSentence(what, before, after) {
+  const was = new Map(before.cells.map((cell) => [cell.cell, cell]));
+  const now = new Map(after.cells.map((cell) => [cell.cell, cell]));
+  const height = (/** @type {string} */ name, /** @type {typeof was} */ cells) => cells.get(name)?.height ?? 0;
+  const name = [...new Set([...was.keys(), ...now.keys()])].find((cell) => height(cell, was) !== height(cell, now));
+  const pile = name === undefined ? undefined : (what === "undo" ? was : now).get(name);
+  if (!pile) return "";
+  const placed = { row: pile.row, col: pile.col, cell: pile.cell, card: pile.card };
+  return placedSentence(placed, [], what === "undo" ? "flip.undone" : "flip.redone");
 }

@@ -123,7 +123,20 @@ export function storage(key, value) {
  * @param {"info" | "error"} [kind]
  */
 export function toast(message, kind = "info") {
-  const box = el("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" });
+  // A notice already on screen is not shown twice: it stays for its full time again instead.
+  for (const shown of /** @type {HTMLCollectionOf<HTMLElement>} */ ($("toasts").children)) {
+    if (shown.dataset.message === message && shown.dataset.kind === kind) {
+      shown.classList.remove("toast-leaving");
+      dismissLater(shown);
+      return;
+    }
+  }
+  const box = el("div", {
+    class: `toast toast-${kind}`,
+    role: kind === "error" ? "alert" : "status",
+    "data-message": message,
+    "data-kind": kind,
+  });
   const close = el("button", {
     type: "button",
     class: "toast-close",
@@ -133,8 +146,22 @@ export function toast(message, kind = "info") {
   });
   box.append(el("span", { class: "toast-text", text: message }), close);
   $("toasts").append(box);
-  setTimeout(() => box.classList.add("toast-leaving"), 5200);
-  setTimeout(() => box.remove(), 5600);
+  dismissLater(box);
+}
+
+/** @type {WeakMap<HTMLElement, number[]>} each toast's timers (fade out, then remove) */
+const toastTimers = new WeakMap();
+
+/**
+ * Fade `box` out and remove it after its time on screen (from now).
+ * @param {HTMLElement} box
+ */
+function dismissLater(box) {
+  for (const timer of toastTimers.get(box) ?? []) clearTimeout(timer);
+  toastTimers.set(box, [
+    setTimeout(() => box.classList.add("toast-leaving"), 5200),
+    setTimeout(() => box.remove(), 5600),
+  ]);
 }
 
 /**

@@ -4,7 +4,7 @@
 // Only the player's own game is played here: another player's is shown read-only (share.js).
 
 import { api, ApiError } from "./api.js";
-import { placedSentence } from "./describe.js";
+import { placedSentence, takenBackSentence } from "./describe.js";
 import { confirm } from "./dialogs.js";
 import { $, errorMessage, storage, toast } from "./dom.js";
 import { t } from "./i18n.js";
@@ -12,7 +12,7 @@ import { forgetHint, hintAnnouncement, hintAnswered, hintAsked, renderHintBox } 
 import { isMine, showAssisted, showNoGame } from "./share.js";
 import { adopt, currentGame, gameState, isBusy, isPlaying, setBusy, stateVersion } from "./store.js";
 import { board } from "./table.js";
-import { renderGame, seenCard } from "./view.js";
+import { renderGame, seenCard, showTooSoon } from "./view.js";
 
 /**
  * @typedef {import("./api.js").GameState} GameState
@@ -209,7 +209,8 @@ export async function startNewGame(options, { replace = false } = {}) {
 /**
  * Place the card at (row, col); `fly` animates it from the hand (not after a drag: it is already there).
  * Every way of placing (click, tap, drag, keyboard) comes here, and this is its one guard: nothing while a
- * request is under way, nor before the card to place has been seen (view.js, DEAD_TIME_MS). The move names
+ * request is under way, nor before the card to place has been seen (view.js, DEAD_TIME_MS); such a tap is
+ * not kept for later (it would place a card not yet seen) but shown to be ignored. The move names
  * that card, so the server refuses it (wrong_card) if the game has another one to place.
  * @param {number} row
  * @param {number} col
@@ -217,7 +218,11 @@ export async function startNewGame(options, { replace = false } = {}) {
  */
 export async function place(row, col, { fly = true } = {}) {
   const card = seenCard();
-  if (!isPlaying() || !isMine(gameState()) || isBusy() || card === null) return;
+  if (!isPlaying() || !isMine(gameState())) return;
+  if (isBusy() || card === null) {
+    showTooSoon(row, col); // ignored, and shown to be
+    return;
+  }
   const before = currentGame();
   const handCard = $("hand-card").querySelector(".card");
   const flyFrom = fly && handCard ? handCard.getBoundingClientRect() : null;
@@ -230,20 +235,26 @@ export async function place(row, col, { fly = true } = {}) {
 }
 
 /**
+ * Ask for `call` (undo, redo, restart) and show its answer; `say` is the board's caption for it, or makes it
+ * from the states before and after (the caption is a live region: screen readers hear what happened).
  * @param {import("./api.js").GameChange} call
- * @param {string} [message]
+ * @param {string | ((before: GameState, after: GameState) => string)} [say]
  */
-async function change(call, message = "") {
+async function change(call, say = "") {
   if (!isMine(gameState()) || isBusy()) return;
   await act(async () => {
-    adopt(await call(currentGame().id));
-    renderGame({ message });
+    const before = currentGame();
+    const after = await call(before.id);
+    adopt(after);
+    renderGame({ message: typeof say === "string" ? say : say(before, after) });
   });
 }
 
-export const undo = () => isPlaying() && currentGame().can_undo && change(api.undo);
+export const undo = () =>
+  isPlaying() && currentGame().can_undo && change(api.undo, (before, after) => takenBackSentence("undo", before, after));
 
-export const redo = () => isPlaying() && currentGame().can_redo && change(api.redo);
+export const redo = () =>
+  isPlaying() && currentGame().can_redo && change(api.redo, (before, after) => takenBackSentence("redo", before, after));
 
 export async function restart() {
   if (!isPlaying() || !isMine(gameState()) || currentGame().turn === 0) return;

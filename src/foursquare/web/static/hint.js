@@ -66,6 +66,14 @@ export function renderHintBox() {
   $("hint-loading").hidden = current.moves !== null;
   $("hint-ranked").hidden = current.moves === null;
   const cellsByKey = new Map(currentGame().cells.map((c) => [`${c.row},${c.col}`, c]));
+  // What the win percentage means: the computer's chance playing on from the move, not the player's.
+  let note = box.querySelector(".hint-note");
+  if (!note) {
+    note = el("p", { class: "hint-note" });
+    box.append(note);
+  }
+  note.textContent = t("hint.winNote");
+  note.toggleAttribute("hidden", current.moves === null);
   $("hint-list").replaceChildren(
     ...moves.slice(0, SHOWN).map((move, index) => {
       const pile = cellsByKey.get(`${move.row},${move.col}`);

@@ -182,7 +182,7 @@ function renderGames(data) {
       "tr",
       { class: `game-row outcome-${summary.outcome}` },
       el("td", { class: "col-date" }, el("time", { datetime: summary.created_at, text: dateTime(summary.created_at) })),
-      el("td", { class: "col-deal", text: dealCell(summary) }),
+      el("td", { class: summary.deal === null ? "col-deal" : "col-deal deal-number", text: dealCell(summary) }),
       el("td", { class: "col-rules", text: variantText(summary.variant).join(", ") }),
       el("td", { class: "col-turn", text: integer(summary.turn) }),
       el(
@@ -199,7 +199,12 @@ function renderGames(data) {
       ),
     );
   });
-  holder.replaceChildren(el("table", { class: "games-table" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+  const table = el("table", { class: "games-table" }, el("thead", {}, head), el("tbody", {}, ...rows));
+  holder.replaceChildren(table);
+  tableSizes.disconnect();
+  tableSizes.observe(table); // its width changes with the fonts, once loaded, and the window's size
+  tableSizes.observe(holder);
+  markScroll();
   const pages = Math.max(1, Math.ceil((data.total ?? games.length) / (data.per_page ?? PER_PAGE)));
   $("pager").hidden = pages <= 1;
   $("page-label").textContent = t("stats.page", { page: data.page ?? statsPage, pages });
@@ -207,8 +212,22 @@ function renderGames(data) {
   $("page-next").disabled = statsPage >= pages;
 }
 
+/**
+ * Say on the recent games' box whether its table is wider than it and where it is scrolled to ("none",
+ * "start", "middle", "end"): the style fades the side where more of it is, a sign that it scrolls.
+ */
+function markScroll() {
+  const box = $("games");
+  const more = box.scrollWidth - box.clientWidth;
+  const at = box.scrollLeft;
+  box.dataset.scroll = more <= 1 ? "none" : at <= 1 ? "start" : at >= more - 1 ? "end" : "middle";
+}
+
+const tableSizes = new ResizeObserver(() => markScroll());
+
 /** Wire the pager and redraw the chart at the new width when the window is resized. */
 export function setupStats() {
+  $("games").addEventListener("scroll", markScroll, { passive: true });
   $("page-prev").addEventListener("click", () => {
     statsPage = Math.max(1, statsPage - 1);
     showStats();

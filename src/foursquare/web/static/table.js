@@ -47,7 +47,8 @@ export function renderHand(name) {
 export function renderGauges(stockLeft, faceDown, maxFaceDown) {
   $("stock-left").textContent = t("panel.stockValue", { count: stockLeft });
   $("stock-bar-fill").style.width = `${(100 * stockLeft) / DECK}%`;
-  $("face-down").textContent = t("panel.faceDownValue", { count: faceDown, max: maxFaceDown });
+  const over = faceDown > maxFaceDown; // the game is lost: "5 of 4" would read as a slip
+  $("face-down").textContent = t(over ? "panel.faceDownOver" : "panel.faceDownValue", { count: faceDown, max: maxFaceDown });
   const meter = $("face-down-meter");
   const pips = Math.max(maxFaceDown, faceDown);
   if (meter.children.length !== pips) {

@@ -48,6 +48,34 @@ function noteShownCard(state, playing) {
   if (key !== null) armTimer = setTimeout(() => ($("board").dataset.armed = "true"), DEAD_TIME_MS);
 }
 
+const TOO_SOON_MS = 650; // how long a tap that came too soon is shown
+/** @type {Set<HTMLElement>} */
+const tooSoon = new Set();
+let tooSoonTimer = 0;
+
+/**
+ * A tap on (row, col) came too soon, before the card to place had been seen (or while a move was under way),
+ * and was ignored: say so where the player looks, so it does not pass for a tap the page missed. The
+ * tapped cell shows "wait" and the card to place is ringed: that is the card the next tap will place.
+ * @param {number} row
+ * @param {number} col
+ */
+export function showTooSoon(row, col) {
+  const elements = [board.slotFor(row, col), $("hand-card")];
+  for (const element of elements) {
+    if (!element) continue;
+    element.classList.remove("too-soon");
+    void element.offsetWidth; // restart its animation
+    element.classList.add("too-soon");
+    tooSoon.add(element);
+  }
+  clearTimeout(tooSoonTimer);
+  tooSoonTimer = setTimeout(() => {
+    for (const element of tooSoon) element.classList.remove("too-soon");
+    tooSoon.clear();
+  }, TOO_SOON_MS);
+}
+
 /** The card to place if the player has seen it (on screen for DEAD_TIME_MS at least), else null. */
 export function seenCard() {
   if (shown.card === null || performance.now() - shown.since < DEAD_TIME_MS) return null;
