@@ -7,6 +7,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from foursquare.i18n import LANGUAGES, translator
 from foursquare.web.app import create_app
 from foursquare.web.routes.pwa import worker_script
 from web_support import as_player
@@ -59,3 +60,30 @@ def test_a_font_changes_the_version_but_is_not_precached(tmp_path: Path) -> None
 def test_the_worker_keeps_the_catalogues_once_fetched_and_no_other_api_answer() -> None:
     source = (Path(__file__).resolve().parent.parent / "src/foursquare/web/static/sw.js").read_text(encoding="utf-8")
     assert 'path === "/api/languages" || path.startsWith("/api/messages/")' in source
+
+
+def test_the_installed_apps_name_and_description_are_in_every_language(tmp_path: Path) -> None:
+    english = translator("en")
+    with TestClient(create_app(tmp_path / "games.db")) as client:
+        for code in LANGUAGES:
+            t = translator(code)
+            manifest = client.get("/static/manifest.webmanifest", headers={"Accept-Language": code}).json()
+            assert (manifest["lang"], manifest["dir"]) == (code, "ltr")
+            assert manifest["name"] == t("app.footer") and manifest["short_name"] == t("app.title")
+            assert manifest["description"] == t("app.description")
+            if code != "en":  # the name keeps "Foursquare" in Latin letters in some languages, never the rest
+                assert manifest["name"] != english("app.footer"), code
+                assert manifest["description"] != english("app.description"), code
+
+
+def test_the_language_chosen_on_the_page_wins_over_the_browsers(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "games.db")) as client:
+        chosen = client.get("/static/manifest.webmanifest?lang=bn", headers={"Accept-Language": "en-GB, en"})
+        assert chosen.status_code == 200 and chosen.headers["content-type"].startswith("application/manifest+json")
+        assert chosen.json()["lang"] == "bn" and chosen.json()["name"] == translator("bn")("app.footer")
+        # A regional form chooses its language; a code the game does not speak is as if none were given.
+        assert client.get("/static/manifest.webmanifest?lang=hr-HR").json()["lang"] == "hr"
+        unknown = client.get("/static/manifest.webmanifest?lang=de", headers={"Accept-Language": "fil"})
+        assert unknown.status_code == 200 and unknown.json()["lang"] == "fil"
+        junk = client.get("/static/manifest.webmanifest", params={"lang": "../../\u0000" * 50})
+        assert junk.status_code == 200 and junk.json()["lang"] == "en"

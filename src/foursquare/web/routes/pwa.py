@@ -4,7 +4,10 @@ A service worker controls only the paths under its own URL, so it is served from
 at ``/``, ``/game/…``, ``/stats``, ``/rules``), not from ``/static/``. The server writes into it the list of
 the page's files and a digest of them: a new release is then a new script, which the browser installs with a
 new cache, dropping the old one. The web-app manifest is ``static/manifest.webmanifest``, served at its
-static address with its name and description in the language of the request's ``Accept-Language``.
+static address with its name, short name and description from the catalogue (``app.footer``, ``app.title``,
+``app.description``) in the language of ``?lang=CODE`` — the language the player chose in the page's menu,
+which the page writes into its ``<link rel="manifest">`` — else of the request's ``Accept-Language``: an
+installed app then bears its name in the language the page speaks, not the browser's.
 
 The web fonts (``static/fonts/``: Bengali and Kannada) are not in the list: a browser downloads a font only
 when its script is shown, and the service worker keeps a copy of what was fetched, as it does of the
@@ -22,7 +25,7 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from foursquare.i18n import translator
+from foursquare.i18n import language, translator
 from foursquare.web.errors import PageMissingError
 from foursquare.web.messages import request_language
 from foursquare.web.routes.page import STATIC_DIR
@@ -71,19 +74,28 @@ def service_worker() -> Response:
 
 
 def manifest_json(code: str, static_dir: Path = STATIC_DIR) -> str:
-    """The web-app manifest in the language ``code``: its names and description from the catalogue."""
+    """The web-app manifest in the language ``code``: its names and description from the catalogue.
+
+    >>> manifest = json.loads(manifest_json("bn"))
+    >>> manifest["short_name"], manifest["lang"], manifest["dir"]
+    ('ফোরস্কয়ার', 'bn', 'ltr')
+    """
     source = static_dir / MANIFEST
     if not source.is_file():
         raise PageMissingError("no_page", path=f"static/{MANIFEST}")
     manifest = json.loads(source.read_text(encoding="utf-8"))
     t = translator(code)
-    manifest.update(name=t("app.footer"), short_name=t("app.title"), description=t("app.description"), lang=code)
+    manifest.update(
+        name=t("app.footer"), short_name=t("app.title"), description=t("app.description"),
+        lang=t.language.code, dir=t.language.direction,
+    )
     return json.dumps(manifest, ensure_ascii=False, indent=2)
 
 
 @router.get(f"/static/{MANIFEST}")
-def web_app_manifest(request: Request) -> Response:
-    code = request_language(request.headers.get("accept-language")).code
+def web_app_manifest(request: Request, lang: str = "") -> Response:
+    chosen = language(lang) if lang else None  # a code the game does not speak: as if none were given
+    code = (chosen or request_language(request.headers.get("accept-language"))).code
     return Response(
         manifest_json(code),
         media_type="application/manifest+json",
