@@ -26,7 +26,7 @@ from foursquare.web import create_app
 from foursquare.web.errors import ERROR_CODES
 from foursquare.web.models import StockRecord
 from foursquare.web.openapi import ErrorBody
-from foursquare.web.routes import analysis, docs, games, languages, page, pwa, stats
+from foursquare.web.routes import analysis, daily, docs, games, languages, page, pwa, stats
 from foursquare.web.views import record_answer
 from test_api import WINS
 from test_server_process import serving
@@ -87,8 +87,9 @@ def test_every_operation_documents_its_errors_with_the_real_error_body(document:
         statuses = set(operation["responses"])
         assert {"400", "413"} <= statuses, (method, path)
         # Only an operation on a game, or a new game "like" another, names a game that may not exist (and the
-        # catalogue of a language, a language that may not be ours).
-        names_one = "{game_id}" in path or (method, path) in (("post", "/api/games"), ("get", "/api/messages/{code}"))
+        # catalogue of a language, a language that may not be ours; the results of a date, text that is no date).
+        names = (("post", "/api/games"), ("get", "/api/messages/{code}"), ("get", "/api/daily/{day}/results"))
+        names_one = "{game_id}" in path or (method, path) in names
         assert ("404" in statuses) == names_one, (method, path)
         for status in statuses - {"200", "201", "304"}:  # 304: a catalogue's ETag is current (no body)
             assert set(codes_of(document, path, method, int(status))) <= set(ERROR_CODES)
@@ -171,10 +172,19 @@ def every_answer(client: TestClient) -> dict[tuple[str, str], list[httpx.Respons
     for asked in ("games", "games?page=2&per_page=1", "stats", "languages", "messages/hr", "messages/bn-BD"):
         template = "/api/messages/{code}" if asked.startswith("messages") else f"/api/{asked.split('?')[0]}"
         ask("get", template, f"/api/{asked}")
+    state = client.get(f"/api/games/{live['id']}").json()
+    while state["outcome"] == "playing":  # today's results are open once one's own daily game is over
+        (row, col), *_ = state["legal"]
+        body = {"row": row, "col": col, "turn": state["turn"]}
+        state = client.post(f"/api/games/{live['id']}/moves", json=body).json()
+    for day in (live["daily"], "2020-01-01"):
+        ask("get", "/api/daily/{day}/results", f"/api/daily/{day}/results")
     return answers
 
 
-ROUTERS = (games.router, analysis.router, stats.router, languages.router, page.router, pwa.router, docs.router)
+ROUTERS = (
+    games.router, analysis.router, stats.router, languages.router, page.router, pwa.router, docs.router, daily.router,
+)  # fmt: skip
 
 
 @pytest.mark.slow  # its pool's worker computes a whole analysis (the solver compiled from cold: minutes)
@@ -223,6 +233,8 @@ def test_errors_answer_the_documented_shape_and_code(client: TestClient, documen
         ("get", "/api/games/{game_id}/record", 409, client.get(f"/api/games/{game['id']}/record")),
         ("post", "/api/games", 413, client.post("/api/games", content=b"{" + b" " * 70_000 + b"}")),
         ("get", "/api/messages/{code}", 404, client.get("/api/messages/xx")),
+        ("get", "/api/daily/{day}/results", 404, client.get("/api/daily/2026-13-01/results")),
+        ("get", "/api/daily/{day}/results", 409, client.get("/api/daily/9999-12-31/results")),
     ]  # fmt: skip
     for method, path, status, response in cases:
         assert response.status_code == status, (path, response.text)

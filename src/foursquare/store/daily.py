@@ -1,13 +1,15 @@
 """The daily deal: one deal a UTC date, the same for every player, its number secret until the game ends.
 
 The ``secrets`` table keeps the key from which each date's deal number is derived (:func:`daily_deal_number`);
-a player gets one daily game a date, so the daily streak counts first attempts.
+a player gets one daily game a date, so the daily streak counts first attempts, and so do a date's results
+(:meth:`DailyGames.daily_results`): everyone's daily game of that date, once finished.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+from dataclasses import dataclass, field
 from datetime import date
 
 from foursquare.engine import Variant
@@ -28,6 +30,28 @@ def daily_deal_number(key: str, day: date) -> int:
     """
     digest = hmac.new(bytes.fromhex(key), day.isoformat().encode("ascii"), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+@dataclass(frozen=True)
+class DailyResults:
+    """Everyone's finished daily game of one UTC date: how many, how many won, and how many of each score.
+
+    ``scores`` maps a score to the number of games that had it, a loss scoring 0, in ascending order of score;
+    its counts add up to ``players``.
+
+    >>> results = DailyResults(date(2026, 12, 1), players=3, won=2, scores={0: 1, 7: 2})
+    >>> results.lower_than(7), results.lower_than(0)
+    (1, 0)
+    """
+
+    day: date
+    players: int
+    won: int
+    scores: dict[int, int] = field(default_factory=dict)
+
+    def lower_than(self, score: int) -> int:
+        """How many of the games scored strictly less than ``score``."""
+        return sum(count for scored, count in self.scores.items() if scored < score)
 
 
 class DailyGames(GameStore):
@@ -55,3 +79,31 @@ class DailyGames(GameStore):
             deal = daily_deal_number(key["value"], day)
             stored = self._insert(conn, player, deal=deal, stock=None, variant=variant, hidden=True, daily=day)
             return stored, True
+
+    def daily_results(self, day: date) -> DailyResults:
+        """The results of ``day``'s daily deal: every player's daily game of that date that is over.
+
+        A player has one daily game a date (its first attempt: asking again gives the same game, and a restart
+        replays that game), so each finished one counts once; a game still being played does not count, nor does
+        a game of the same deal that is not the daily (a numbered deal, a copy of a past daily). Read from the
+        index of the daily games alone (schema 4), one row per score. Whether the asker may see them yet is the
+        caller's to decide: today's results tell nothing of the deal, but a player who has not played it yet
+        should not be told how it goes.
+        """
+        with self.connect() as conn:
+            rows = conn.execute(
+                "SELECT CASE WHEN outcome = 'won' THEN score ELSE 0 END AS result, count(*) AS games,"
+                " sum(outcome = 'won') AS won"
+                " FROM games WHERE daily = ? AND outcome IN ('won', 'lost') GROUP BY result ORDER BY result",
+                (day.isoformat(),),
+            ).fetchall()
+        scores = {int(row["result"]): int(row["games"]) for row in rows}
+        return DailyResults(day, players=sum(scores.values()), won=sum(int(row["won"]) for row in rows), scores=scores)
+
+    def has_finished_daily(self, player: str, day: date) -> bool:
+        """Whether ``player``'s daily game of ``day`` is over (read from the index of each player's daily game)."""
+        with self.connect() as conn:
+            row = conn.execute(
+                "SELECT outcome FROM games WHERE player = ? AND daily = ?", (player, day.isoformat())
+            ).fetchone()
+        return row is not None and row["outcome"] != "playing"

@@ -14,7 +14,7 @@ from pathlib import Path
 from foursquare import sqlite
 from foursquare.store.errors import StoreError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The ``PRAGMA user_version`` of the schema this module writes."""
 
 SCHEMA = """
@@ -48,6 +48,7 @@ CREATE INDEX games_finished_by_player ON games (player, finished_seq) WHERE fini
 CREATE UNIQUE INDEX games_daily_by_player ON games (player, daily) WHERE daily IS NOT NULL;
 CREATE INDEX games_live_by_player ON games (player, outcome) WHERE outcome = 'playing';  -- the cap (schema 3)
 CREATE INDEX games_live_by_update ON games (updated_at) WHERE outcome = 'playing';  -- the purges (schema 3)
+CREATE INDEX games_daily_results ON games (daily, outcome, score) WHERE daily IS NOT NULL;  -- results (schema 4)
 CREATE TABLE secrets (
     name TEXT PRIMARY KEY,                  -- 'daily': the key of the daily deal's HMAC
     value TEXT NOT NULL                     -- hex, from secrets.token_hex(32) when the database is made
@@ -72,10 +73,15 @@ CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE INDEX games_live_by_player ON games (player, outcome) WHERE outcome = 'playing';
 CREATE INDEX games_live_by_update ON games (updated_at) WHERE outcome = 'playing';
 """,
+    3: """
+CREATE INDEX games_daily_results ON games (daily, outcome, score) WHERE daily IS NOT NULL;
+""",
 }
 """SQL that upgrades a database from schema version N to N + 1, keyed by N. Games stored before schema 2
 were not tracked for assistance: they count as clean (``assisted`` 0). Schema 3 indexes the live games (the
-few rows the purges and the live-games cap look at), so that neither reads the finished games."""
+few rows the purges and the live-games cap look at), so that neither reads the finished games. Schema 4 indexes
+the daily games by date, outcome and score: a date's results (:meth:`~foursquare.store.DailyGames.daily_results`)
+are read from that index alone."""
 
 DAILY_SECRET = "daily"
 """The name, in the ``secrets`` table, of the key from which each date's daily deal number is derived."""

@@ -34,6 +34,10 @@ Deal = Annotated[int, Field(ge=0, lt=MAX_DEAL)]
 Score = Annotated[int, Field(ge=0, le=MAX_SCORE)]
 Probability = Annotated[float, Field(ge=0, le=1)]
 Timestamp = Annotated[str, Field(json_schema_extra={"format": "date-time"}, examples=["2026-11-29T22:34:49.760Z"])]
+Day = Annotated[date, Field(examples=["2026-12-01"])]
+"""A UTC date, written YYYY-MM-DD (a field named ``date`` cannot be annotated ``date`` itself)."""
+SCORE_KEY = r"^(0|[1-9][0-9]?)$"
+"""A score written as a JSON object's key: the decimal digits of the integer."""
 SolverStatus = Literal["optimal", "unwinnable", "bounds"]
 """:data:`foursquare.solver.driver.Status` (the solver is optional: the answers do not import it)."""
 
@@ -326,6 +330,23 @@ class Stats(Answer):
     assisted: Count = Field(description="finished games that were assisted")
     clean: CleanStats = Field(description="the same over clean (not assisted) games")
     daily: DailyStats = Field(description="the daily deal's games and streaks")
+
+
+# --- the daily deal's results ---------------------------------------------------------------------------------
+
+
+class DailyResults(Answer):
+    """Everyone's daily game of one UTC date that is over (a player has one daily game a date: the first attempt)."""
+
+    date: Day = Field(description="the UTC date of the daily deal")
+    players: Count = Field(description="finished daily games of that date, one per player")
+    won: Count = Field(description="how many of them were won")
+    scores: dict[str, Count] = Field(
+        description="how many of those games had each score (a loss scoring 0), by score in ascending order, "
+        "every score that some game had and no other; the counts add up to `players`",
+        examples=[{"0": 3, "5": 1, "9": 2}],
+        json_schema_extra={"propertyNames": {"pattern": SCORE_KEY}},
+    )
 
 
 # --- languages ------------------------------------------------------------------------------------------------
