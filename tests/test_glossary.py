@@ -161,3 +161,28 @@ def test_the_checks_catch_what_the_review_found() -> None:
             caught = [problem for term in glossary(code)["terms"] for problem in term_problems(fake, term)]
             caught += [problem for rule in glossary(code)["rules"] for problem in rule_problems(fake, rule)]
             assert caught, (code, key, text)
+
+
+# US spellings the English catalogue (British: colour, analyse, neighbours) must not use; a command's name
+# stays as typed (foursquare analyze), and argparse's own words as Python prints them.
+US_SPELLINGS = re.compile(
+    r"\b(analyz\w*|\w+iz(e|es|ed|ing|ation)|colors?|neighbors?|behaviors?|favorite|center)\b", re.IGNORECASE
+)
+ENGLISH_EXCEPTIONS = {"cli.argparse.unrecognized": "argparse's own words, as Python prints them"}
+KEPT_SPELLINGS = {"size", "sizes", "prize"}
+
+
+def test_the_english_catalogue_spells_the_british_way() -> None:
+    assert US_SPELLINGS.search("Analyze") and not US_SPELLINGS.search("Analysing the game, its size")
+    with (LOCALE_DIR / "foursquare.pot").open("rb") as file:
+        template = read_po(file)
+    found = []
+    for message in template:
+        if not message.id or message.context in ENGLISH_EXCEPTIONS:
+            continue
+        for text in forms(message.id):
+            text = re.sub(r"\banalyze needs\b|foursquare analyze|`[^`]*`", " ", text)
+            words = [m.group(0) for m in US_SPELLINGS.finditer(text) if m.group(0).lower() not in KEPT_SPELLINGS]
+            if words:
+                found.append(f"{message.context}: {words}")
+    assert found == []
