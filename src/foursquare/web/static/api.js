@@ -108,6 +108,12 @@
  */
 
 /**
+ * The results of a date's daily deal: everyone's daily game of that UTC date that is over; `scores` maps each
+ * score (a loss scoring 0), written as a key, to how many of those games had it.
+ * @typedef {{date: string, players: number, won: number, scores: Record<string, number>}} DailyResults
+ */
+
+/**
  * What a new game is asked for (at most one of deal, daily, winnable and like).
  * @typedef {object} NewGameOptions
  * @property {string | number | null} [deal] a string of digits, or a number
@@ -353,4 +359,10 @@ export const api = {
   replay: (id, turn) => request("GET", `${game(id)}/replay?turn=${turn}`),
   /** @type {() => Promise<Stats>} */
   stats: () => request("GET", "/api/stats"),
+  /**
+   * The results of the daily deal of `day` (YYYY-MM-DD): a past date's, or today's once the player's own daily
+   * game of today is over (409 daily_secret before).
+   * @type {(day: string) => Promise<DailyResults>}
+   */
+  dailyResults: (day) => request("GET", `/api/daily/${encodeURIComponent(day)}/results`),
 };

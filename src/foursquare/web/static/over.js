@@ -1,9 +1,10 @@
 // @ts-check
-// Game over: the outcome and score, then the replay and the analysis of the finished game; Share and
-// "Analyze" (which brings the analysis into view).
+// Game over: the outcome and score, then the replay and the analysis of the finished game (and of a daily
+// game, everyone's results of its date: daily.js); Share and "Analyze" (which brings the analysis into view).
 
 import { ensureAnalysis } from "./analysis.js";
 import { flipDuration } from "./cards.js";
+import { hideDailyResults, showDailyResults } from "./daily.js";
 import { $ } from "./dom.js";
 import { integer, t } from "./i18n.js";
 import { currentReplay, openReplay, updateReplayButtons } from "./replay.js";
@@ -33,6 +34,7 @@ export function showGameOver(justEnded) {
   $("replay").hidden = false;
   updateReplayButtons();
   ensureAnalysis();
+  showDailyResults(state, justEnded);
   if (wasHidden && justEnded) {
     setTimeout(() => $("over-title").focus({ preventScroll: true }), flipDuration() + 150);
     if (state.outcome === "won" && flipDuration() > 0) {
@@ -47,6 +49,7 @@ export function showGameOver(justEnded) {
 export function hideGameOver() {
   $("over").hidden = true;
   $("replay").hidden = true;
+  hideDailyResults();
 }
 
 /** Bring the analysis of the finished game into view and move the focus there. */

@@ -1,10 +1,11 @@
 // @ts-check
-// Sharing and whose game it is: the share link of a deal (/deal/N?house rules) and the Share button that
-// copies it; the share route that starts a fresh game of a deal; the read-only view of another player's
-// game, with "play this deal" once it is over; the "no such game" notice; the words for a daily or
-// winnable deal.
+// Sharing and whose game it is: the share link of a deal (/deal/N?house rules), or of the player's daily game
+// the spoiler-free share text (daily.js), and the Share button that copies it; the share route that starts a
+// fresh game of a deal; the read-only view of another player's game, with "play this deal" once it is over;
+// the "no such game" notice; the words for a daily or winnable deal.
 
-import { $, toast } from "./dom.js";
+import { dailyShareText } from "./daily.js";
+import { $, el, toast } from "./dom.js";
 import { intlLocale, t } from "./i18n.js";
 
 /**
@@ -16,15 +17,25 @@ const MAX_DEAL = 18446744073709551615n;
 /** @type {Readonly<Record<string, string[]>>} */
 const RULES = { adjacency: ["orthogonal", "diagonal"], count_buried: ["false", "true"] };
 
+/** The share text of a daily game made last: copyLink words its copy as a result, not as a link. */
+let dailyText = "";
+
 /**
- * The link that starts a fresh game of this game's deal: /deal/N with its house rules in the query
- * (standard rules are left out). While the number is hidden there is none but the game's own address,
- * which shows another player the game read-only, with "play this deal" once it is over (the number stays
- * hidden).
+ * What the Share button copies: the link that starts a fresh game of this game's deal, /deal/N with its house
+ * rules in the query (standard rules are left out). While the number is hidden there is none but the game's
+ * own address, which shows another player the game read-only, with "play this deal" once it is over (the
+ * number stays hidden). The player's own daily game is shared without a card: while it is played, the link to
+ * today's daily deal (/daily: its own address would show the cards placed so far, the same for everyone
+ * today); once it is over, the spoiler-free share text of its result, which carries that link.
  * @param {GameState} state
  */
 export function shareLink(state) {
   const origin = location.origin;
+  if (state.daily && isMine(state)) {
+    if (state.outcome === "playing") return `${origin}/daily`;
+    dailyText = dailyShareText(state);
+    return dailyText;
+  }
   if (state.deal === null) return `${origin}/game/${state.id}`;
   const query = new URLSearchParams();
   if (state.variant.adjacency !== "orthogonal") query.set("adjacency", state.variant.adjacency);
@@ -34,22 +45,43 @@ export function shareLink(state) {
 }
 
 /**
- * Copy `link` to the clipboard; where the page may not, show it selected in a dialog to copy by hand.
+ * Copy `link` (or a daily game's share text) to the clipboard; where the page may not, show it selected in a
+ * dialog to copy by hand (a share text, which has several lines, in a text area made for it).
  * @param {string} link
  */
 export async function copyLink(link) {
+  const isText = link === dailyText;
   try {
     if (!navigator.clipboard) throw new Error("no clipboard");
     await navigator.clipboard.writeText(link);
-    toast(t("share.copied"));
+    toast(t(isText ? "daily.share.copied" : "share.copied"));
   } catch {
     const dialog = $("share-dialog");
     const field = $("share-link");
-    field.value = link;
+    const area = shareTextArea();
+    const label = dialog.querySelector("label");
+    field.hidden = isText;
+    area.hidden = !isText;
+    if (label) {
+      label.htmlFor = isText ? area.id : field.id;
+      label.textContent = t(isText ? "daily.share.copyByHand" : "share.copyByHand");
+    }
+    const shown = isText ? area : field;
+    shown.value = link;
     dialog.showModal();
-    field.focus();
-    field.select();
+    shown.focus();
+    shown.select();
   }
+}
+
+/** The share dialog's text area for a daily game's share text, made beside the link's field the first time. */
+function shareTextArea() {
+  const existing = document.getElementById("share-text");
+  if (existing instanceof HTMLTextAreaElement) return existing;
+  const area = el("textarea", { id: "share-text", class: "share-text", rows: 6, readonly: true });
+  area.hidden = true;
+  $("share-link").after(area);
+  return area;
 }
 
 /**
