@@ -74,7 +74,7 @@ CREATE INDEX games_live_by_player ON games (player, outcome) WHERE outcome = 'pl
 CREATE INDEX games_live_by_update ON games (updated_at) WHERE outcome = 'playing';
 """,
     3: """
-CREATE INDEX games_daily_results ON games (daily, outcome, score) WHERE daily IS NOT NULL;
+CREATE INDEX IF NOT EXISTS games_daily_results ON games (daily, outcome, score) WHERE daily IS NOT NULL;
 """,
 }
 """SQL that upgrades a database from schema version N to N + 1, keyed by N. Games stored before schema 2
