@@ -221,6 +221,10 @@ def test_the_page_speaks_the_browsers_language(
     page.click(f'#settings-languages input[value="{other}"]')
     check_language(page, other)
     there = translator(other)
+    # The installed app is named in the chosen language too, whatever the browser's.
+    manifest = page.locator('link[rel="manifest"]').get_attribute("href")
+    assert manifest == f"/static/manifest.webmanifest?lang={other}"
+    assert page.evaluate("(url) => fetch(url).then((r) => r.json())", manifest)["name"] == there("app.footer")
     expect(page.locator("#over-title")).to_have_text(there("over.lost"))
     expect(page.locator("#analysis-body h4")).to_have_text(there("over.costliest"))
     expect(page.locator("#replay-caption")).to_contain_text(there("replay.position", turn=40, total=40))

@@ -109,6 +109,9 @@ function apply(loaded) {
   const root = document.documentElement;
   root.lang = loaded.code;
   root.dir = loaded.direction ?? "ltr";
+  // The installed app's name and description in the language chosen here, not the browser's.
+  const manifest = /** @type {HTMLLinkElement | null} */ (document.querySelector('link[rel="manifest"]'));
+  if (manifest) manifest.href = `/static/manifest.webmanifest?lang=${encodeURIComponent(loaded.code)}`;
 }
 
 /** The language to start in: remembered, else negotiated by the server, else the browser's, else English. */
