@@ -1,6 +1,6 @@
 // @ts-check
 // Game over: the outcome and score, then the replay and the analysis of the finished game (and of a daily
-// game, everyone's results of its date: daily.js); Share and "Analyze" (which brings the analysis into view).
+// game, everyone's results of its date: daily.js); Share and "Analyse" (which brings the analysis into view).
 
 import { ensureAnalysis } from "./analysis.js";
 import { flipDuration } from "./cards.js";
