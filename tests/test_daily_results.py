@@ -250,7 +250,8 @@ def test_the_results_are_read_from_the_index_of_the_daily_games(tmp_path: Path) 
             row[3]
             for row in conn.execute(
                 "EXPLAIN QUERY PLAN SELECT CASE WHEN outcome = 'won' THEN score ELSE 0 END AS result, count(*),"
-                " sum(outcome = 'won') FROM games WHERE daily = ? AND outcome IN ('won', 'lost') GROUP BY result",
+                " sum(outcome = 'won') FROM games WHERE daily = ? AND daily_repeat = 0 AND outcome IN ('won', 'lost')"
+                " GROUP BY result",
                 ("2026-12-01",),
             )
         )
@@ -268,7 +269,7 @@ def test_a_schema_3_database_gains_the_daily_results_index_and_keeps_its_games(t
         conn.execute("PRAGMA user_version = 3")
     store = Store(db_path, clock=clock)
     with sqlite3.connect(db_path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
         indexes = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert "games_daily_results" in indexes
     assert store.get(game.id) == game and store.daily_results(date(2026, 12, 1)).players == 0

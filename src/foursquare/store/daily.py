@@ -2,7 +2,9 @@
 
 The ``secrets`` table keeps the key from which each date's deal number is derived (:func:`daily_deal_number`);
 a player gets one daily game a date, so the daily streak counts first attempts, and so do a date's results
-(:meth:`DailyGames.daily_results`): everyone's daily game of that date, once finished.
+(:meth:`DailyGames.daily_results`): everyone's daily game of that date, once finished. A player with an account is
+the account, on every device; when signing in brings a browser's games to an account, the later of two daily games
+of one date is marked a repeat (``daily_repeat``), which neither the results nor the streak count.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ class DailyGames(GameStore):
         day = self.today()
         with self.transaction() as conn:
             row = conn.execute(
-                "SELECT id FROM games WHERE player = ? AND daily = ?", (player, day.isoformat())
+                "SELECT id FROM games WHERE player = ? AND daily = ? AND daily_repeat = 0", (player, day.isoformat())
             ).fetchone()
             if row is not None:
                 return self._read(conn, row["id"]), False
@@ -84,7 +86,9 @@ class DailyGames(GameStore):
         """The results of ``day``'s daily deal: every player's daily game of that date that is over.
 
         A player has one daily game a date (its first attempt: asking again gives the same game, and a restart
-        replays that game), so each finished one counts once; a game still being played does not count, nor does
+        replays that game; a person with an account is one player on every device, and a daily game that signing
+        in brought to an account that had one of that date already is a repeat, left out), so each finished one
+        counts once; a game still being played does not count, nor does
         a game of the same deal that is not the daily (a numbered deal, a copy of a past daily). Read from the
         index of the daily games alone (schema 4), one row per score. Whether the asker may see them yet is the
         caller's to decide: today's results tell nothing of the deal, but a player who has not played it yet
@@ -94,7 +98,8 @@ class DailyGames(GameStore):
             rows = conn.execute(
                 "SELECT CASE WHEN outcome = 'won' THEN score ELSE 0 END AS result, count(*) AS games,"
                 " sum(outcome = 'won') AS won"
-                " FROM games WHERE daily = ? AND outcome IN ('won', 'lost') GROUP BY result ORDER BY result",
+                " FROM games WHERE daily = ? AND daily_repeat = 0 AND outcome IN ('won', 'lost')"
+                " GROUP BY result ORDER BY result",
                 (day.isoformat(),),
             ).fetchall()
         scores = {int(row["result"]): int(row["games"]) for row in rows}
@@ -104,6 +109,7 @@ class DailyGames(GameStore):
         """Whether ``player``'s daily game of ``day`` is over (read from the index of each player's daily game)."""
         with self.connect() as conn:
             row = conn.execute(
-                "SELECT outcome FROM games WHERE player = ? AND daily = ?", (player, day.isoformat())
+                "SELECT outcome FROM games WHERE player = ? AND daily = ? AND daily_repeat = 0",
+                (player, day.isoformat()),
             ).fetchone()
         return row is not None and row["outcome"] != "playing"

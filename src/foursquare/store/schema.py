@@ -14,10 +14,45 @@ from pathlib import Path
 from foursquare import sqlite
 from foursquare.store.errors import StoreError
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The ``PRAGMA user_version`` of the schema this module writes."""
 
-SCHEMA = """
+ACCOUNTS = """
+CREATE TABLE IF NOT EXISTS accounts (                     -- schema 5: a person who keeps their games with passkeys
+    player TEXT PRIMARY KEY,                -- the games.player of the account's games (never sent to a browser)
+    user_handle TEXT NOT NULL UNIQUE,       -- base64url of the WebAuthn user handle (32 random bytes)
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS credentials (                  -- schema 5: the account's passkeys
+    id TEXT PRIMARY KEY,                    -- base64url of the credential id
+    account TEXT NOT NULL,                  -- accounts.player
+    public_key BLOB NOT NULL,               -- the credential's COSE public key
+    sign_count INTEGER NOT NULL,            -- the authenticator's signature counter, last seen
+    transports TEXT NOT NULL,               -- JSON list of the transports the browser named
+    created_at TEXT NOT NULL,
+    last_used_at TEXT                       -- the last sign-in with it; NULL: never since it was created
+);
+CREATE INDEX IF NOT EXISTS credentials_by_account ON credentials (account);
+CREATE TABLE IF NOT EXISTS sessions (                     -- schema 5: the browsers signed in to an account
+    token_hash TEXT PRIMARY KEY,            -- hex SHA-256 of the browser's player cookie (the cookie is not kept)
+    account TEXT NOT NULL,                  -- accounts.player
+    created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions (account);
+CREATE TABLE IF NOT EXISTS challenges (                   -- schema 5: WebAuthn challenges given out, each used once
+    challenge TEXT PRIMARY KEY,             -- base64url of 32 random bytes
+    purpose TEXT NOT NULL,                  -- 'register' or 'sign_in'
+    browser_hash TEXT NOT NULL,             -- hex SHA-256 of the cookie of the browser it was given to
+    user_handle TEXT,                       -- 'register': the user handle the options named
+    expires_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS challenges_by_browser ON challenges (browser_hash, expires_at);
+CREATE INDEX IF NOT EXISTS challenges_by_expiry ON challenges (expires_at);
+"""
+"""The tables of the accounts (schema 5), made only where missing (a file whose version was set back has them)."""
+
+SCHEMA = (
+    """
 CREATE TABLE games (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- creation order
     id TEXT NOT NULL UNIQUE,                -- secrets.token_urlsafe(16)
@@ -41,24 +76,28 @@ CREATE TABLE games (
     assisted INTEGER NOT NULL DEFAULT 0,    -- 1: the player undid, restarted or took a hint (schema 2)
     daily TEXT,                             -- the UTC date (YYYY-MM-DD) of a daily deal, else NULL (schema 2)
     winnable INTEGER NOT NULL DEFAULT 0,    -- 1: a random deal the solver proved winnable (schema 2)
+    daily_repeat INTEGER NOT NULL DEFAULT 0,  -- 1: a player's second daily game of its date (schema 5, see below)
     CHECK ((deal IS NULL) <> (stock IS NULL))
 );
 CREATE INDEX games_by_player ON games (player, seq);
 CREATE INDEX games_finished_by_player ON games (player, finished_seq) WHERE finished_seq IS NOT NULL;
-CREATE UNIQUE INDEX games_daily_by_player ON games (player, daily) WHERE daily IS NOT NULL;
+CREATE UNIQUE INDEX games_daily_by_player ON games (player, daily) WHERE daily IS NOT NULL AND daily_repeat = 0;
 CREATE INDEX games_live_by_player ON games (player, outcome) WHERE outcome = 'playing';  -- the cap (schema 3)
 CREATE INDEX games_live_by_update ON games (updated_at) WHERE outcome = 'playing';  -- the purges (schema 3)
-CREATE INDEX games_daily_results ON games (daily, outcome, score) WHERE daily IS NOT NULL;  -- results (schema 4)
+CREATE INDEX games_daily_results ON games (daily, outcome, score, daily_repeat)
+    WHERE daily IS NOT NULL AND daily_repeat = 0;  -- results (schema 4; repeats left out, schema 5)
 CREATE TABLE secrets (
     name TEXT PRIMARY KEY,                  -- 'daily': the key of the daily deal's HMAC
     value TEXT NOT NULL                     -- hex, from secrets.token_hex(32) when the database is made
 );
 """
+    + ACCOUNTS
+)
 
 COLUMNS = (
     "seq", "id", "player", "deal", "stock", "deal_hidden", "adjacency", "count_buried", "moves", "redo", "turn",
     "outcome", "reason", "score", "finished_seq", "analysis", "created_at", "updated_at", "finished_at",
-    "assisted", "daily", "winnable",
+    "assisted", "daily", "winnable", "daily_repeat",
 )  # fmt: skip
 
 MIGRATIONS: dict[int, str] = {
@@ -76,12 +115,27 @@ CREATE INDEX games_live_by_update ON games (updated_at) WHERE outcome = 'playing
     3: """
 CREATE INDEX IF NOT EXISTS games_daily_results ON games (daily, outcome, score) WHERE daily IS NOT NULL;
 """,
+    4: """
+DROP INDEX IF EXISTS games_daily_by_player;
+CREATE UNIQUE INDEX games_daily_by_player ON games (player, daily) WHERE daily IS NOT NULL AND daily_repeat = 0;
+DROP INDEX IF EXISTS games_daily_results;
+CREATE INDEX games_daily_results ON games (daily, outcome, score, daily_repeat)
+    WHERE daily IS NOT NULL AND daily_repeat = 0;
+"""
+    + ACCOUNTS,
 }
-"""SQL that upgrades a database from schema version N to N + 1, keyed by N. Games stored before schema 2
-were not tracked for assistance: they count as clean (``assisted`` 0). Schema 3 indexes the live games (the
-few rows the purges and the live-games cap look at), so that neither reads the finished games. Schema 4 indexes
+"""SQL that upgrades a database from schema version N to N + 1, keyed by N (after its :data:`ADDED_COLUMNS`).
+Games stored before schema 2 were not tracked for assistance: they count as clean (``assisted`` 0). Schema 3
+indexes the live games (the few rows the purges and the live-games cap look at), so that neither reads the
+finished games. Schema 4 indexes
 the daily games by date, outcome and score: a date's results (:meth:`~foursquare.store.DailyGames.daily_results`)
-are read from that index alone."""
+are read from that index alone. Schema 5 adds the accounts (:mod:`~foursquare.store.accounts`): their passkeys, the
+browsers signed in, the challenges given out; and ``daily_repeat``: when a browser signs in, its games become the
+account's, and of two daily games of one date the later one is marked a repeat, which counts in neither the
+date's results nor the daily streak (a person's first daily game of a date counts once, however many devices)."""
+
+ADDED_COLUMNS: dict[int, tuple[str, str]] = {4: ("daily_repeat", "INTEGER NOT NULL DEFAULT 0")}
+"""A column of ``games`` that the migration from version N adds first, unless the file has it already."""
 
 DAILY_SECRET = "daily"
 """The name, in the ``secrets`` table, of the key from which each date's daily deal number is derived."""
@@ -207,6 +261,9 @@ def _create_or_migrate(conn: sqlite3.Connection) -> None:
             sqlite.run_script(conn, SCHEMA)
             version = SCHEMA_VERSION
         while version < SCHEMA_VERSION:
+            added = ADDED_COLUMNS.get(version)
+            if added is not None and added[0] not in {row[1] for row in conn.execute("PRAGMA table_info(games)")}:
+                conn.execute(f"ALTER TABLE games ADD COLUMN {added[0]} {added[1]}")
             sqlite.run_script(conn, MIGRATIONS[version])
             version += 1
         conn.execute("INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)", (DAILY_SECRET, secrets.token_hex(32)))

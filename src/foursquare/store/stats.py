@@ -15,7 +15,12 @@ class Statistics(Database):
     """The statistics read from the database."""
 
     def stats(self, player: str) -> dict[str, Any]:
-        """A player's statistics over their finished games (see ``docs/api.md``)."""
+        """A player's statistics over their finished games (see ``docs/api.md``).
+
+        The daily figures count a player's first daily game of each date only: a repeat (a second daily game of a
+        date that signing in brought to an account, see :mod:`~foursquare.store.accounts`) counts as a game, not as
+        a daily one.
+        """
         with self.connect() as conn:
             rows = conn.execute(
                 "SELECT outcome, score, assisted FROM games WHERE player = ? AND finished_seq IS NOT NULL"
@@ -23,7 +28,9 @@ class Statistics(Database):
                 (player,),
             ).fetchall()
             dailies = conn.execute(
-                "SELECT daily, outcome FROM games WHERE player = ? AND daily IS NOT NULL ORDER BY daily", (player,)
+                "SELECT daily, outcome FROM games WHERE player = ? AND daily IS NOT NULL AND daily_repeat = 0"
+                " ORDER BY daily",
+                (player,),
             ).fetchall()
         results = [(row["outcome"], row["score"] or 0) for row in rows]
         assisted = [bool(row["assisted"]) for row in rows]

@@ -1,0 +1,378 @@
+"""Accounts: a person's games on every device, kept with passkeys (WebAuthn credentials), never a password.
+
+A browser is known by its player cookie. Without an account the cookie *is* the player: the games it started
+are stored under it. An account is a player of its own (``accounts.player``, a random id that is never sent to a
+browser), with one or more passkeys (``credentials``: the public key, the signature counter, the transports)
+and the browsers signed in to it (``sessions``: the SHA-256 of each browser's cookie, never the cookie itself).
+
+- Creating a passkey from an anonymous browser makes an account whose games are that browser's (they carry
+  over: the same rows, relabelled), and signs the browser in under a new cookie.
+- Signing in on another device makes that browser the account's: its own anonymous games join the account's.
+  Of two daily games of one UTC date (one from each side), the first one created stays the account's daily game
+  of that date; the other is marked a repeat (``daily_repeat``), which neither the date's results nor the daily
+  streak count — the daily deal counts once per person, however many devices.
+- Signing out forgets the browser's session; deleting the account deletes its games, passkeys and sessions.
+
+Every change is one transaction: a process killed at any moment loses at most the change in flight. Challenges
+(:meth:`Accounts.new_challenge`) are single-use and expire; a browser holds at most :data:`MAX_CHALLENGES` of
+each purpose at once, and expired ones are deleted whenever a new one is made, so the table stays bounded by the
+clients the rate limits let through. The store checks no signature: the web app verifies the authenticator's
+answer (with the ``webauthn`` library) between :meth:`Accounts.credential` and :meth:`Accounts.sign_in`.
+
+>>> import tempfile, os
+>>> from foursquare.engine import Variant
+>>> from foursquare.store import Store
+>>> store = Store(os.path.join(tempfile.mkdtemp(), "games.db"))
+>>> phone = "phone-cookie-0000000000"
+>>> game = store.create_game(phone, deal=1, variant=Variant(), hidden=False)
+>>> key = NewCredential(id="Y3JlZA", public_key=b"cose", sign_count=0, transports=("internal",))
+>>> account, cookie = store.register(phone, "aGFuZGxl", key)
+>>> store.player_of(cookie) == account.player != phone, store.get(game.id).player == account.player
+(True, True)
+>>> store.player_of(phone) == phone  # the old cookie is a stranger now, with no games
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Literal
+
+from foursquare.errors import FoursquareError
+from foursquare.store.database import timestamp
+from foursquare.store.games import GameStore
+
+Purpose = Literal["register", "sign_in"]
+
+CHALLENGE_TTL = timedelta(minutes=5)
+"""How long a challenge may be answered: a person takes seconds, an authenticator's own timeout is a minute."""
+MAX_CHALLENGES = 5
+"""The challenges of one purpose a browser holds at once (a sixth replaces the oldest): a few tabs' worth."""
+
+
+class AccountError(FoursquareError):
+    """A change of accounts that cannot be made; ``code`` says why: ``passkey_taken`` (the passkey is stored
+    already), ``wrong_account`` (a passkey made for another account), ``passkey_replayed`` (its counter moved
+    meanwhile), ``no_account`` (the account is gone)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(REASONS[code], code)
+
+
+REASONS = {
+    "passkey_taken": "this passkey is stored already",
+    "wrong_account": "this passkey was made for another account",
+    "passkey_replayed": "this passkey was used meanwhile: its signature counter moved",
+    "no_account": "there is no such account",
+}
+
+
+def token_hash(token: str) -> str:
+    """The hex SHA-256 of a cookie or a challenge: what the database keeps instead of a bearer secret."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_cookie() -> str:
+    """A new player cookie: 32 random bytes, base64url (valid for :func:`foursquare.web.player.valid_player_id`)."""
+    return secrets.token_urlsafe(32)
+
+
+@dataclass(frozen=True)
+class Passkey:
+    """A passkey of an account, as its owner may see it (never its key)."""
+
+    id: str
+    transports: tuple[str, ...]
+    created_at: str
+    last_used_at: str | None
+
+
+@dataclass(frozen=True)
+class Account:
+    """An account: the player of its games, its WebAuthn user handle (base64url), when it was made, its passkeys."""
+
+    player: str
+    user_handle: str
+    created_at: str
+    passkeys: tuple[Passkey, ...] = ()
+
+
+@dataclass(frozen=True)
+class NewCredential:
+    """A passkey the web app has verified, to be stored: its id (base64url), COSE public key, counter, transports."""
+
+    id: str
+    public_key: bytes
+    sign_count: int
+    transports: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StoredCredential:
+    """A stored passkey, with what verifying its next signature needs."""
+
+    id: str
+    account: str
+    public_key: bytes
+    sign_count: int
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A challenge given out: its value (base64url), its purpose, and for ``register`` the user handle named."""
+
+    challenge: str
+    purpose: Purpose
+    user_handle: str | None
+
+
+@dataclass(frozen=True)
+class Deleted:
+    """What deleting an account deleted."""
+
+    games: int
+    passkeys: int
+    sessions: int
+
+
+class Accounts(GameStore):
+    """The accounts, their passkeys, the browsers signed in, the challenges given out."""
+
+    # --- who is asking ----------------------------------------------------------------------------------------
+
+    def account_of(self, cookie: str) -> Account | None:
+        """The account the browser with ``cookie`` is signed in to, with its passkeys; None when it is anonymous."""
+        with self.connect() as conn:
+            return self._account_of(conn, cookie)
+
+    def player_of(self, cookie: str) -> str | None:
+        """The player whose games the browser with ``cookie`` plays: its account's, else the cookie itself.
+
+        None if ``cookie`` is an account's own player id, which no browser is ever given: an account's games are
+        reached through a session only.
+        """
+        with self.connect() as conn:
+            row = conn.execute(
+                "SELECT (SELECT account FROM sessions WHERE token_hash = ?) AS account,"
+                " EXISTS (SELECT 1 FROM accounts WHERE player = ?) AS taken",
+                (token_hash(cookie), cookie),
+            ).fetchone()
+        if row["account"] is not None:
+            return str(row["account"])
+        return None if row["taken"] else cookie
+
+    # --- challenges -------------------------------------------------------------------------------------------
+
+    def new_challenge(self, cookie: str, purpose: Purpose, user_handle: str | None = None) -> str:
+        """A new challenge (base64url of 32 random bytes) for the browser with ``cookie``, valid :data:`CHALLENGE_TTL`.
+
+        Expired challenges are deleted first, and the browser's oldest ones beyond :data:`MAX_CHALLENGES`.
+        """
+        challenge = secrets.token_urlsafe(32)
+        moment = self.clock()
+        browser = token_hash(cookie)
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM challenges WHERE expires_at <= ?", (timestamp(moment),))
+            conn.execute(
+                "DELETE FROM challenges WHERE challenge IN (SELECT challenge FROM challenges"
+                " WHERE browser_hash = ? AND purpose = ? ORDER BY expires_at DESC LIMIT -1 OFFSET ?)",
+                (browser, purpose, MAX_CHALLENGES - 1),
+            )
+            conn.execute(
+                "INSERT INTO challenges (challenge, purpose, browser_hash, user_handle, expires_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (challenge, purpose, browser, user_handle, timestamp(moment + CHALLENGE_TTL)),
+            )
+        return challenge
+
+    def take_challenge(self, cookie: str, purpose: Purpose, challenge: str) -> Challenge | None:
+        """The challenge ``challenge`` given to this browser for ``purpose``, deleted as it is taken (single use).
+
+        None when there is no such challenge (never given, given to another browser or for another purpose,
+        already used) or it has expired: the caller refuses the answer.
+        """
+        with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT challenge, purpose, user_handle, expires_at FROM challenges"
+                " WHERE challenge = ? AND browser_hash = ? AND purpose = ?",
+                (challenge, token_hash(cookie), purpose),
+            ).fetchone()
+            if row is None:
+                return None
+            conn.execute("DELETE FROM challenges WHERE challenge = ?", (challenge,))
+        if row["expires_at"] <= timestamp(self.clock()):
+            return None
+        return Challenge(challenge=row["challenge"], purpose=row["purpose"], user_handle=row["user_handle"])
+
+    # --- passkeys ---------------------------------------------------------------------------------------------
+
+    def credential(self, credential_id: str) -> StoredCredential | None:
+        """The stored passkey ``credential_id`` (base64url), or None."""
+        with self.connect() as conn:
+            row = conn.execute(
+                "SELECT id, account, public_key, sign_count FROM credentials WHERE id = ?", (credential_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        return StoredCredential(row["id"], row["account"], bytes(row["public_key"]), int(row["sign_count"]))
+
+    def credential_ids(self, cookie: str) -> list[str]:
+        """The passkeys of the account the browser is signed in to (none for an anonymous browser)."""
+        account = self.account_of(cookie)
+        return [] if account is None else [passkey.id for passkey in account.passkeys]
+
+    def register(self, cookie: str, user_handle: str, credential: NewCredential) -> tuple[Account, str]:
+        """Store a verified new passkey: the account and the browser's cookie from now on.
+
+        A browser signed in adds the passkey to its account (the cookie stays). An anonymous one makes an account
+        of its own player: its games are relabelled the account's, and it is signed in under a new cookie (the old
+        one, which may have been seen elsewhere, means nothing any more). :class:`AccountError` ``passkey_taken``
+        if the passkey is stored already, ``wrong_account`` if ``user_handle`` is not the signed-in account's.
+        """
+        stamp = self._now()
+        with self.transaction() as conn:
+            if conn.execute("SELECT 1 FROM credentials WHERE id = ?", (credential.id,)).fetchone() is not None:
+                raise AccountError("passkey_taken")
+            account = self._account_of(conn, cookie)
+            if account is not None:
+                if account.user_handle != user_handle:
+                    raise AccountError("wrong_account")
+                self._insert_credential(conn, account.player, credential, stamp)
+                return self._read_account(conn, account.player), cookie
+            if conn.execute("SELECT 1 FROM accounts WHERE user_handle = ?", (user_handle,)).fetchone() is not None:
+                raise AccountError("wrong_account")
+            player = secrets.token_urlsafe(16)
+            conn.execute(
+                "INSERT INTO accounts (player, user_handle, created_at) VALUES (?, ?, ?)", (player, user_handle, stamp)
+            )
+            self._insert_credential(conn, player, credential, stamp)
+            conn.execute("UPDATE games SET player = ? WHERE player = ?", (player, cookie))
+            new = self._open_session(conn, player, stamp)
+            return self._read_account(conn, player), new
+
+    def sign_in(self, cookie: str, credential: StoredCredential, new_sign_count: int) -> tuple[Account, str]:
+        """Sign the browser in with a passkey whose signature was verified: the account and the browser's new cookie.
+
+        The passkey's counter moves to ``new_sign_count`` only if it still is what was verified against (else
+        another sign-in used it meanwhile: :class:`AccountError` ``passkey_replayed``). An anonymous browser's games
+        join the account (:meth:`merge`); a browser signed in to another account leaves that one (its games stay
+        there). Either way the browser gets a new cookie.
+        """
+        stamp = self._now()
+        with self.transaction() as conn:
+            changed = conn.execute(
+                "UPDATE credentials SET sign_count = ?, last_used_at = ? WHERE id = ? AND sign_count = ?",
+                (new_sign_count, stamp, credential.id, credential.sign_count),
+            ).rowcount
+            if changed != 1:
+                raise AccountError("passkey_replayed")
+            row = conn.execute("SELECT account FROM sessions WHERE token_hash = ?", (token_hash(cookie),)).fetchone()
+            if row is None:
+                merge(conn, cookie, credential.account)
+            else:
+                conn.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash(cookie),))
+            new = self._open_session(conn, credential.account, stamp)
+            return self._read_account(conn, credential.account), new
+
+    def sign_out(self, cookie: str) -> bool:
+        """Forget the browser's session; whether it had one (its account and games stay)."""
+        with self.transaction() as conn:
+            return conn.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash(cookie),)).rowcount > 0
+
+    def delete_account(self, cookie: str) -> Deleted | None:
+        """Delete the account the browser is signed in to, with its games, passkeys and sessions (every device's).
+
+        None, and nothing deleted, if the browser is signed in to no account.
+        """
+        with self.transaction() as conn:
+            row = conn.execute("SELECT account FROM sessions WHERE token_hash = ?", (token_hash(cookie),)).fetchone()
+            if row is None:
+                return None
+            player = row["account"]
+            games = conn.execute("DELETE FROM games WHERE player = ?", (player,)).rowcount
+            passkeys = conn.execute("DELETE FROM credentials WHERE account = ?", (player,)).rowcount
+            sessions = conn.execute("DELETE FROM sessions WHERE account = ?", (player,)).rowcount
+            conn.execute("DELETE FROM accounts WHERE player = ?", (player,))
+        return Deleted(games=games, passkeys=passkeys, sessions=sessions)
+
+    # --- inside -----------------------------------------------------------------------------------------------
+
+    def _now(self) -> str:
+        return timestamp(self.clock())
+
+    def _account_of(self, conn: sqlite3.Connection, cookie: str) -> Account | None:
+        row = conn.execute("SELECT account FROM sessions WHERE token_hash = ?", (token_hash(cookie),)).fetchone()
+        return None if row is None else self._read_account(conn, row["account"])
+
+    def _read_account(self, conn: sqlite3.Connection, player: str) -> Account:
+        row = conn.execute(
+            "SELECT player, user_handle, created_at FROM accounts WHERE player = ?", (player,)
+        ).fetchone()
+        if row is None:
+            raise AccountError("no_account")
+        keys = conn.execute(
+            "SELECT id, transports, created_at, last_used_at FROM credentials WHERE account = ?"
+            " ORDER BY created_at, id",
+            (player,),
+        ).fetchall()
+        passkeys = tuple(
+            Passkey(key["id"], _transports(key["transports"]), key["created_at"], key["last_used_at"]) for key in keys
+        )
+        return Account(row["player"], row["user_handle"], row["created_at"], passkeys)
+
+    def _insert_credential(self, conn: sqlite3.Connection, player: str, credential: NewCredential, stamp: str) -> None:
+        conn.execute(
+            "INSERT INTO credentials (id, account, public_key, sign_count, transports, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                credential.id,
+                player,
+                credential.public_key,
+                credential.sign_count,
+                json.dumps(list(credential.transports)),
+                stamp,
+            ),
+        )
+
+    def _open_session(self, conn: sqlite3.Connection, player: str, stamp: str) -> str:
+        cookie = new_cookie()
+        conn.execute(
+            "INSERT INTO sessions (token_hash, account, created_at) VALUES (?, ?, ?)",
+            (token_hash(cookie), player, stamp),
+        )
+        return cookie
+
+
+def merge(conn: sqlite3.Connection, source: str, target: str) -> None:
+    """Give the games of player ``source`` to player ``target``, inside the caller's transaction.
+
+    Where both have a daily game of one date, the one created first stays the daily game of that date and the
+    other becomes a repeat (``daily_repeat``): the daily deal's results and streak count one game per date.
+    """
+    for later, earlier in ((source, target), (target, source)):
+        conn.execute(
+            "UPDATE games SET daily_repeat = 1 WHERE player = ? AND daily IS NOT NULL AND daily_repeat = 0"
+            " AND EXISTS (SELECT 1 FROM games AS other WHERE other.player = ? AND other.daily = games.daily"
+            " AND other.daily_repeat = 0 AND other.seq < games.seq)",
+            (later, earlier),
+        )
+    conn.execute("UPDATE games SET player = ? WHERE player = ?", (target, source))
+
+
+def _transports(text: str) -> tuple[str, ...]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return ()
+    return tuple(str(item) for item in value) if isinstance(value, list) else ()
+
+
+def transports_of(names: Sequence[str] | None) -> tuple[str, ...]:
+    """The transports a browser named, as stored: strings, at most eight, each at most 32 characters."""
+    return tuple(str(name)[:32] for name in (names or ())[:8])
