@@ -305,3 +305,21 @@ def test_autoplay_on_several_processes_stops_them_all_with_one_line(
             os.killpg(process.pid, signal.SIGKILL)
             raise AssertionError("a worker outlived the command")
         time.sleep(0.05)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_signal_once_the_command_is_done_neither_kills_it_nor_raises(tmp_path: Path, signum: int) -> None:
+    """The command's work is done and its output whole: a signal during the rest of its exit (Python's own
+    cleanup) changes nothing, where the system's default action used to kill it halfway (-15, no line)."""
+    program = tmp_path / "foursquare"  # the command itself, as its script is named
+    program.write_text(textwrap.dedent(f"""
+        import os, sys
+        from foursquare.cli import main
+        status = main(["deal", "1"])
+        os.kill(os.getpid(), {int(signum)})  # on its way out
+        print("exited normally", file=sys.stderr)
+        sys.exit(status)
+    """))
+    result = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, env=ENV, timeout=120)
+    assert (result.returncode, result.stderr) == (0, "exited normally\n")
+    assert result.stdout.startswith("3S AH 5C")  # deal 1, whole

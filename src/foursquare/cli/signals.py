@@ -9,9 +9,9 @@ process a signal ended.
 - A signal that comes while the program is still loading (before ``main`` runs) is held, and ``main`` stops at
   once when it starts: this module is imported first, and installs the handlers then when it is the program
   that runs (the ``foursquare`` script or ``python -m foursquare.cli``), not a program that imports it.
-- A signal that comes while the command is already on its way out is ignored, so that its cleanup (short: a
-  search stops within a few thousand positions) runs to its end; a third ends the process at once, as the
-  system would.
+- A signal that comes while the command is already on its way out (stopping after a first signal, or done)
+  is ignored, so that its cleanup (short: a search stops within a few thousand positions) runs to its end; a
+  third ends the process at once, as the system would.
 - A signal the caller ignored stays ignored (``nohup`` ignores SIGHUP; a shell's background job, SIGINT).
 - A process the command forks (a worker of a process pool, ``autoplay --jobs``) leaves Ctrl-C and SIGHUP, which
   reach the whole process group, to the command, and ends at once on SIGTERM, with no cleanup of its own: the
@@ -95,11 +95,14 @@ class Signals:
             os.kill(os.getpid(), signum)
 
     def restore(self) -> None:
-        """Put the previous handlers back, unless a signal came to the ``foursquare`` command itself: then the
-        process is on its way out, and a signal during the rest of its cleanup (Python's own, which waits for
-        threads) must not raise. A program that called :func:`~foursquare.cli.main` (a test) gets its own back
-        whatever happened, so that its next Ctrl-C is its own."""
-        if self.received is not None and _is_the_program():
+        """Put the previous handlers back — unless this process is the ``foursquare`` command itself, which is
+        then on its way out: its handlers stay, disarmed, so that a signal during the rest of its exit (Python's
+        own cleanup, which waits for threads and may take a while after a report's plots) neither raises nor
+        kills it halfway with the system's default action; the work is done and the exit status is the
+        command's. A program that called :func:`~foursquare.cli.main` (a test) gets its own back whatever
+        happened, so that its next Ctrl-C is its own."""
+        if _is_the_program():
+            self.armed = False
             return
         for signum, handler in self.previous.items():
             signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
