@@ -371,9 +371,9 @@ def test_every_stop_signal_to_the_whole_group_while_the_cluster_starts_is_one_li
 CLOSE = ("--what", "greedy", "--deals", "1-3000", "--workers", "2", "--no-progress")
 
 
+# Each moment once, with one signal each (both signals take the same path here: test_cli_signals has the rest).
 @pytest.mark.parametrize("repeat", range(1))
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
-@pytest.mark.parametrize("when", ["all-stored", "worker-gone"])
+@pytest.mark.parametrize(("when", "signum"), [("all-stored", signal.SIGINT), ("worker-gone", signal.SIGTERM)])
 def test_a_signal_while_the_cluster_closes_is_one_line_and_keeps_every_row(
     tmp_path: Path, when: str, signum: int, repeat: int
 ) -> None:
