@@ -26,8 +26,9 @@ from foursquare.web import create_app
 from foursquare.web.errors import ERROR_CODES
 from foursquare.web.models import StockRecord
 from foursquare.web.openapi import ErrorBody
-from foursquare.web.routes import analysis, daily, docs, games, languages, page, pwa, stats
+from foursquare.web.routes import account, analysis, daily, docs, games, languages, page, pwa, stats
 from foursquare.web.views import record_answer
+from test_accounts import Authenticator
 from test_api import WINS
 from test_server_process import serving
 from web_support import as_player
@@ -179,11 +180,24 @@ def every_answer(client: TestClient) -> dict[tuple[str, str], list[httpx.Respons
         state = client.post(f"/api/games/{live['id']}/moves", json=body).json()
     for day in (live["daily"], "2020-01-01"):
         ask("get", "/api/daily/{day}/results", f"/api/daily/{day}/results")
+    # The account: anonymous, then with a passkey, signed out, signed in again, and deleted.
+    key = Authenticator()
+    for path in ("/api/account", "/api/account/export"):
+        ask("get", path, path)
+    options = ask("post", "/api/account/passkeys/options", "/api/account/passkeys/options")
+    ask("post", "/api/account/passkeys", "/api/account/passkeys", key.create(options))
+    for path in ("/api/account", "/api/account/export"):
+        ask("get", path, path)
+    ask("post", "/api/account/sign-out", "/api/account/sign-out")
+    options = ask("post", "/api/account/sign-in/options", "/api/account/sign-in/options")
+    ask("post", "/api/account/sign-in", "/api/account/sign-in", key.get(options))
+    ask("post", "/api/account/delete", "/api/account/delete", {"confirm": True})
     return answers
 
 
 ROUTERS = (
     games.router, analysis.router, stats.router, languages.router, page.router, pwa.router, docs.router, daily.router,
+    account.router,
 )  # fmt: skip
 
 
@@ -294,6 +308,7 @@ def test_schemathesis_finds_no_failure(tmp_path: Path) -> None:
         "FOURSQUARE_RATE_GAMES": "1000000/minute",
         "FOURSQUARE_RATE_HINTS": "1000000/minute",
         "FOURSQUARE_RATE_ANALYSES": "1000000/minute",
+        "FOURSQUARE_RATE_PASSKEYS": "1000000/minute",
         "FOURSQUARE_LIVE_GAMES": "1000000",
     }
     with serving(tmp_path / "games.db", env=unlimited) as (url, process):

@@ -1,4 +1,4 @@
-"""What the routes are given (FastAPI dependencies): the store, the player, the compute pool, the analyses.
+"""What the routes are given (FastAPI dependencies): the store, the player and browser, the compute pool, the analyses.
 
 :func:`foursquare.web.app.create_app` puts them in ``app.state``; a test may replace any of them
 with ``app.dependency_overrides``.
@@ -81,9 +81,26 @@ def get_store(request: Request) -> Store:
     return store
 
 
+def get_browser(request: Request) -> str:
+    """The browser's player cookie (see :mod:`foursquare.web.player`): what names its session, if it has one."""
+    browser: str = request.state.browser
+    return browser
+
+
 def get_player(request: Request) -> str:
-    """The player's id, from the cookie (see :mod:`foursquare.web.player`)."""
-    player: str = request.state.player
+    """The player whose games the request plays: the account's for a browser signed in, else the cookie's.
+
+    A cookie that is an account's own player id (which no browser is ever given) is refused 403 ``no_player``:
+    an account's games are reached through a session only. Resolved once per request.
+    """
+    resolved: str | None = getattr(request.state, "player", None)
+    if resolved is not None:
+        return resolved
+    store: Store = request.app.state.store
+    player = store.player_of(get_browser(request))
+    if player is None:
+        raise ForbiddenError("no_player")
+    request.state.player = player
     return player
 
 
@@ -140,6 +157,7 @@ def rate_limited(kind: Kind) -> Callable[[Request], None]:
 
 StoreDep = Annotated[Store, Depends(get_store)]
 PlayerDep = Annotated[str, Depends(get_player)]
+BrowserDep = Annotated[str, Depends(get_browser)]
 ClientDep = Annotated[str, Depends(get_client)]
 RetentionDep = Annotated[RetentionSettings, Depends(get_retention)]
 AnalysisJobsDep = Annotated[AnalysisJobs, Depends(get_analysis_jobs)]

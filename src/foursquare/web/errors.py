@@ -38,6 +38,7 @@ ERROR_CODES = (
     "still_playing", "bad_replay_turn", "bad_request", "not_available", "no_page", "damaged_game", "internal",
     "not_your_game",
     "busy", "unknown_language", "cross_site", "no_player", "rate_limited", "too_many_games", "daily_secret",
+    "passkey_host", "stale_challenge", "passkey_refused", "unknown_passkey", "passkey_taken", "not_signed_in",
     *HTTP_CODES.values(), "http_error", *MIDDLEWARE_CODES,
 )  # fmt: skip
 """Every ``code`` an error answer may carry (``docs/api.md``, and the page's catalogue, name each one)."""

@@ -376,3 +376,132 @@ class Catalogue(Answer):
     messages: dict[str, str | dict[str, str]] = Field(
         description="every message of the page by key; a plural one is an object by plural category"
     )
+
+
+# --- accounts and passkeys ------------------------------------------------------------------------------------
+
+B64URL = r"^[A-Za-z0-9_-]*$"
+"""Bytes as WebAuthn's JSON writes them: base64url, without padding."""
+Base64Url = Annotated[str, Field(pattern=B64URL)]
+
+
+class PasskeyInfo(Answer):
+    """A passkey of the account (never its key or its id: the page has no use for them)."""
+
+    transports: list[str] = Field(description="how the browser said the authenticator is reached (`internal`, …)")
+    created_at: Timestamp = Field(description="when it was created (ISO 8601, UTC)")
+    last_used_at: Timestamp | None = Field(description="the last sign-in with it; null: none since it was created")
+
+
+class AccountState(Answer):
+    """Whether this browser is signed in to an account, and that account's passkeys."""
+
+    signed_in: bool = Field(description="whether this browser is signed in to an account (else: an anonymous player)")
+    created_at: Timestamp | None = Field(description="when the account was created; null when not signed in")
+    passkeys: list[PasskeyInfo] = Field(description="the account's passkeys, oldest first; [] when not signed in")
+
+
+class DeletedCounts(Answer):
+    """What deleting the account deleted."""
+
+    games: Count = Field(description="games deleted, finished or not")
+    passkeys: Count = Field(description="passkeys deleted (the authenticators may still list them: remove them there)")
+    sessions: Count = Field(description="browsers signed out, this one included")
+
+
+class AccountDeleted(Answer):
+    """The account is gone, with all its data; this browser is a new anonymous player."""
+
+    deleted: DeletedCounts = Field(description="what was deleted")
+    account: AccountState = Field(description="this browser now: signed in to nothing")
+
+
+class RelyingParty(Answer):
+    """The site the passkey belongs to."""
+
+    name: str = Field(description="its name, as an authenticator shows it")
+    id: str = Field(description="its id: the host name the page was served from")
+
+
+class PasskeyUser(Answer):
+    """The account as the authenticator stores it beside the passkey."""
+
+    id: Base64Url = Field(description="the account's user handle (random bytes), base64url")
+    name: str = Field(description="a name the authenticator lists the passkey under")
+    displayName: str = Field(description="the same, to show")
+
+
+class KeyAlgorithm(Answer):
+    """A public key algorithm the server accepts."""
+
+    type: Literal["public-key"] = Field(description="always `public-key`")
+    alg: int = Field(description="its COSE algorithm number (-8 EdDSA, -7 ES256, -257 RS256)")
+
+
+class CredentialDescriptor(Answer):
+    """A passkey the account has already (the authenticator makes no second one for the same account)."""
+
+    id: Base64Url = Field(description="the credential's id, base64url")
+    type: Literal["public-key"] = Field(description="always `public-key`")
+    transports: list[str] = Field(description="how its authenticator is reached, as the browser said")
+
+
+class AuthenticatorSelection(Answer):
+    """What kind of passkey to make: a discoverable one, so that signing in needs no name."""
+
+    residentKey: Literal["required"] = Field(description="a discoverable credential (a passkey)")
+    requireResidentKey: bool = Field(description="the same, for older browsers")
+    userVerification: Literal["preferred"] = Field(description="verify the user (PIN, biometrics) when possible")
+
+
+class RegistrationOptions(Answer):
+    """The options of `navigator.credentials.create()` (WebAuthn's JSON, base64url bytes) for a new passkey."""
+
+    rp: RelyingParty = Field(description="the site")
+    user: PasskeyUser = Field(description="the account (a new one, or the one this browser is signed in to)")
+    challenge: Base64Url = Field(description="a single-use challenge, valid a few minutes")
+    pubKeyCredParams: list[KeyAlgorithm] = Field(description="the key algorithms accepted, best first")
+    timeout: int = Field(ge=1, description="milliseconds the browser may wait for the authenticator")
+    excludeCredentials: list[CredentialDescriptor] = Field(description="the account's passkeys already made")
+    authenticatorSelection: AuthenticatorSelection = Field(description="the kind of passkey")
+    attestation: Literal["none"] = Field(description="no attestation is asked: the server trusts any authenticator")
+
+
+class AuthenticationOptions(Answer):
+    """The options of `navigator.credentials.get()` (WebAuthn's JSON): any passkey of this site, no name needed."""
+
+    challenge: Base64Url = Field(description="a single-use challenge, valid a few minutes")
+    timeout: int = Field(ge=1, description="milliseconds the browser may wait for the authenticator")
+    rpId: str = Field(description="the site's id: the host name the page was served from")
+    allowCredentials: list[CredentialDescriptor] = Field(description="always []: the authenticator offers its own")
+    userVerification: Literal["preferred"] = Field(description="verify the user (PIN, biometrics) when possible")
+
+
+class ExportedGame(Answer):
+    """One game of the export: the record of a finished game, or the state of one in play (never its unseen cards).
+
+    A finished daily game is exported as its state, without a record, until its UTC day is over (its record would
+    give the day's deal number to anyone who reads the file).
+    """
+
+    id: str = Field(description="the game's id")
+    created_at: Timestamp = Field(description="when the game started (ISO 8601, UTC)")
+    updated_at: Timestamp = Field(description="when it last changed (ISO 8601, UTC)")
+    finished_at: Timestamp | None = Field(description="when it ended; null while it is played")
+    outcome: Status = Field(description=OUTCOME)
+    score: Score | None = Field(description=SCORE)
+    daily: date | None = Field(description=DAILY)
+    assisted: bool = Field(description=ASSISTED)
+    winnable: bool = Field(description="whether the deal was drawn as one the solver proves winnable")
+    record: GameRecord | None = Field(description="the game record (`docs/records.md`) of a finished game; else null")
+    state: GameState | None = Field(description="the game as its player sees it, when there is no record; else null")
+
+
+class GamesExport(Answer):
+    """Every game of the player (the account's, when signed in), oldest first: a file to keep."""
+
+    format: Literal["foursquare-export"] = Field(description="always `foursquare-export`")
+    version: Literal[1] = Field(description="the export format's version")
+    exported_at: Timestamp = Field(description="when the file was made (ISO 8601, UTC)")
+    account: AccountState = Field(description="the account the games belong to (`signed_in` false: this browser's)")
+    games: list[ExportedGame] = Field(description="every game, oldest first")

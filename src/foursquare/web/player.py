@@ -4,8 +4,14 @@ Over HTTPS it is named ``__Host-fs_player`` (:data:`SECURE_COOKIE`). The cookie 
 games a browser started (``GET /api/games``, ``GET /api/stats``) and says who may change a game — only the
 cookie that started it (the routes answer anyone else 403 ``not_your_game``; anyone with a game's id may look).
 
-It is set only by a same-origin ``GET`` of an ``/api/`` path that came without a valid one (the page makes one
-before its first change). A request that changes something (any method but ``GET``, ``HEAD``, ``OPTIONS``) is
+It is set by a same-origin ``GET`` of an ``/api/`` path that came without a valid one (the page makes one
+before its first change), and replaced by the account routes (:mod:`foursquare.web.routes.account`): a browser
+that creates a passkey or signs in gets a new cookie that names its session (the old one, which may have been
+seen elsewhere, means nothing any more), and one that signs out or deletes its account a new anonymous one. The
+cookie is the player of an anonymous browser; a signed-in browser's player is its account's
+(:func:`foursquare.web.deps.get_player`), so its games and statistics are the same on every device.
+
+A request that changes something (any method but ``GET``, ``HEAD``, ``OPTIONS``) is
 refused 403 ``cross_site`` when a browser says another site made it, and 403 ``no_player`` without the cookie:
 so a page elsewhere that posts a form here can neither act as the player nor replace their identity.
 """
@@ -67,11 +73,10 @@ def cross_site(request: Request) -> bool:
 
 
 async def identify_player(request: Request, call_next: RequestResponseEndpoint) -> Response:
-    """Middleware: ``request.state.player`` for the API; refusals of cross-site or cookie-less changes."""
+    """Middleware: ``request.state.browser`` (the cookie) for the API; refusals of cross-site or cookie-less changes."""
     if not request.url.path.startswith("/api/"):
         return await call_next(request)
-    name = SECURE_COOKIE if request.url.scheme == "https" else COOKIE
-    player = request.cookies.get(name)
+    player = request.cookies.get(cookie_name(request))
     known = valid_player_id(player)
     from_elsewhere = cross_site(request)
     if request.method not in SAFE_METHODS:
@@ -81,18 +86,29 @@ async def identify_player(request: Request, call_next: RequestResponseEndpoint) 
             response.headers["Cache-Control"] = "no-store"
             return response
     # Without a cookie, a safe request is answered for a new player, who has no games yet.
-    request.state.player = player if known else secrets.token_urlsafe(16)
+    request.state.browser = player if known else secrets.token_urlsafe(16)
     response = await call_next(request)
     # An API answer is never stored, unless it says how to cache it (the catalogues: revalidated by ETag).
     response.headers.setdefault("Cache-Control", "no-store")
     if not known and not from_elsewhere and request.method == "GET":
-        response.set_cookie(
-            name,
-            request.state.player,
-            max_age=COOKIE_MAX_AGE,
-            path="/",
-            httponly=True,  # no script reads it, an injected one included
-            samesite="lax",  # nor does another site's request carry it, but a link followed to the game does
-            secure=name == SECURE_COOKIE,  # behind a TLS proxy too, with serve --trusted-proxies
-        )
+        set_player_cookie(request, response, request.state.browser)
     return response
+
+
+def cookie_name(request: Request) -> str:
+    """The cookie's name for this request: :data:`SECURE_COOKIE` over HTTPS, else :data:`COOKIE`."""
+    return SECURE_COOKIE if request.url.scheme == "https" else COOKIE
+
+
+def set_player_cookie(request: Request, response: Response, value: str) -> None:
+    """Give the browser the player cookie ``value`` (its identity from now on)."""
+    name = cookie_name(request)
+    response.set_cookie(
+        name,
+        value,
+        max_age=COOKIE_MAX_AGE,
+        path="/",
+        httponly=True,  # no script reads it, an injected one included
+        samesite="lax",  # nor does another site's request carry it, but a link followed to the game does
+        secure=name == SECURE_COOKIE,  # behind a TLS proxy too, with serve --trusted-proxies
+    )
