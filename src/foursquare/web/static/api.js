@@ -114,6 +114,22 @@
  */
 
 /**
+ * This browser's account (docs/api.md, "Accounts and passkeys").
+ * @typedef {{transports: string[], created_at: string, last_used_at: string | null}} PasskeyInfo
+ * @typedef {{signed_in: boolean, created_at: string | null, passkeys: PasskeyInfo[]}} AccountState
+ * @typedef {{deleted: {games: number, passkeys: number, sessions: number}, account: AccountState}} AccountDeleted
+ * The options of navigator.credentials.create() and .get(), as the server writes them (bytes in base64url):
+ * @typedef {{id: string, type: "public-key", transports?: string[]}} CredentialDescriptorJSON
+ * @typedef {{rp: {name: string, id: string}, user: {id: string, name: string, displayName: string},
+ *   challenge: string, pubKeyCredParams: {type: "public-key", alg: number}[], timeout: number,
+ *   excludeCredentials: CredentialDescriptorJSON[],
+ *   authenticatorSelection: {residentKey: "required", requireResidentKey: boolean, userVerification: "preferred"},
+ *   attestation: "none"}} RegistrationOptionsJSON
+ * @typedef {{challenge: string, timeout: number, rpId: string, allowCredentials: CredentialDescriptorJSON[],
+ *   userVerification: "preferred"}} AuthenticationOptionsJSON
+ */
+
+/**
  * What a new game is asked for (at most one of deal, daily, winnable and like).
  * @typedef {object} NewGameOptions
  * @property {string | number | null} [deal] a string of digits, or a number
@@ -365,4 +381,21 @@ export const api = {
    * @type {(day: string) => Promise<DailyResults>}
    */
   dailyResults: (day) => request("GET", `/api/daily/${encodeURIComponent(day)}/results`),
+  /** @type {() => Promise<AccountState>} */
+  account: () => request("GET", "/api/account"),
+  /** @type {() => Promise<RegistrationOptionsJSON>} */
+  registrationOptions: () => request("POST", "/api/account/passkeys/options"),
+  /** @type {(credential: object) => Promise<AccountState>} the new credential (PublicKeyCredential's JSON) */
+  register: (credential) => request("POST", "/api/account/passkeys", credential),
+  /** @type {() => Promise<AuthenticationOptionsJSON>} */
+  signInOptions: () => request("POST", "/api/account/sign-in/options"),
+  /** @type {(credential: object) => Promise<AccountState>} the passkey's signature (PublicKeyCredential's JSON) */
+  signIn: (credential) => request("POST", "/api/account/sign-in", credential),
+  /** @type {() => Promise<AccountState>} */
+  signOut: () => request("POST", "/api/account/sign-out"),
+  /** @type {() => Promise<AccountDeleted>} */
+  deleteAccount: () => request("POST", "/api/account/delete", { confirm: true }),
 };
+
+/** Where a browser downloads every game of its player as a JSON file (docs/api.md). */
+export const EXPORT_PATH = "/api/account/export";

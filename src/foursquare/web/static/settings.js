@@ -1,9 +1,11 @@
 // @ts-check
-// The settings dialog (the header's gear): language, theme, four-colour deck and reduced motion. A change
+// The settings dialog (the header's gear): language, theme, four-colour deck, reduced motion and the account
+// (account.js: passkeys, asked of the server each time the dialog opens). A change
 // applies at once and is remembered in this browser (localStorage: fs.language — see i18n.js — and fs.theme,
 // fs.deck, fs.motion, read before the first paint by theme-init.js). The page reads the applied values from <html>: data-theme,
 // data-deck ("four" or "two") and data-motion ("reduce" or "full"), which style.css styles.
 
+import { refreshAccount, setupAccount } from "./account.js";
 import { $, el, radios, storage } from "./dom.js";
 import { availableLanguages, chooseLanguage, getLocale } from "./i18n.js";
 import { applyTheme, chooseTheme, chosenTheme, STORAGE_THEME } from "./theme.js";
@@ -65,6 +67,7 @@ export function setupSettings() {
   const dialog = $("settings-dialog");
   const form = $("settings-form");
   renderLanguageMenu();
+  setupAccount(form, form.querySelector(".settings-note"));
   applyDeck();
   applyMotion();
   systemReduce.addEventListener("change", applyMotion);
@@ -72,6 +75,7 @@ export function setupSettings() {
   $("btn-settings").addEventListener("click", () => {
     if (dialog.open) return;
     fillForm(form);
+    refreshAccount();
     dialog.showModal();
   });
   for (const radio of radios(form, "theme")) {
