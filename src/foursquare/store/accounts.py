@@ -167,6 +167,12 @@ class Accounts(GameStore):
             return str(row["account"])
         return None if row["taken"] else cookie
 
+    def account_handle(self, player: str) -> str | None:
+        """The WebAuthn user handle (base64url) of the account whose player is ``player``; None if there is none."""
+        with self.connect() as conn:
+            row = conn.execute("SELECT user_handle FROM accounts WHERE player = ?", (player,)).fetchone()
+        return None if row is None else str(row["user_handle"])
+
     # --- challenges -------------------------------------------------------------------------------------------
 
     def new_challenge(self, cookie: str, purpose: Purpose, user_handle: str | None = None) -> str:
