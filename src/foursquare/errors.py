@@ -52,7 +52,9 @@ class FoursquareError(ValueError):
     - :class:`~foursquare.store.StoreError`: ``is_directory``, ``no_directory``, ``missing``, ``not_a_file``,
       ``cannot_open``, ``not_database``, ``damaged``, ``newer``, ``foreign`` (``path``, ``error``: the database's
       own English words, if any); :class:`~foursquare.store.UnknownGameError`: ``unknown_game`` (``game_id``);
-      :class:`~foursquare.store.TooManyGamesError`: ``too_many_games`` (``limit``).
+      :class:`~foursquare.store.TooManyGamesError`: ``too_many_games`` (``limit``);
+      :class:`~foursquare.store.AccountError`: ``passkey_taken``, ``wrong_account``, ``passkey_replayed``,
+      ``no_account``.
     - :class:`~foursquare.study.StudyError`: ``no_scheduler``, ``no_worker``, ``chunk_dropped``,
       ``cannot_open``, ``not_a_study_db``, ``format_version``, ``busy``, ``read_only``, ``needs_pyarrow``,
       ``bad_seed``, and reading rows back ``no_such_file``, ``cannot_read``, ``too_large``, ``unknown_format``,
