@@ -343,6 +343,20 @@ def test_a_second_passkey_joins_the_account(device: Any) -> None:
     assert sign_in(laptop, second).status_code == 200
 
 
+
+@pytest.mark.parametrize("transports", [[], ["carrier-pigeon"]])
+def test_a_passkey_whose_browser_named_no_known_transport_does_not_break_the_next_options(
+    device: Any, transports: list[str]
+) -> None:
+    phone = device()
+    options = phone.post("/api/account/passkeys/options").json()
+    answer = Authenticator().create(options)
+    answer["response"]["transports"] = transports  # getTransports() may say nothing (a security key, a browser)
+    assert phone.post("/api/account/passkeys", json=answer).status_code == 201
+    again = phone.post("/api/account/passkeys/options")
+    assert again.status_code == 200, again.text
+    assert [d["transports"] for d in again.json()["excludeCredentials"]] == [[]]
+
 # --- the options -------------------------------------------------------------------------------------------------
 
 

@@ -256,7 +256,11 @@ def registration_options(request: Request, store: StoreDep, browser: BrowserDep)
         ),
         exclude_credentials=descriptors(account),
     )
-    return RegistrationOptions.model_validate(options_to_json_dict(options))
+    answer = options_to_json_dict(options)
+    for descriptor in answer["excludeCredentials"]:
+        # The library leaves out an empty list; a passkey whose browser named no transport we know has one.
+        descriptor.setdefault("transports", [])
+    return RegistrationOptions.model_validate(answer)
 
 
 @router.post(
