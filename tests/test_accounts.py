@@ -257,6 +257,21 @@ def test_an_earlier_daily_brought_by_signing_in_becomes_the_one_that_counts(devi
     assert later["id"] != earlier["id"]
 
 
+
+def test_a_daily_only_opened_before_signing_in_does_not_replace_the_one_played(device: Any) -> None:
+    phone, laptop = device(), device()
+    opened = phone.post("/api/games", json={"daily": True}).json()  # the daily's page looked at, no card placed
+    key = Authenticator()
+    assert create_passkey(laptop, key).status_code == 201
+    played = daily_game(laptop)
+    assert sign_in(phone, key.copy()).status_code == 200
+    again = phone.post("/api/games", json={"daily": True})
+    assert (again.status_code, again.json()["id"]) == (200, played["id"])  # the game played is the daily
+    assert phone.get(f"/api/daily/{TODAY}/results").json()["players"] == 1
+    stats = phone.get("/api/stats").json()
+    assert (stats["daily"]["played"], stats["daily"]["won"]) == (1, int(played["outcome"] == "won"))
+    assert phone.get(f"/api/games/{opened['id']}").json()["yours"]  # still the person's, a repeat
+
 def test_signing_out_makes_a_fresh_anonymous_player_and_the_account_stays(device: Any) -> None:
     phone = device()
     game = finished_game(phone)
@@ -356,6 +371,7 @@ def test_a_passkey_whose_browser_named_no_known_transport_does_not_break_the_nex
     again = phone.post("/api/account/passkeys/options")
     assert again.status_code == 200, again.text
     assert [d["transports"] for d in again.json()["excludeCredentials"]] == [[]]
+
 
 # --- the options -------------------------------------------------------------------------------------------------
 

@@ -8,9 +8,10 @@ and the browsers signed in to it (``sessions``: the SHA-256 of each browser's co
 - Creating a passkey from an anonymous browser makes an account whose games are that browser's (they carry
   over: the same rows, relabelled), and signs the browser in under a new cookie.
 - Signing in on another device makes that browser the account's: its own anonymous games join the account's.
-  Of two daily games of one UTC date (one from each side), the first one created stays the account's daily game
-  of that date; the other is marked a repeat (``daily_repeat``), which neither the date's results nor the daily
-  streak count — the daily deal counts once per person, however many devices.
+  Of two daily games of one UTC date (one from each side), the first attempt stays the account's daily game of
+  that date (one played before one only opened, then the first created: :func:`merge`); the other is marked a
+  repeat (``daily_repeat``), which neither the date's results nor the daily streak count — the daily deal counts
+  once per person, however many devices.
 - Signing out forgets the browser's session; deleting the account deletes its games, passkeys and sessions.
 
 Every change is one transaction: a process killed at any moment loses at most the change in flight. Challenges
@@ -358,17 +359,25 @@ class Accounts(GameStore):
 def merge(conn: sqlite3.Connection, source: str, target: str) -> None:
     """Give the games of player ``source`` to player ``target``, inside the caller's transaction.
 
-    Where both have a daily game of one date, the one created first stays the daily game of that date and the
-    other becomes a repeat (``daily_repeat``): the daily deal's results and streak count one game per date.
+    Where both have a daily game of one date, one stays the daily game of that date and the other becomes a repeat
+    (``daily_repeat``): the daily deal's results and streak count one game per date. The one that stays is the
+    first attempt: a game played before one only opened (no card placed, none taken back, no hint: else a page
+    left open on the phone would push out the game finished on the laptop), then the one created first.
     """
-    for later, earlier in ((source, target), (target, source)):
+    better = f"{_attempt_order('other')} < {_attempt_order('games')}"
+    for worse, other in ((source, target), (target, source)):
         conn.execute(
             "UPDATE games SET daily_repeat = 1 WHERE player = ? AND daily IS NOT NULL AND daily_repeat = 0"
             " AND EXISTS (SELECT 1 FROM games AS other WHERE other.player = ? AND other.daily = games.daily"
-            " AND other.daily_repeat = 0 AND other.seq < games.seq)",
-            (later, earlier),
+            f" AND other.daily_repeat = 0 AND {better})",
+            (worse, other),
         )
     conn.execute("UPDATE games SET player = ? WHERE player = ?", (target, source))
+
+
+def _attempt_order(table: str) -> str:
+    """SQL: the order of daily games as attempts, the first first: played before only opened, then created."""
+    return f"({table}.turn = 0 AND {table}.assisted = 0, {table}.seq)"
 
 
 def _transports(text: str) -> tuple[str, ...]:

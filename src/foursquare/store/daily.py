@@ -3,8 +3,8 @@
 The ``secrets`` table keeps the key from which each date's deal number is derived (:func:`daily_deal_number`);
 a player gets one daily game a date, so the daily streak counts first attempts, and so do a date's results
 (:meth:`DailyGames.daily_results`): everyone's daily game of that date, once finished. A player with an account is
-the account, on every device; when signing in brings a browser's games to an account, the later of two daily games
-of one date is marked a repeat (``daily_repeat``), which neither the results nor the streak count.
+the account, on every device; when signing in brings a browser's games to an account, the later attempt of two
+daily games of one date is marked a repeat (``daily_repeat``), which neither the results nor the streak count.
 """
 
 from __future__ import annotations

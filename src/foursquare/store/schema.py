@@ -131,7 +131,7 @@ finished games. Schema 4 indexes
 the daily games by date, outcome and score: a date's results (:meth:`~foursquare.store.DailyGames.daily_results`)
 are read from that index alone. Schema 5 adds the accounts (:mod:`~foursquare.store.accounts`): their passkeys, the
 browsers signed in, the challenges given out; and ``daily_repeat``: when a browser signs in, its games become the
-account's, and of two daily games of one date the later one is marked a repeat, which counts in neither the
+account's, and of two daily games of one date the later attempt is marked a repeat, which counts in neither the
 date's results nor the daily streak (a person's first daily game of a date counts once, however many devices)."""
 
 ADDED_COLUMNS: dict[int, tuple[str, str]] = {4: ("daily_repeat", "INTEGER NOT NULL DEFAULT 0")}
