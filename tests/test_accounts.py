@@ -572,9 +572,20 @@ def test_the_passkey_routes_are_rate_limited(tmp_path: Path) -> None:
         assert client.post("/api/account/sign-out").json()["code"] == "not_signed_in"  # not counted
 
 
+
+def test_the_export_is_rate_limited(tmp_path: Path) -> None:
+    # Each export rebuilds every game of the player (some 0.7 s of a core for a thousand games): not in a loop.
+    app = create_app(tmp_path / "games.db", rate_limits=RateLimits(exports="2/minute"))
+    with TestClient(app) as client:
+        as_player(client)
+        answers = [client.get("/api/account/export") for _ in range(3)]
+        assert [a.status_code for a in answers] == [200, 200, 429]
+        assert answers[-1].json()["code"] == "rate_limited" and int(answers[-1].headers["retry-after"]) > 0
+
 def test_the_limit_is_read_from_the_environment() -> None:
     assert RateLimits.from_environment({"FOURSQUARE_RATE_PASSKEYS": "5/hour"}).passkeys == "5/hour"
     assert RateLimits.from_environment({}).passkeys == "30/minute;300/day"
+    assert RateLimits.from_environment({"FOURSQUARE_RATE_EXPORTS": "1/hour"}).exports == "1/hour"
 
 
 # --- the store ---------------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Fair use: how often one client may start games, ask hints and analyses, and use passkeys (429 ``rate_limited``).
+"""Fair use: how often one client may start games, ask hints and analyses, use passkeys and export its games (429
+``rate_limited``).
 
 A client is its address (:func:`foursquare.web.deps.get_client`), not its cookie, which it may drop at will.
 Each limit is a `limits <https://limits.readthedocs.io>`_ string (``"60/minute"``, ``"1000/day"``, several
@@ -24,23 +25,25 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-Kind = Literal["games", "hints", "analyses", "passkeys"]
+Kind = Literal["games", "hints", "analyses", "passkeys", "exports"]
 
 DEFAULTS: dict[Kind, str] = {
     "games": "60/minute;1000/day",
     "hints": "120/minute",
     "analyses": "60/minute",
     "passkeys": "30/minute;300/day",
+    "exports": "10/minute;100/day",
 }
 """The limits when the environment names none: per client address. ``passkeys`` counts every request of the
 account routes that give out a challenge or check an authenticator's answer (creating a passkey or signing in
-is two of them)."""
+is two of them); ``exports`` counts ``GET /api/account/export``, which rebuilds every game of the player."""
 
 VARIABLES: dict[Kind, str] = {
     "games": "FOURSQUARE_RATE_GAMES",
     "hints": "FOURSQUARE_RATE_HINTS",
     "analyses": "FOURSQUARE_RATE_ANALYSES",
     "passkeys": "FOURSQUARE_RATE_PASSKEYS",
+    "exports": "FOURSQUARE_RATE_EXPORTS",
 }
 MAX_AMOUNT = 10**9
 """More than any server answers in its window: a bigger number is a typing mistake."""
@@ -72,6 +75,7 @@ class RateLimits:
     hints: str = DEFAULTS["hints"]
     analyses: str = DEFAULTS["analyses"]
     passkeys: str = DEFAULTS["passkeys"]
+    exports: str = DEFAULTS["exports"]
     _items: dict[str, list[RateLimitItem]] = field(init=False, repr=False, compare=False)
     _limiter: MovingWindowRateLimiter = field(init=False, repr=False, compare=False)
 
@@ -82,8 +86,8 @@ class RateLimits:
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str]) -> RateLimits:
-        """The limits named by ``FOURSQUARE_RATE_GAMES``, ``…_HINTS``, ``…_ANALYSES``, ``…_PASSKEYS``; the defaults
-        for the others."""
+        """The limits named by ``FOURSQUARE_RATE_GAMES``, ``…_HINTS``, ``…_ANALYSES``, ``…_PASSKEYS``,
+        ``…_EXPORTS``; the defaults for the others."""
         given: dict[str, str] = {}
         for kind, name in VARIABLES.items():
             text = environ.get(name)

@@ -8,7 +8,8 @@ origin its scheme (``https`` behind a TLS proxy named by ``--trusted-proxies``),
 IP address as a relying party id: a server reached at ``127.0.0.1`` answers 409 ``passkey_host`` (open
 ``http://localhost:PORT``, which browsers treat as a secure context, or the server's name over HTTPS).
 
-The routes are counted by the ``passkeys`` rate limit (:mod:`foursquare.web.rate_limits`), and like every change
+The ceremonies are counted by the ``passkeys`` rate limit (:mod:`foursquare.web.rate_limits`), the export, which
+rebuilds every game of the player, by ``exports`` (and refused when another site asks it); like every change
 they are refused when another site makes them or the cookie is missing (403, :mod:`foursquare.web.player`).
 An answer that does not verify is 403 ``passkey_refused``, whatever is wrong with it (malformed bytes, another
 origin, a bad signature, a counter going backwards); a challenge unknown, used or expired is 409
@@ -404,6 +405,8 @@ def delete_account(
 @router.get(
     "/export",
     summary="Every game of this player (the account's when signed in) as a JSON file to keep",
+    dependencies=[Depends(rate_limited("exports"))],
+    responses={**refused(403, "cross_site"), **RATE},
 )
 def export(store: StoreDep, browser: BrowserDep, player: PlayerDep, response: Response) -> GamesExport:
     games: list[StoredGame] = []
