@@ -300,6 +300,8 @@ def test_deleting_the_account_deletes_everything_on_every_device(device: Any) ->
     sign_in(laptop, key.copy())
     refused = phone.post("/api/account/delete", json={})
     assert (refused.status_code, refused.json()["code"]) == (422, "bad_request")
+    for loose in (1, "true", "yes"):  # only the JSON literal true confirms
+        assert phone.post("/api/account/delete", json={"confirm": loose}).status_code == 422, loose
     refused = phone.post("/api/account/delete", json={"confirm": False})
     assert (refused.status_code, refused.json()["code"]) == (422, "bad_request")
     deleted = phone.post("/api/account/delete", json={"confirm": True})

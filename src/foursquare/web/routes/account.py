@@ -26,7 +26,7 @@ import secrets
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from webauthn import (
     generate_authentication_options,
     generate_registration_options,
@@ -137,7 +137,14 @@ class DeleteBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    confirm: Literal[True] = Field(description="must be true")
+    confirm: Literal[True] = Field(description="must be true (the JSON literal)")
+
+    @field_validator("confirm", mode="before")
+    @classmethod
+    def _literally_true(cls, value: object) -> object:
+        if value is not True:  # `1` or `"true"` is no answer to the question (Literal[True] takes 1 == True)
+            raise ValueError("must be true")
+        return value
 
 
 # --- errors ------------------------------------------------------------------------------------------------------
