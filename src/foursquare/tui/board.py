@@ -57,6 +57,12 @@ class Marks:
     cursor: Move | None = None
     last: LastAction | None = None
     hints: dict[Move, int] = field(default_factory=dict)
+    #: The only legal cells drawn as places for the card (the lesson's one cell); None: every legal cell.
+    offered: frozenset[Move] | None = None
+
+    def offers(self, game: Game, move: Move) -> bool:
+        """Whether ``move`` is drawn as a place for the card to place."""
+        return not game.is_over() and game.is_legal(*move) and (self.offered is None or move in self.offered)
 
     def placed(self) -> Placement | None:
         last = self.last
@@ -126,7 +132,7 @@ def _full_cell(game: Game, move: Move, marks: Marks, g: Glyphs, t: Translator) -
     key = marks.keys.get(move)
     rank = marks.hints.get(move)
     tag = f"#{t.number(rank)}" if rank is not None else ""
-    legal = not game.is_over() and game.is_legal(*move)
+    legal = marks.offers(game, move)
     if pile is None:
         if not legal and move != marks.cursor:
             middle = g.empty if _inside(game, *move) else " "
@@ -221,7 +227,7 @@ def compact_cell(game: Game, move: Move, marks: Marks, g: Glyphs, t: Translator)
     key = marks.keys.get(move)
     cursor = " " + STYLE_CURSOR if move == marks.cursor else ""
     if pile is None:
-        if key is None and (game.is_over() or not game.is_legal(*move)):
+        if key is None and not marks.offers(game, move):
             mark = g.empty if _inside(game, *move) else " "
             return Text(mark.center(COMPACT_CELL), style=STYLE_DIM + cursor)
         rank = marks.hints.get(move)

@@ -1,0 +1,200 @@
+"""``foursquare learn``, as a new player meets it: the lesson to its end on a pseudo-terminal (keys in, the
+screen read back with pyte) in English and Bengali, a wrong cell corrected, ``q`` leaving; line mode through
+a pipe and on a ``TERM=dumb`` terminal."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import pty_support
+from cli_support import run_main
+from foursquare.cards import SUIT_SYMBOLS
+from foursquare.i18n import translator
+from foursquare.lesson import steps
+from pty_support import Terminal
+
+LEARN = [sys.executable, "-m", "foursquare.cli", "learn"]
+#: The language variables tests/conftest.py sets; each test says which language it speaks.
+LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def face(code: str, name: str) -> str:
+    card = next(step.card for step in steps() if step.card.name == name)
+    return (translator(code)("rank.short.1") if card.rank == 1 else str(card.rank)) + SUIT_SYMBOLS[card.suit]
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.fixture
+def learn(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[list[Terminal]]:
+    """Pseudo-terminals running ``foursquare learn`` (pty_support starts ``play``: its command is swapped)."""
+    monkeypatch.setattr(pty_support, "PLAY", LEARN)
+    opened: list[Terminal] = []
+    yield opened
+    for term in opened:
+        with contextlib.suppress(OSError):
+            term.close()
+
+
+def start(opened: list[Terminal], tmp_path: Path, language: str, size: tuple[int, int] = (100, 32)) -> Terminal:
+    env = {"LANG": f"{language}_{'BD' if language == 'bn' else 'US'}.UTF-8", "LANGUAGE": language}
+    term = Terminal(data_dir=tmp_path / "data", size=size, env=env)
+    opened.append(term)
+    return term
+
+
+def progress(code: str, number: int) -> str:
+    t = translator(code)
+    return t("lesson.progress", number=t.number(number), total=t.number(len(steps())))
+
+
+@pytest.mark.slow  # a pseudo-terminal
+def test_the_lesson_to_its_end_by_keys_in_english(learn: list[Terminal], tmp_path: Path) -> None:
+    t = translator("en")
+    term = start(learn, tmp_path, "en")
+    term.wait_screen(progress("en", 1))
+    assert "Every game starts with one card in the middle, on D4. Place 3♣ there." in term.side_text()
+    term.press("\r")  # the cursor starts on D4, the first step's cell
+    term.wait_screen(progress("en", 2))
+    side = term.side_text()
+    assert "3♣ placed at D4. Nothing turned over." in side
+    assert "Place 10♣ on E4. It is higher than every other face-up card in its row" in side
+
+    term.press("\x1b[D ")  # left, to C4, and Space: not this step's cell
+    screen = flat(term.wait_screen("Not there: this card goes on E4."))
+    assert progress("en", 2) in screen  # corrected, not advanced
+    term.press("ll\r")  # h j k l move too: two to the right, to E4
+    term.wait_screen(progress("en", 3))
+    side = term.side_text()
+    assert "Row: 10♣ is higher than every other face-up card, so 3♣ on D4 turned face down." in side
+    assert "Face down: 1 of 4" in side
+
+    for step in steps()[2:]:
+        term.press(step.cell.lower())  # a cell named by typing it
+        if step.number == len(steps()):
+            break
+        term.wait_screen(progress("en", step.number + 1))
+        following = steps()[step.number]
+        sentence = t(
+            f"lesson.step.{following.code}", card=face("en", following.card.name), cell=following.cell, limit=4
+        )
+        assert sentence in term.side_text()
+        if step.code == "four_face_down":
+            assert "Face down: 4 of 4" in term.side_text()
+    term.wait_screen("You won the lesson!")
+    side = term.side_text()
+    assert "Start a real game with: foursquare play" in side and "Face down: 0 of 4" in side
+    term.press("x")  # any key leaves
+    assert term.finish() == 0
+    after = flat(term.plain.split("\x1b[?1049l")[-1])  # what stays on the terminal after the screen closes
+    assert "You won the lesson!" in after and "Start a real game with: foursquare play" in after
+
+
+@pytest.mark.slow  # a pseudo-terminal
+def test_the_lesson_to_its_end_in_bengali(learn: list[Terminal], tmp_path: Path) -> None:
+    t = translator("bn")
+    term = start(learn, tmp_path, "bn")
+    term.wait_screen(progress("bn", 1))
+    screen = flat(term.display())
+    assert t("lesson.title") in screen and "D4" in screen
+    for step in steps():
+        term.press(step.cell.lower())
+        if step.number < len(steps()):
+            term.wait_screen(progress("bn", step.number + 1))
+    screen = flat(term.wait_screen(t("lesson.done.title")))
+    assert t("term.lesson.play", command="foursquare play") in screen
+    assert "Step" not in screen and "Place" not in screen  # no English left
+    term.press("q")
+    assert term.finish() == 0
+
+
+@pytest.mark.slow  # a pseudo-terminal
+def test_q_leaves_the_lesson_and_says_how_to_come_back(learn: list[Terminal], tmp_path: Path) -> None:
+    term = start(learn, tmp_path, "en")
+    term.wait_screen(progress("en", 1))
+    term.press("d4")
+    term.wait_screen(progress("en", 2))
+    term.press("g9")  # no such cell: said, nothing placed
+    term.wait_screen("There is no cell G9: names run from A1 to G7.")
+    term.press("q")
+    assert term.finish() == 0
+    assert "Lesson left at step 2 of 17. Take it again with: foursquare learn" in term.plain
+
+
+@pytest.mark.slow  # a pseudo-terminal
+def test_a_small_terminal_gets_the_small_board(learn: list[Terminal], tmp_path: Path) -> None:
+    term = start(learn, tmp_path, "en", size=(60, 24))
+    term.wait_screen(progress("en", 1))
+    for step in steps()[:3]:
+        term.press(step.cell.lower())
+    screen = term.wait_screen(progress("en", 4))
+    assert "A♦" in flat(screen) and all(len(line) <= 60 for line in screen.splitlines())
+    term.press("q")
+    assert term.finish() == 0
+
+
+def line_answers() -> str:
+    """Every step's cell, with a wrong cell and a malformed name on the way."""
+    cells = [step.cell for step in steps()]
+    return "\n".join(["C4", "zz", "", *cells]) + "\n"
+
+
+def test_line_mode_plays_the_lesson_to_its_end() -> None:
+    done = run_main("learn", stdin=line_answers())
+    assert done.returncode == 0 and done.stderr == ""
+    out = done.stdout
+    assert out.startswith("Learn Foursquare\n")
+    assert "Cell for 3♣ (q quits): Not there: this card goes on D4." in out
+    assert "There is no cell ZZ: names run from A1 to G7." in out
+    assert out.count("Step ") == len(steps())
+    assert "Row: 10♣ is higher than every other face-up card, so 3♣ on D4 turned face down." in out
+    assert "Face down: 4 of 4" in out
+    assert out.rstrip().endswith("Start a real game with: foursquare play")
+
+
+def test_line_mode_stops_at_the_end_of_its_input_with_how_to_come_back() -> None:
+    done = run_main("learn", stdin="D4\nE4\n")
+    assert done.returncode == 0
+    assert done.stdout.rstrip().endswith("Lesson left at step 3 of 17. Take it again with: foursquare learn")
+
+
+@pytest.mark.slow  # a process
+@pytest.mark.parametrize("language", ["en", "bn"])
+def test_line_mode_through_a_pipe(language: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in LANGUAGE_VARIABLES}
+    env.update({"LANGUAGE": language, "LANG": "C.UTF-8" if language == "en" else "bn_BD.UTF-8"})
+    t = translator(language)
+    done = subprocess.run(LEARN, input=line_answers(), capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert t("lesson.wrong", cell="D4") in done.stdout
+    assert t("lesson.done.title") in done.stdout and "foursquare play" in done.stdout
+
+
+@pytest.mark.slow  # a pseudo-terminal
+def test_a_dumb_terminal_gets_line_mode(learn: list[Terminal], tmp_path: Path) -> None:
+    term = Terminal(data_dir=tmp_path / "data", env={"TERM": "dumb", "LANGUAGE": "en"})
+    learn.append(term)
+    term.wait_for("Cell for 3♣ (q quits): ")
+    term.press("D4\n")
+    term.wait_for("Cell for 10♣ (q quits): ")
+    term.press("q\n")
+    assert term.finish() == 0
+    assert "\x1b[?1049h" not in term.output  # never the full screen
+    assert "Lesson left at step 2 of 17" in term.plain
+
+
+def test_learn_is_listed_and_has_its_help() -> None:
+    listed = run_main("--help")
+    assert "learn the game in a minute" in flat(listed.stdout)
+    helped = run_main("learn", "--help")
+    assert helped.returncode == 0 and "A short lesson in the terminal" in flat(helped.stdout)
