@@ -35,7 +35,7 @@ from foursquare.web.player import identify_player
 from foursquare.web.pool import ComputePool, PoolSettings
 from foursquare.web.rate_limits import RateLimits
 from foursquare.web.retention import Purger, RetentionSettings
-from foursquare.web.routes import account, analysis, daily, docs, games, languages, page, pwa, stats
+from foursquare.web.routes import account, analysis, daily, docs, games, languages, lesson, page, pwa, stats
 from foursquare.web.security import AllowedHosts, SecurityHeaders
 
 # No request of the API needs more than a few hundred bytes; a bigger body is refused (413) unread.
@@ -111,6 +111,7 @@ def create_app(
         app.include_router(router)
     app.include_router(daily.router)
     app.include_router(account.router)
+    app.include_router(lesson.router)
     install_openapi(app)
     app.mount("/static", StaticFiles(directory=page.STATIC_DIR, check_dir=False), name="static")
     return app

@@ -25,7 +25,7 @@ from foursquare.web.errors import PageMissingError
 from foursquare.web.routing import Route
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
-PAGE_ROUTES = ("/", "/stats", "/rules", "/daily", "/game/{game_id}", "/deal/{deal}")
+PAGE_ROUTES = ("/", "/stats", "/rules", "/daily", "/learn", "/game/{game_id}", "/deal/{deal}")
 LANGUAGE_META = "foursquare-language"
 
 router = APIRouter(include_in_schema=False, route_class=Route)

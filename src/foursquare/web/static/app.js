@@ -8,7 +8,8 @@
 //   hint.js, over.js, replay.js, analysis.js   the hint; game over, its replay and its analysis
 //   share.js      share links, the Share button, another player's game (read-only), "no such game"
 //   dialogs.js, drag.js, shortcuts.js, routing.js, theme.js   the rest of the page's behaviour
-//   stats.js, rules.js   the other two views; api.js the server; dom.js, i18n.js helpers
+//   stats.js, rules.js, learn.js   the other views (learn.js: the lesson, and its offer on a first visit);
+//                api.js the server; dom.js, i18n.js helpers
 //   settings.js, connection.js, pwa.js, reveal.js   settings; server reachability and stale tabs;
 //                        the service worker; a finished game's result brought into view on a phone
 //   i18n.js      the language: its catalogue from the server (every sentence the page shows), the menu's choice
@@ -17,12 +18,13 @@ import { waitForServer } from "./api.js";
 import { $ } from "./dom.js";
 import { setupDrag } from "./drag.js";
 import { openNewGameDialog, setupNewGameDialog } from "./dialogs.js";
-import { place, playThisDeal, redo, requestHint, restart, startNewGame, undo } from "./game.js";
+import { place, playThisDeal, redo, rememberedGame, requestHint, restart, startNewGame, undo } from "./game.js";
 import { onLanguageChange, setupLanguage, t, translateTree } from "./i18n.js";
+import { isFirstVisit, offerLesson, rerenderLesson, setupLesson } from "./learn.js";
 import { showAnalysis } from "./over.js";
 import { rerenderAnalysis } from "./analysis.js";
 import { currentReplay, setupReplayButtons, showReplay } from "./replay.js";
-import { route, viewTitle } from "./routing.js";
+import { route, showView, viewTitle } from "./routing.js";
 import { renderRules } from "./rules.js";
 import { copyLink, rerenderNoGame, shareLink } from "./share.js";
 import { setupShortcuts } from "./shortcuts.js";
@@ -88,6 +90,8 @@ function rerender() {
     rerenderNoGame();
   } else if (view === "stats") {
     showStats();
+  } else if (view === "learn") {
+    rerenderLesson();
   }
   if (view !== "game") viewTitle(view);
 }
@@ -109,9 +113,16 @@ async function start() {
   setupShortcuts({ undo, redo, hint: requestHint, newGame });
   setupButtons();
   setupStats();
+  setupLesson(() => {
+    showView("game");
+    startNewGame({});
+  });
+  const firstVisit = isFirstVisit(rememberedGame()); // asked before the first route remembers a new game
   window.addEventListener("hashchange", route);
   document.body.classList.add("ready");
-  route();
+  route().then(() => {
+    if (firstVisit && location.hash !== "#/learn") offerLesson();
+  });
   registerServiceWorker();
 }
 

@@ -1,11 +1,12 @@
 // @ts-check
 // Routes: #/game/ID (a game), #/deal/N?rules (a share link: a fresh game of deal N), #/daily (today's daily
-// deal), #/stats, #/rules and #/ (the start page: the remembered game, or a new one). The server serves the
-// page at /game/ID, /deal/N, /daily, /stats and /rules too; those become hash routes (the query kept).
+// deal), #/stats, #/rules, #/learn (the lesson) and #/ (the start page: the remembered game, or a new one). The
+// server serves the page at /game/ID, /deal/N, /daily, /stats, /rules and /learn too; those become hash routes
+// (the query kept).
 
-import { $ } from "./dom.js";
 import { loadGame, rememberedGame, startNewGame } from "./game.js";
 import { t } from "./i18n.js";
+import { showLesson } from "./learn.js";
 import { parseShareRoute, showNoGame } from "./share.js";
 import { showStats } from "./stats.js";
 import { gameState, setView } from "./store.js";
@@ -14,11 +15,11 @@ import { renderGame } from "./view.js";
 /** @typedef {import("./store.js").ViewName} ViewName */
 
 /** @type {ViewName[]} */
-const VIEWS = ["game", "stats", "rules"];
+const VIEWS = ["game", "stats", "rules", "learn"];
 
 /** @param {ViewName} name */
 export function showView(name) {
-  for (const view of VIEWS) $(`view-${view}`).hidden = view !== name;
+  for (const view of VIEWS) /** @type {HTMLElement} */ (document.getElementById(`view-${view}`)).hidden = view !== name;
   /** @type {NodeListOf<HTMLAnchorElement>} */
   const links = document.querySelectorAll(".site-nav a");
   for (const link of links) {
@@ -28,12 +29,16 @@ export function showView(name) {
   setView(name);
 }
 
+/** The title of each view but the game's, for the document's title. */
+const TITLES = { stats: "stats.title", rules: "nav.rules", learn: "lesson.title" };
+
 /**
- * The document's title for the statistics or the rules view.
+ * The document's title for the statistics, the rules or the lesson view.
  * @param {ViewName | null} view
  */
 export function viewTitle(view) {
-  document.title = t("app.pageTitle", { page: t(view === "stats" ? "stats.title" : "nav.rules") });
+  const key = view === "stats" || view === "learn" ? TITLES[view] : TITLES.rules;
+  document.title = t("app.pageTitle", { page: t(key) });
 }
 
 /** Show what the URL names. */
@@ -64,6 +69,10 @@ export async function route() {
   } else if (hash === "/rules") {
     showView("rules");
     viewTitle("rules");
+  } else if (hash === "/learn") {
+    showView("learn");
+    viewTitle("learn");
+    await showLesson();
   } else {
     await showStartPage();
   }

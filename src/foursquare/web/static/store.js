@@ -8,7 +8,7 @@
 
 /**
  * @typedef {import("./api.js").GameState} GameState
- * @typedef {"game" | "stats" | "rules"} ViewName
+ * @typedef {"game" | "stats" | "rules" | "learn"} ViewName
  * @typedef {(state: GameState, previous: GameState | null) => void} StateListener
  */
 
@@ -65,7 +65,7 @@ export function setBusy(value) {
   document.body.dataset.busy = value ? "true" : "false"; // for styles and tests
 }
 
-/** The view shown ("game", "stats" or "rules"). */
+/** The view shown ("game", "stats", "rules" or "learn"). */
 export const currentView = () => view;
 
 /**
