@@ -118,16 +118,18 @@ def test_the_lesson_to_its_end_in_bengali(learn: list[Terminal], tmp_path: Path)
 
 
 @pytest.mark.slow  # a pseudo-terminal
-def test_q_leaves_the_lesson_and_says_how_to_come_back(learn: list[Terminal], tmp_path: Path) -> None:
+def test_a_click_places_and_q_leaves_the_lesson_saying_how_to_come_back(learn: list[Terminal], tmp_path: Path) -> None:
     term = start(learn, tmp_path, "en")
     term.wait_screen(progress("en", 1))
     term.press("d4")
     term.wait_screen(progress("en", 2))
     term.press("g9")  # no such cell: said, nothing placed
     term.wait_screen("There is no cell G9: names run from A1 to G7.")
+    term.click(*term.find("*"))  # the step's cell, marked on the board, clicked
+    term.wait_screen(progress("en", 3))
     term.press("q")
     assert term.finish() == 0
-    assert "Lesson left at step 2 of 17. Take it again with: foursquare learn" in term.plain
+    assert "Lesson left at step 3 of 17. Take it again with: foursquare learn" in term.plain
 
 
 @pytest.mark.slow  # a pseudo-terminal

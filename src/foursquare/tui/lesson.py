@@ -43,7 +43,7 @@ MOVES = {
 }
 #: The mark of the step's cell on the board.
 TARGET_MARK = "*"
-SIDE_MIN = 30  # the narrowest text beside the board; a narrower terminal has the text under it
+SIDE_MIN = 26  # the narrowest text beside the board (80 columns have it); a narrower terminal has it under the board
 
 
 def step_sentence(t: Translator, step: Step, suits: bool) -> str:
