@@ -308,6 +308,28 @@ def test_autoplay_on_several_processes_stops_them_all_with_one_line(
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_signal_while_python_tears_the_command_down_does_not_kill_it(tmp_path: Path, signum: int) -> None:
+    """Python puts the default actions back before it tears its modules down (a while, after a report's plots):
+    a signal then used to kill the command whose work was done (-15, seen in clean-clone runs of study report)."""
+    program = tmp_path / "foursquare"  # the command itself, as its script is named
+    program.write_text(textwrap.dedent(f"""
+        import os, sys
+        from foursquare.cli import main
+
+        class SignalAtTeardown:
+            def __del__(self):  # runs as the modules are torn down, after Python's signal handling has ended
+                os.kill(os.getpid(), {int(signum)})
+                os.write(2, b"torn down\\n")
+
+        keep = SignalAtTeardown()
+        sys.exit(main(["deal", "1"]))
+    """))
+    result = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, env=ENV, timeout=120)
+    assert (result.returncode, result.stderr) == (0, "torn down\n")
+    assert result.stdout.startswith("3S AH 5C")  # deal 1, whole
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_a_signal_once_the_command_is_done_neither_kills_it_nor_raises(tmp_path: Path, signum: int) -> None:
     """The command's work is done and its output whole: a signal during the rest of its exit (Python's own
     cleanup) changes nothing, where the system's default action used to kill it halfway (-15, no line)."""

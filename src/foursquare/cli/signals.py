@@ -23,6 +23,7 @@ process a signal ended.
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
@@ -167,10 +168,20 @@ def _is_the_program() -> bool:
     return first == "-m" or Path(first).name in (PROGRAM, f"{PROGRAM}.exe")
 
 
+def _ignore_stops_at_exit() -> None:
+    """The exit's last step of ours (registered first, so run last): the command's work is over and its threads
+    joined. Python then puts the default action back for every handler of its own — not for an ignored signal —
+    before it tears its modules down, which after a report's plots takes a while: a signal then would kill the
+    process halfway (-15), where the command's exit status is already decided."""
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
+
+
 _loading: Signals | None = None
 if _is_the_program():
     _loading = Signals()
     _loading.install()
+    atexit.register(_ignore_stops_at_exit)
 
 
 def for_this_run() -> Signals:
