@@ -117,12 +117,13 @@ async function start() {
     showView("game");
     startNewGame({});
   });
-  const firstVisit = isFirstVisit(rememberedGame()); // asked before the first route remembers a new game
+  // Asked before the first route remembers a new game, and shown before the board is first drawn (it never
+  // moves the board once drawn).
+  const opensLesson = location.hash === "#/learn" || location.pathname === "/learn";
+  if (isFirstVisit(rememberedGame()) && !opensLesson) offerLesson();
   window.addEventListener("hashchange", route);
   document.body.classList.add("ready");
-  route().then(() => {
-    if (firstVisit && location.hash !== "#/learn") offerLesson();
-  });
+  route();
   registerServiceWorker();
 }
 
