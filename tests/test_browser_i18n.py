@@ -138,7 +138,7 @@ def check_language(page: Any, code: str) -> None:
     t = translator(code)
     expect(page.locator("html")).to_have_attribute("lang", code)
     nav = page.locator(".site-nav a")
-    expect(nav).to_have_text([t("nav.play"), t("nav.stats"), t("nav.rules")])
+    expect(nav).to_have_text([t("nav.play"), t("nav.stats"), t("nav.rules"), t("nav.learn")])
     if code != "en":  # translated: not the English words
         assert t("nav.rules") != translator("en")("nav.rules")
 

@@ -26,7 +26,7 @@ from foursquare.web import create_app
 from foursquare.web.errors import ERROR_CODES
 from foursquare.web.models import StockRecord
 from foursquare.web.openapi import ErrorBody
-from foursquare.web.routes import account, analysis, daily, docs, games, languages, page, pwa, stats
+from foursquare.web.routes import account, analysis, daily, docs, games, languages, lesson, page, pwa, stats
 from foursquare.web.views import record_answer
 from test_accounts import Authenticator
 from test_api import WINS
@@ -155,6 +155,7 @@ def every_answer(client: TestClient) -> dict[tuple[str, str], list[httpx.Respons
         answer: dict[str, Any] = response.json()
         return answer
 
+    ask("get", "/api/lesson", "/api/lesson")
     won = ask("post", "/api/games", "/api/games", {"deal": 1})
     game_id = won["id"]
     for row, col in WINS[1][1]:
@@ -197,7 +198,7 @@ def every_answer(client: TestClient) -> dict[tuple[str, str], list[httpx.Respons
 
 ROUTERS = (
     games.router, analysis.router, stats.router, languages.router, page.router, pwa.router, docs.router, daily.router,
-    account.router,
+    account.router, lesson.router,
 )  # fmt: skip
 
 
