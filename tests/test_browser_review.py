@@ -174,6 +174,10 @@ def test_neither_the_preview_nor_a_piles_badge_hides_a_card(browser: Any, server
     # A pile of two at D4 under a card at D3 (the row above), then a pile of two at D3 as well.
     for row, col in [(0, 0), (0, 0), (-1, 0), (-1, 0)]:
         click_cell(page, row, col)
+    # Measured once the last card has landed (a card still flying from the hand overlaps others on its way).
+    page.evaluate("""() => Promise.all(document.getAnimations()
+      .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+      .map((animation) => animation.finished))""")
     badges = page.evaluate(BADGES)
     assert {badge["cell"] for badge in badges} == {"D3", "D4"}, badges
     for badge in badges:
