@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
+from typing import Literal, get_args
 
 from foursquare.cards import Card
 from foursquare.engine import ALL_CARDS, MAX_FACE_DOWN, Flip, Game, IllegalMoveError, Move, Outcome, Placement
@@ -54,18 +54,7 @@ StepCode = Literal[
     "four_face_down",
     "finish_square",
 ]
-STEP_CODES: tuple[StepCode, ...] = (
-    "first_card",
-    "place",
-    "row_flip_high",
-    "row_flip_low",
-    "column_flip_high",
-    "column_flip_low",
-    "turn_back_up",
-    "turn_both_ways",
-    "four_face_down",
-    "finish_square",
-)
+STEP_CODES: tuple[StepCode, ...] = get_args(StepCode)
 
 # The line, one (cell, card, what it teaches) per step. It was made by a throwaway beam search (not kept) over
 # placements whose card is chosen freely, each rank four times: the promised steps in order, the others turning
