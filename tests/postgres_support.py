@@ -1,0 +1,132 @@
+"""A throwaway PostgreSQL cluster for the tests and the load tests: Debian's ``initdb`` and ``pg_ctl``.
+
+The cluster lives in a temporary folder, listens on a Unix socket there (no TCP port to race for) and trusts
+every local connection; it is stopped (``immediate``: nothing in it is kept) when the process that started it
+ends. PostgreSQL refuses to run as root, so as root the cluster runs as the ``postgres`` user that Debian's
+package creates (``make test`` installs the package when it is missing, as it does Chromium).
+
+>>> cluster = Cluster.start()                      # doctest: +SKIP
+>>> url = cluster.new_database()                   # doctest: +SKIP
+>>> url                                            # doctest: +SKIP
+'postgresql://foursquare@/fs_1?host=/tmp/fspg-…'
+"""
+
+from __future__ import annotations
+
+import atexit
+import glob
+import itertools
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+from urllib.parse import quote
+
+USER = "foursquare"
+"""The cluster's superuser, whom every URL names."""
+
+SETTINGS = {
+    "listen_addresses": "''",  # the Unix socket only
+    "max_connections": "300",  # several servers, each with its pool, and Locust's tests
+    "shared_buffers": "128MB",
+}
+"""The server's settings; a test cluster may add ``fsync=off`` (its data is thrown away)."""
+
+
+class ClusterError(RuntimeError):
+    """PostgreSQL's programs are missing, or the cluster would not start."""
+
+
+def binaries() -> Path | None:
+    """The folder of Debian's PostgreSQL programs (the newest version installed), or None."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda p: int(Path(p).parts[4]))
+    if found:
+        return Path(found[-1]).parent
+    on_path = shutil.which("pg_ctl")
+    return Path(on_path).resolve().parent if on_path else None
+
+
+def available() -> bool:
+    return binaries() is not None and (os.geteuid() != 0 or _has_user("postgres"))
+
+
+def _has_user(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+class Cluster:
+    """A running cluster in ``root``: :meth:`new_database` gives each test a database of its own."""
+
+    def __init__(self, root: Path, bindir: Path, run_as: str | None) -> None:
+        self.root = root
+        self.bindir = bindir
+        self.run_as = run_as
+        self._names = itertools.count(1)
+        self._lock = threading.Lock()
+
+    @property
+    def socket_dir(self) -> Path:
+        return self.root
+
+    @classmethod
+    def start(cls, *, durable: bool = False) -> Cluster:
+        """Create and start a cluster; ``durable=False`` turns ``fsync`` off (tests), ``True`` keeps the defaults."""
+        bindir = binaries()
+        if bindir is None:
+            raise ClusterError("PostgreSQL is not installed (Debian: apt-get install postgresql)")
+        run_as = "postgres" if os.geteuid() == 0 else None
+        root = Path(tempfile.mkdtemp(prefix="fspg-", dir="/tmp"))  # short: a socket path has 107 bytes at most
+        cluster = cls(root, bindir, run_as)
+        if run_as:
+            shutil.chown(root, run_as)
+        settings = dict(SETTINGS, unix_socket_directories=f"'{root}'")
+        if not durable:
+            settings.update(fsync="off", synchronous_commit="off", full_page_writes="off")
+        cluster._run("initdb", "-D", str(root / "data"), "-U", USER, "-A", "trust", "-E", "UTF8", "--locale=C",
+                     "--no-sync", "--no-instructions")  # fmt: skip
+        with open(root / "data" / "postgresql.conf", "a", encoding="utf-8") as conf:
+            conf.writelines(f"{name} = {value}\n" for name, value in settings.items())
+        cluster._run("pg_ctl", "-D", str(root / "data"), "-l", str(root / "server.log"), "-w", "-t", "60", "start")
+        atexit.register(cluster.stop)
+        return cluster
+
+    def _run(self, program: str, *args: str) -> None:
+        command = [str(self.bindir / program), *args]
+        if self.run_as:
+            command = ["runuser", "-u", self.run_as, "--", *command]
+        done = subprocess.run(command, capture_output=True, text=True, cwd="/", check=False)
+        if done.returncode != 0:
+            log = self.root / "server.log"
+            tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+            raise ClusterError(f"{program} failed ({done.returncode}): {done.stderr.strip()}\n{tail}")
+
+    def url(self, database: str = "postgres") -> str:
+        """The ``postgresql://`` URL of ``database`` in this cluster (through its Unix socket)."""
+        return f"postgresql://{USER}@/{database}?host={quote(str(self.socket_dir), safe='/')}"
+
+    def new_database(self) -> str:
+        """A new, empty database; its URL."""
+        import psycopg
+
+        with self._lock:
+            name = f"fs_{os.getpid()}_{next(self._names)}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+        return self.url(name)
+
+    def stop(self) -> None:
+        """Stop the server at once and remove its folder (nothing in it is kept)."""
+        if not self.root.exists():
+            return
+        try:
+            self._run("pg_ctl", "-D", str(self.root / "data"), "-m", "immediate", "-w", "stop")
+        except ClusterError:
+            pass  # already stopped
+        shutil.rmtree(self.root, ignore_errors=True)
