@@ -14,6 +14,11 @@ from __future__ import annotations
 
 import os
 import signal
+from pathlib import Path
+
+import pytest
+
+import postgres_support
 
 os.environ["LANGUAGE"] = "en"
 
@@ -21,3 +26,34 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
+# --- the two engines of the games database ----------------------------------------------------------------
+
+ENGINES = ("sqlite", "postgresql")
+"""The engines of the games database that the store's and the API's tests run on (``database`` below)."""
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> postgres_support.Cluster:
+    """A throwaway PostgreSQL cluster for this test process (``fsync`` off: its data is thrown away)."""
+    if not postgres_support.available():
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL is not installed: make test installs Debian's postgresql package")
+        pytest.skip("PostgreSQL is not installed (make test installs it)")
+    return postgres_support.Cluster.start()
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: postgres_support.Cluster) -> str:
+    """The URL of a new, empty PostgreSQL database for one test."""
+    return postgres_cluster.new_database()
+
+
+@pytest.fixture(params=ENGINES)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new games database for one test, on each engine in turn: an SQLite file's path, or a PostgreSQL URL."""
+    if request.param == "postgresql":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    return str(tmp_path / "games.db")

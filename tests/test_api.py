@@ -1,6 +1,8 @@
 """The JSON API of ``foursquare serve``, driven over HTTP as the page drives it (FastAPI's TestClient).
 
-Every test gets a fresh SQLite database in a temporary directory. Moves are chosen from what the
+Every test gets a fresh database, and runs on each engine: an SQLite file in a temporary directory, and a
+database of a throwaway PostgreSQL cluster (``database`` in conftest.py); the tests of the SQLite file itself
+run on SQLite only. Moves are chosen from what the
 server shows (``legal``), never from the stock — except the winning lines below, which are test data.
 """
 
@@ -24,6 +26,7 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
+from db_support import game_row, tamper
 from foursquare import record
 from foursquare.cards import Card, deal_stock
 from foursquare.engine import Game, Variant
@@ -61,8 +64,8 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def client(db_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db_path), raise_server_exceptions=False) as test_client:
+def client(database: str) -> Iterator[TestClient]:
+    with TestClient(create_app(database), raise_server_exceptions=False) as test_client:
         as_player(test_client)
         yield test_client
 
@@ -94,13 +97,6 @@ def play_line(client: TestClient, deal: int, line: list[list[int]]) -> dict[str,
     for row, col in line:
         state = move(client, state, row, col)
     return state
-
-
-def stored_row(db_path: Path, game_id: str) -> sqlite3.Row:
-    with sqlite3.connect(db_path) as conn:
-        conn.row_factory = sqlite3.Row
-        row: sqlite3.Row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
-    return row
 
 
 # --- starting games --------------------------------------------------------------------------------------
@@ -197,7 +193,7 @@ def test_a_move_reports_the_placement_and_its_flips_as_the_engine_does(client: T
     assert (state["face_down"], state["stock_left"], state["card"]) == (1, 38, game.card_to_place.name)  # type: ignore[union-attr]
 
 
-def test_a_stale_turn_is_refused_and_changes_nothing(client: TestClient, db_path: Path) -> None:
+def test_a_stale_turn_is_refused_and_changes_nothing(client: TestClient, database: str) -> None:
     state = move(client, new_game(client, deal=1), 0, 0)
     response = client.post(f"/api/games/{state['id']}/moves", json={"row": 0, "col": 1, "turn": 0})
     assert response.status_code == 409
@@ -205,7 +201,7 @@ def test_a_stale_turn_is_refused_and_changes_nothing(client: TestClient, db_path
         "detail": "the game is at turn 1, not 0: it changed since you last looked (reload it)",
         "code": "stale_turn",
     }
-    assert json.loads(stored_row(db_path, state["id"])["moves"]) == [[0, 0]]
+    assert json.loads(game_row(database, state["id"])["moves"]) == [[0, 0]]
     assert client.get(f"/api/games/{state['id']}").json()["turn"] == 1
 
 
@@ -220,11 +216,11 @@ def test_a_move_naming_the_card_to_place_is_accepted(client: TestClient) -> None
     assert (state["placed"]["card"], state["turn"]) == ("AH", 2)
 
 
-def test_a_move_naming_another_card_is_refused_and_changes_nothing(client: TestClient, db_path: Path) -> None:
+def test_a_move_naming_another_card_is_refused_and_changes_nothing(client: TestClient, database: str) -> None:
     """The page names the card it showed: a click meant for 3S never places AH, unseen."""
     state = move(client, new_game(client, deal=1), 0, 0)
     before = client.get(f"/api/games/{state['id']}").json()
-    row_before = dict(stored_row(db_path, state["id"]))
+    row_before = game_row(database, state["id"])
     response = client.post(f"/api/games/{state['id']}/moves", json={"row": 0, "col": 1, "turn": 1, "card": "3S"})
     assert response.status_code == 409
     assert response.json() == {
@@ -232,7 +228,7 @@ def test_a_move_naming_another_card_is_refused_and_changes_nothing(client: TestC
         "code": "wrong_card",
     }
     assert client.get(f"/api/games/{state['id']}").json() == before
-    assert dict(stored_row(db_path, state["id"])) == row_before
+    assert game_row(database, state["id"]) == row_before
     # A stale turn is still told as such (checked first), whatever the card.
     response = client.post(f"/api/games/{state['id']}/moves", json={"row": 0, "col": 1, "turn": 0, "card": "AH"})
     assert (response.status_code, response.json()["code"]) == (409, "stale_turn")
@@ -556,7 +552,7 @@ def test_the_hint_ranks_every_legal_move(client: TestClient) -> None:
 
 @pytest.mark.slow  # its pool's worker computes a whole analysis (the solver compiled from cold: minutes)
 def test_the_analysis_of_a_finished_game_is_computed_once_and_cached(
-    client: TestClient, db_path: Path, monkeypatch: pytest.MonkeyPatch
+    client: TestClient, database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     score, line = WINS[1]
     state = play_line(client, 1, line)
@@ -566,7 +562,7 @@ def test_the_analysis_of_a_finished_game_is_computed_once_and_cached(
     assert (analysis["outcome"], analysis["score"], analysis["deal"]) == ("won", score, 1)
     assert [m["played"] for m in analysis["moves"]] == line
     assert set(analysis["perfect"]) >= {"status", "winnable", "best_score", "upper_bound", "line"}
-    assert json.loads(stored_row(db_path, state["id"])["analysis"]) == analysis
+    assert json.loads(game_row(database, state["id"])["analysis"]) == analysis
 
     def analyze_again(game: Game) -> None:
         raise AssertionError("the analysis was computed a second time")
@@ -579,13 +575,13 @@ def test_the_analysis_of_a_finished_game_is_computed_once_and_cached(
 
 
 @pytest.fixture
-def live_server(db_path: Path) -> Iterator[str]:
+def live_server(database: str) -> Iterator[str]:
     """The app under a real uvicorn server in a thread; yields its base URL."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
     # Threads, not worker processes: a test below replaces the analysis module in this process.
-    app = create_app(db_path, pool=PoolSettings(kind="thread"))
+    app = create_app(database, pool=PoolSettings(kind="thread"))
     uv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -609,7 +605,7 @@ def live_server(db_path: Path) -> Iterator[str]:
 
 
 def test_the_analysis_is_computed_once_when_asked_concurrently(
-    live_server: str, db_path: Path, monkeypatch: pytest.MonkeyPatch
+    live_server: str, database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A stand-in for the (slow) analysis module counts its calls: five simultaneous asks, one analysis."""
     calls: list[int] = []
@@ -645,7 +641,7 @@ def test_the_analysis_is_computed_once_when_asked_concurrently(
     assert [a.status_code for a in answers] == [200] * 5
     assert all(a.json() == {"outcome": "won", "score": 24, "moves": 16} for a in answers)
     assert calls == [16]
-    assert json.loads(stored_row(db_path, state["id"])["analysis"]) == answers[0].json()
+    assert json.loads(game_row(database, state["id"])["analysis"]) == answers[0].json()
 
 
 def test_without_the_analysis_module_the_answer_is_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -657,7 +653,7 @@ def test_without_the_analysis_module_the_answer_is_503(client: TestClient, monke
     assert response.json()["code"] == "not_available"
 
 
-def test_twenty_concurrent_copies_of_one_move_apply_exactly_once(live_server: str, db_path: Path) -> None:
+def test_twenty_concurrent_copies_of_one_move_apply_exactly_once(live_server: str, database: str) -> None:
     with httpx.Client(base_url=live_server) as http:
         as_player(http)
         state = http.post("/api/games", json={"deal": 1}).json()
@@ -681,7 +677,7 @@ def test_twenty_concurrent_copies_of_one_move_apply_exactly_once(live_server: st
     for t in threads:
         t.join()
     assert sorted(statuses) == [200] + [409] * (copies - 1)
-    row = stored_row(db_path, state["id"])
+    row = game_row(database, state["id"])
     assert (json.loads(row["moves"]), row["turn"]) == ([[0, 0], [0, 1]], 2)
 
 
@@ -702,10 +698,9 @@ def test_an_unexpected_error_says_internal_error_and_nothing_more(
     assert (response.status_code, response.json()) == (500, {"detail": "internal error", "code": "internal"})
 
 
-def test_a_damaged_stored_game_is_reported_without_a_trace(client: TestClient, db_path: Path) -> None:
+def test_a_damaged_stored_game_is_reported_without_a_trace(client: TestClient, database: str) -> None:
     state = new_game(client, deal=1)
-    with sqlite3.connect(db_path) as conn:
-        conn.execute("UPDATE games SET moves = '[[7, 7]]', turn = 1 WHERE id = ?", (state["id"],))
+    tamper(database, "UPDATE games SET moves = '[[7, 7]]', turn = 1 WHERE id = ?", (state["id"],))
     response = client.get(f"/api/games/{state['id']}")
     assert response.status_code == 500
     assert response.json()["detail"].startswith(f"the stored game {state['id']!r} cannot be replayed")
@@ -714,11 +709,10 @@ def test_a_damaged_stored_game_is_reported_without_a_trace(client: TestClient, d
 
 
 def test_a_damaged_stored_game_is_left_out_of_the_list_and_the_others_are_listed(
-    client: TestClient, db_path: Path, caplog: pytest.LogCaptureFixture
+    client: TestClient, database: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     kept, damaged = new_game(client, deal=1), new_game(client, deal=2)
-    with sqlite3.connect(db_path) as conn:
-        conn.execute("UPDATE games SET stock = '[\"not a card\"]', deal = NULL WHERE id = ?", (damaged["id"],))
+    tamper(database, "UPDATE games SET stock = '[\"not a card\"]', deal = NULL WHERE id = ?", (damaged["id"],))
     response = client.get("/api/games")
     assert response.status_code == 200
     assert [game["id"] for game in response.json()["games"]] == [kept["id"]]
@@ -774,8 +768,8 @@ def test_a_missing_directory_is_refused(tmp_path: Path) -> None:
         Store(tmp_path / "nowhere" / "games.db")
 
 
-def test_a_stock_game_is_stored_and_replayed(db_path: Path) -> None:
-    store = Store(db_path)
+def test_a_stock_game_is_stored_and_replayed(database: str) -> None:
+    store = Store(database)
     stock = tuple(reversed(deal_stock(4)))
     stored = store.create_game("p" * 22, stock=stock, variant=Variant(count_buried=True), hidden=False)
     stored, _, _ = store.change(stored.id, lambda game, _: game.place(0, 0))

@@ -39,14 +39,13 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
 
 from foursquare.errors import FoursquareError
-from foursquare.store.database import timestamp
+from foursquare.store.database import Connection, timestamp
 from foursquare.store.games import GameStore
 
 Purpose = Literal["register", "sign_in"]
@@ -187,9 +186,10 @@ class Accounts(GameStore):
         with self.transaction() as conn:
             conn.execute("DELETE FROM challenges WHERE expires_at <= ?", (timestamp(moment),))
             conn.execute(
-                "DELETE FROM challenges WHERE challenge IN (SELECT challenge FROM challenges"
-                " WHERE browser_hash = ? AND purpose = ? ORDER BY expires_at DESC LIMIT -1 OFFSET ?)",
-                (browser, purpose, MAX_CHALLENGES - 1),
+                "DELETE FROM challenges WHERE browser_hash = ? AND purpose = ? AND challenge NOT IN"
+                " (SELECT challenge FROM challenges WHERE browser_hash = ? AND purpose = ?"
+                " ORDER BY expires_at DESC LIMIT ?)",
+                (browser, purpose, browser, purpose, MAX_CHALLENGES - 1),
             )
             conn.execute(
                 "INSERT INTO challenges (challenge, purpose, browser_hash, user_handle, expires_at)"
@@ -313,11 +313,11 @@ class Accounts(GameStore):
     def _now(self) -> str:
         return timestamp(self.clock())
 
-    def _account_of(self, conn: sqlite3.Connection, cookie: str) -> Account | None:
+    def _account_of(self, conn: Connection, cookie: str) -> Account | None:
         row = conn.execute("SELECT account FROM sessions WHERE token_hash = ?", (token_hash(cookie),)).fetchone()
         return None if row is None else self._read_account(conn, row["account"])
 
-    def _read_account(self, conn: sqlite3.Connection, player: str) -> Account:
+    def _read_account(self, conn: Connection, player: str) -> Account:
         row = conn.execute(
             "SELECT player, user_handle, created_at FROM accounts WHERE player = ?", (player,)
         ).fetchone()
@@ -333,7 +333,7 @@ class Accounts(GameStore):
         )
         return Account(row["player"], row["user_handle"], row["created_at"], passkeys)
 
-    def _insert_credential(self, conn: sqlite3.Connection, player: str, credential: NewCredential, stamp: str) -> None:
+    def _insert_credential(self, conn: Connection, player: str, credential: NewCredential, stamp: str) -> None:
         conn.execute(
             "INSERT INTO credentials (id, account, public_key, sign_count, transports, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
@@ -347,7 +347,7 @@ class Accounts(GameStore):
             ),
         )
 
-    def _open_session(self, conn: sqlite3.Connection, player: str, stamp: str) -> str:
+    def _open_session(self, conn: Connection, player: str, stamp: str) -> str:
         cookie = new_cookie()
         conn.execute(
             "INSERT INTO sessions (token_hash, account, created_at) VALUES (?, ?, ?)",
@@ -356,7 +356,7 @@ class Accounts(GameStore):
         return cookie
 
 
-def merge(conn: sqlite3.Connection, source: str, target: str) -> None:
+def merge(conn: Connection, source: str, target: str) -> None:
     """Give the games of player ``source`` to player ``target``, inside the caller's transaction.
 
     Where both have a daily game of one date, one stays the daily game of that date and the other becomes a repeat

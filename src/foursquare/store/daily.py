@@ -68,7 +68,7 @@ class DailyGames(GameStore):
         :meth:`~foursquare.store.Store.create_game`).
         """
         day = self.today()
-        with self.transaction() as conn:
+        with self.transaction(player=player) as conn:
             row = conn.execute(
                 "SELECT id FROM games WHERE player = ? AND daily = ? AND daily_repeat = 0", (player, day.isoformat())
             ).fetchone()
@@ -77,7 +77,7 @@ class DailyGames(GameStore):
             make_sure_of_room(conn, player, live_limit)
             key = conn.execute("SELECT value FROM secrets WHERE name = ?", (DAILY_SECRET,)).fetchone()
             if key is None:
-                raise StoreError(f"the database {self.path} is damaged: it has no daily secret")
+                raise StoreError(f"the database {self.name} is damaged: it has no daily secret")
             deal = daily_deal_number(key["value"], day)
             stored = self._insert(conn, player, deal=deal, stock=None, variant=variant, hidden=True, daily=day)
             return stored, True
@@ -97,7 +97,7 @@ class DailyGames(GameStore):
         with self.connect() as conn:
             rows = conn.execute(
                 "SELECT CASE WHEN outcome = 'won' THEN score ELSE 0 END AS result, count(*) AS games,"
-                " sum(outcome = 'won') AS won"
+                " sum(CASE WHEN outcome = 'won' THEN 1 ELSE 0 END) AS won"
                 " FROM games WHERE daily = ? AND daily_repeat = 0 AND outcome IN ('won', 'lost')"
                 " GROUP BY result ORDER BY result",
                 (day.isoformat(),),

@@ -1,17 +1,26 @@
 """Where the games database lives, opening it, its connections and transactions, and the store's clock.
 
-Each operation opens its own connection. A change runs in one ``BEGIN IMMEDIATE`` transaction, so concurrent
-requests for one game are serialised and a stale request sees the new state.
+The database is an SQLite file (the embedded default) or a PostgreSQL database (``postgresql://…``, shared by
+several app servers: :mod:`foursquare.store.postgres`). The store's SQL is written once, with ``?`` parameters,
+in what both engines understand; the few differences are the backends' attributes.
+
+Every change runs in one transaction that first takes the lock of what it changes, so concurrent requests are
+serialised and a stale request sees the new state. On SQLite that is the whole database's write lock
+(``BEGIN IMMEDIATE``). On PostgreSQL a change names its *scope*: one game (a move), one player (a new game,
+within the cap of live games), or everything (the default: accounts, purges, records), and takes that lock only
+(:meth:`~foursquare.store.postgres.PostgresBackend.transaction`), so that moves of different games commit side
+by side.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any, Literal, Protocol
 
 import platformdirs
 
@@ -59,29 +68,84 @@ def default_path() -> Path:
     return data_dir() / "games.db"
 
 
-class Database:
-    """The games database at ``path``, checked (and created or migrated) on construction; the store's clock.
+class Row(Protocol):
+    """A row read from the database: its columns by name (``row["id"]``) or by position (``row[0]``)."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+
+class Cursor(Protocol):
+    """What a statement gives back: its rows, and how many rows it changed."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class Connection(Protocol):
+    """A connection of either engine: statements with ``?`` parameters, rows by name or position."""
+
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor: ...
+
+
+Dialect = Literal["sqlite", "postgresql"]
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_database_url(location: object) -> bool:
+    """Whether ``location`` names a PostgreSQL database (``postgresql://…``) rather than an SQLite file.
+
+    >>> is_database_url("postgresql://play@db.example.org/foursquare"), is_database_url("games.db")
+    (True, False)
+    """
+    return isinstance(location, str) and location.lower().startswith(POSTGRES_SCHEMES)
+
+
+class Backend(Protocol):
+    """One engine's connections and transactions (:class:`SqliteBackend`, or PostgreSQL's)."""
+
+    dialect: Dialect
+    name: str
+    """How messages name the database: the file's path, or the URL without its password."""
+    next_finished_seq: str
+    """SQL: the place of a game that ends now among the finished games (increasing, never given twice)."""
+
+    def connect(self) -> AbstractContextManager[Connection]: ...
+
+    def transaction(self, *, game: str | None, player: str | None) -> AbstractContextManager[Connection]: ...
+
+    def close(self) -> None: ...
+
+
+class SqliteBackend:
+    """The SQLite file at ``path``: a connection per operation, ``BEGIN IMMEDIATE`` for every change.
 
     ``read_only``: the file is only read, never created, migrated or written (:func:`schema.open_read_only`);
     a change then fails with ``sqlite3.OperationalError``.
     """
 
-    def __init__(self, path: str | Path, *, clock: Clock = system_clock, read_only: bool = False) -> None:
-        self.path = Path(path)
-        self.clock = clock
+    dialect: Dialect = "sqlite"
+    next_finished_seq = "(SELECT coalesce(max(finished_seq), 0) + 1 FROM games)"  # under the database's write lock
+
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+        self.path = path
+        self.name = str(path)
         self.read_only = read_only
         if read_only:
             # One connection for the store's life: it may be an in-memory copy of an older schema's file.
-            self._keeper: sqlite3.Connection | None = schema.open_read_only(self.path, timeout=BUSY_TIMEOUT_SECONDS)
+            self._keeper: sqlite3.Connection | None = schema.open_read_only(path, timeout=BUSY_TIMEOUT_SECONDS)
             return
-        schema.prepare(self.path, timeout=BUSY_TIMEOUT_SECONDS)
+        schema.prepare(path, timeout=BUSY_TIMEOUT_SECONDS)
         # Held open for the store's lifetime: closing the last connection to a WAL database makes
         # SQLite checkpoint and delete the WAL, which would cost every request a few fsyncs.
-        self._keeper = sqlite.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, any_thread=True)
+        self._keeper = sqlite.connect(path, timeout=BUSY_TIMEOUT_SECONDS, any_thread=True)
         self._keeper.execute("SELECT count(*) FROM games").fetchone()  # opens the file and the WAL
 
     def close(self) -> None:
-        """Release the database (a store is usable until then)."""
         if self._keeper is not None:
             self._keeper.close()
             self._keeper = None
@@ -108,10 +172,56 @@ class Database:
             conn.close()
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back if the block raises."""
+    def transaction(self, *, game: str | None = None, player: str | None = None) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back if the block raises; the scope is always the whole file."""
         with self.connect() as conn, sqlite.transaction(conn):
             yield conn
+
+
+class Database:
+    """The games database at ``location`` (an SQLite file's path, or a ``postgresql://`` URL), checked (and
+    created or migrated) on construction; the store's clock.
+
+    ``read_only``: the database is only read, never created, migrated or written; a change then fails.
+    ``pool_size``: PostgreSQL only, the most connections this store keeps open (:mod:`foursquare.store.postgres`).
+    """
+
+    def __init__(
+        self,
+        location: str | Path,
+        *,
+        clock: Clock = system_clock,
+        read_only: bool = False,
+        pool_size: int | None = None,
+    ) -> None:
+        self.clock = clock
+        self.read_only = read_only
+        self.backend: Backend
+        if is_database_url(location):
+            from foursquare.store.postgres import PostgresBackend  # psycopg: only for a PostgreSQL database
+
+            self.path: Path | None = None
+            self.backend = PostgresBackend(str(location), read_only=read_only, pool_size=pool_size)
+        else:
+            self.path = Path(location)
+            self.backend = SqliteBackend(self.path, read_only=read_only)
+        self.name = self.backend.name
+
+    def close(self) -> None:
+        """Release the database (a store is usable until then)."""
+        self.backend.close()
+
+    def connect(self) -> AbstractContextManager[Connection]:
+        """A connection for reading, each statement on its own (changes go through :meth:`transaction`)."""
+        return self.backend.connect()
+
+    def transaction(self, *, game: str | None = None, player: str | None = None) -> AbstractContextManager[Connection]:
+        """One transaction, committed at the end of the block, rolled back if it raises.
+
+        ``game`` or ``player``: it changes only that game, or only that player's games (see the module's
+        docstring); neither: it may change anything.
+        """
+        return self.backend.transaction(game=game, player=player)
 
     def today(self) -> date:
         """The current UTC date, by the store's clock: the date of the daily deal."""

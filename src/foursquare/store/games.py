@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -20,7 +19,7 @@ from typing import Any, TypeVar
 
 from foursquare.cards import Card, CardError, check_deal_number, parse_stock
 from foursquare.engine import Game, Move, Status, Variant, VariantError
-from foursquare.store.database import Database, now
+from foursquare.store.database import Connection, Database, Row, now
 from foursquare.store.errors import DamagedGameError, StoreError, TooManyGamesError, UnknownGameError
 from foursquare.store.schema import COLUMNS
 
@@ -31,6 +30,9 @@ T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
+_MARK_ASSISTED = "UPDATE games SET assisted = CASE WHEN ? THEN 1 ELSE assisted END WHERE id = ?"
+"""Marks a game assisted when the parameter is true; an assisted game stays so."""
+
 _SELECT = f"SELECT {', '.join(COLUMNS)} FROM games"
 
 
@@ -38,7 +40,7 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(16)
 
 
-def count_live(conn: sqlite3.Connection, player: str) -> int:
+def count_live(conn: Connection, player: str) -> int:
     """How many games ``player`` has in play (outcome ``playing``, moved or not), read from an index alone."""
     count: int = conn.execute(
         "SELECT count(*) FROM games WHERE player = ? AND outcome = 'playing'", (player,)
@@ -46,7 +48,7 @@ def count_live(conn: sqlite3.Connection, player: str) -> int:
     return count
 
 
-def make_sure_of_room(conn: sqlite3.Connection, player: str, live_limit: int | None) -> None:
+def make_sure_of_room(conn: Connection, player: str, live_limit: int | None) -> None:
     """Raise :class:`TooManyGamesError` if ``player`` already has ``live_limit`` live games (``None``: no limit).
 
     Called inside the transaction that inserts the game, so that concurrent requests cannot pass the limit.
@@ -139,7 +141,19 @@ def _decode_date(text: str | None, game_id: str) -> date | None:
         raise DamagedGameError(f"the stored game {game_id!r} has a malformed daily date {text!r}") from None
 
 
-def decode(row: sqlite3.Row, read_on: date | None = None) -> StoredGame:
+def _analysis_version(text: str | None) -> int:
+    """The ``version`` of a cached analysis (1 if it names none); 0 for none cached, or one that cannot be read."""
+    if text is None:
+        return 0
+    try:
+        cached = json.loads(text)
+    except ValueError:
+        return 0
+    version = cached.get("version", 1) if isinstance(cached, dict) else 0
+    return version if isinstance(version, int) else 0
+
+
+def decode(row: Row, read_on: date | None = None) -> StoredGame:
     """A row of ``games`` (all of :data:`~foursquare.store.COLUMNS`) as a :class:`StoredGame` read on ``read_on``."""
     game_id = row["id"]
     try:
@@ -193,13 +207,13 @@ class GameStore(Database):
         """
         if (deal is None) == (stock is None):
             raise ValueError("give a deal number or a stock order, not both or neither")
-        with self.transaction() as conn:
+        with self.transaction(player=player) as conn:
             make_sure_of_room(conn, player, live_limit)
             return self._insert(conn, player, deal=deal, stock=stock, variant=variant, hidden=hidden, winnable=winnable)
 
     def _insert(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         player: str,
         *,
         deal: int | None,
@@ -241,7 +255,7 @@ class GameStore(Database):
         with self.connect() as conn:
             return self._read(conn, game_id)
 
-    def _read(self, conn: sqlite3.Connection, game_id: str) -> StoredGame:
+    def _read(self, conn: Connection, game_id: str) -> StoredGame:
         row = conn.execute(f"{_SELECT} WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise UnknownGameError(game_id)
@@ -258,19 +272,19 @@ class GameStore(Database):
         A change that takes a card back (undo, or restart after a card was placed) marks the game
         assisted, in the same transaction: the player has seen the card that came next.
         """
-        with self.transaction() as conn:
+        with self.transaction(game=game_id) as conn:
             stored = self._read(conn, game_id)
             game = stored.rebuild()
             result = apply(game, stored)
             took_back = game.turn < stored.turn
-            conn.execute("UPDATE games SET assisted = assisted OR ? WHERE id = ?", (took_back, game_id))
+            conn.execute(_MARK_ASSISTED, (took_back, game_id))
             # A game once over takes no change (apply refuses it), so its end is written once.
             self._write_position(conn, game_id, game)
             return self._read(conn, game_id), game, result
 
     def mark_assisted(self, game_id: str) -> None:
         """Mark a game assisted (its player took a hint)."""
-        with self.transaction() as conn:
+        with self.transaction(game=game_id) as conn:
             conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,))
 
     def record_game(self, game_id: str, player: str, game: Game, *, hidden: bool, assisted: bool) -> StoredGame:
@@ -292,20 +306,20 @@ class GameStore(Database):
                     conn, player, deal=game.deal, stock=stock, variant=game.variant, hidden=hidden, game_id=game_id
                 )
             elif row["player"] != player:
-                raise StoreError(f"the game {game_id!r} in {self.path} belongs to another player")
-            conn.execute("UPDATE games SET assisted = assisted OR ? WHERE id = ?", (assisted, game_id))
+                raise StoreError(f"the game {game_id!r} in {self.name} belongs to another player")
+            conn.execute(_MARK_ASSISTED, (assisted, game_id))
             if outcome.is_over or row is None or row["outcome"] == "playing":
                 self._write_position(conn, game_id, game)
             return self._read(conn, game_id)
 
-    def _write_position(self, conn: sqlite3.Connection, game_id: str, game: Game) -> None:
+    def _write_position(self, conn: Connection, game_id: str, game: Game) -> None:
         """Write ``game``'s position; its first end also gives it its place among finished games."""
         outcome = game.outcome()
         stamp = now(self.clock)
         conn.execute(
             "UPDATE games SET moves = ?, redo = ?, turn = ?, outcome = ?, reason = ?, score = ?, updated_at = ?,"
             " finished_seq = CASE WHEN ? AND finished_seq IS NULL"
-            "   THEN (SELECT coalesce(max(finished_seq), 0) + 1 FROM games) ELSE finished_seq END,"
+            f"   THEN {self.backend.next_finished_seq} ELSE finished_seq END,"
             " finished_at = CASE WHEN ? THEN ? ELSE finished_at END"
             " WHERE id = ?",
             (
@@ -334,11 +348,12 @@ class GameStore(Database):
 
     def save_analysis(self, game_id: str, analysis: dict[str, Any]) -> None:
         """Cache the analysis of a finished game: the first one written wins, unless it is of an older ``version``."""
-        with self.transaction() as conn:
+        with self.transaction(game=game_id) as conn:
+            row = conn.execute("SELECT analysis FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None or _analysis_version(row["analysis"]) >= analysis.get("version", 1):
+                return
             conn.execute(
-                "UPDATE games SET analysis = ? WHERE id = ?"
-                " AND (analysis IS NULL OR coalesce(json_extract(analysis, '$.version'), 1) < ?)",
-                (json.dumps(analysis, separators=(",", ":")), game_id, analysis.get("version", 1)),
+                "UPDATE games SET analysis = ? WHERE id = ?", (json.dumps(analysis, separators=(",", ":")), game_id)
             )
 
     def list_games(self, player: str, *, page: int, per_page: int) -> tuple[list[StoredGame], int]:

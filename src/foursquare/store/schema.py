@@ -143,6 +143,11 @@ DAILY_SECRET = "daily"
 _UNTOUCHED = "it was left untouched — move it away or choose another file with --db"
 
 
+def new_daily_key() -> str:
+    """A new key for the daily deal's HMAC (hex of 32 random bytes), made once with the database."""
+    return secrets.token_hex(32)
+
+
 def prepare(path: Path, *, timeout: float) -> None:
     """Check that ``path`` is a Foursquare games database, or none yet; create or migrate it (:class:`StoreError`)."""
     if path.is_dir():
@@ -266,5 +271,5 @@ def _create_or_migrate(conn: sqlite3.Connection) -> None:
                 conn.execute(f"ALTER TABLE games ADD COLUMN {added[0]} {added[1]}")
             sqlite.run_script(conn, MIGRATIONS[version])
             version += 1
-        conn.execute("INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)", (DAILY_SECRET, secrets.token_hex(32)))
+        conn.execute("INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)", (DAILY_SECRET, new_daily_key()))
         sqlite.set_user_version(conn, version)
