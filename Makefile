@@ -1,7 +1,7 @@
 # Two commands set everything up on a fresh machine with Python 3.11+ and make:
 #   make play   - build .venv when missing, install Foursquare (the core: rules, command line, terminal game), play
-#   make test   - the same plus every extra and the test tools (Debian's chromium and the page's type checker
-#                 too), then every check: ruff, mypy, import-linter, tsc and every test
+#   make test   - the same plus every extra and the test tools (Debian's chromium and postgresql and the page's
+#                 type checker too), then every check: ruff, mypy, import-linter, tsc and every test
 # For the edit-test loop:
 #   make check  - ruff, mypy, import-linter, tsc and the tests not marked slow, side by side (about two minutes)
 # Other targets:
@@ -14,7 +14,7 @@ BIN := $(VENV)/bin
 LOCK := requirements/ci.txt
 PIP := $(BIN)/python -m pip install --quiet --constraint $(LOCK)
 
-.PHONY: play test check serve install test-install browser lint typecheck layers jscheck test-loaded lock clean
+.PHONY: play test check serve install test-install browser postgresql lint typecheck layers jscheck test-loaded lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,18 @@ browser:
 		fi; \
 	fi
 
+# The store's tests run on PostgreSQL too: a throwaway cluster made with Debian's initdb and pg_ctl (see
+# tests/postgres_support.py); install the server when missing and we are allowed to.
+postgresql:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "installing Debian's postgresql for the store's tests"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+		else \
+			echo "warning: PostgreSQL's initdb is missing and we are not root: PostgreSQL tests will be skipped"; \
+		fi; \
+	fi
+
 # The page's type check: TypeScript (pinned in package-lock.json) reads the JSDoc of static/*.js; nothing is built.
 node_modules/.installed: package.json package-lock.json
 	@if ! command -v npm >/dev/null; then \
@@ -85,11 +97,11 @@ layers: test-install
 	$(BIN)/lint-imports
 
 # Both cores: a test module stays on one worker (--dist loadfile), so its server and browser are started once.
-test: test-install browser lint typecheck layers jscheck
+test: test-install browser postgresql lint typecheck layers jscheck
 	$(BIN)/pytest -q -n 2 --dist loadfile
 
 # The checks side by side: the tests' output as it comes, then the log of any other check that failed.
-check: test-install browser node_modules/.installed
+check: test-install browser postgresql node_modules/.installed
 	@trap 'kill $$(jobs -p) 2>/dev/null' EXIT; \
 	$(BIN)/ruff check src tests > $(VENV)/ruff.log 2>&1 & ruff=$$!; \
 	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & mypy=$$!; \
@@ -105,7 +117,7 @@ check: test-install browser node_modules/.installed
 	[ $$tests = 0 ] && [ $$status = 0 ]
 
 # The whole suite while tools/busy.py keeps every core busy: no check may depend on the machine's speed.
-test-loaded: test-install browser
+test-loaded: test-install browser postgresql
 	$(BIN)/python tools/busy.py --seconds 7200 & busy=$$!; \
 	trap 'kill $$busy 2>/dev/null' EXIT INT TERM; \
 	$(MAKE) test

@@ -14,6 +14,7 @@ package creates (``make test`` installs the package when it is missing, as it do
 from __future__ import annotations
 
 import atexit
+import contextlib
 import glob
 import itertools
 import os
@@ -125,8 +126,6 @@ class Cluster:
         """Stop the server at once and remove its folder (nothing in it is kept)."""
         if not self.root.exists():
             return
-        try:
+        with contextlib.suppress(ClusterError):  # already stopped
             self._run("pg_ctl", "-D", str(self.root / "data"), "-m", "immediate", "-w", "stop")
-        except ClusterError:
-            pass  # already stopped
         shutil.rmtree(self.root, ignore_errors=True)

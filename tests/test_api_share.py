@@ -15,13 +15,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from db_support import game_row
 from foursquare.cards import deal_stock
 from foursquare.engine import Game, Variant
 from foursquare.store import SCHEMA_VERSION, Store, daily_deal_number
 from foursquare.store import daily as daily_module
 from foursquare.web import create_app
 from foursquare.web.routes import page
-from test_api import WINS, move, new_game, play_line, play_out, stored_row
+from test_api import WINS, move, new_game, play_line, play_out
 from web_support import as_player
 
 
@@ -290,7 +291,7 @@ def test_undo_restart_or_a_hint_marks_the_game_assisted(alice: TestClient, tmp_p
     else:
         assert alice.post(f"/api/games/{state['id']}/{assist}").json()["assisted"] is True
     assert alice.get(f"/api/games/{state['id']}").json()["assisted"] is True
-    assert stored_row(tmp_path / "games.db", state["id"])["assisted"] == 1
+    assert game_row(str(tmp_path / "games.db"), state["id"])["assisted"] == 1
     assert alice.get("/api/games").json()["games"][0]["assisted"] is True
 
 

@@ -34,7 +34,9 @@ def without(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[str]]:
 
 
 def test_every_extra_is_installed_for_the_tests() -> None:
-    assert {extra: extras.missing_modules(extra) for extra in extras.EXTRAS} == {"web": [], "study": [], "rl": []}
+    assert {extra: extras.missing_modules(extra) for extra in extras.EXTRAS} == {
+        "web": [], "postgres": [], "study": [], "rl": []
+    }
 
 
 @pytest.mark.parametrize(

@@ -50,8 +50,9 @@ class FoursquareError(ValueError):
     - :class:`~foursquare.files.FileWriteError`: ``is_directory``, ``no_directory``, ``not_a_folder``,
       ``cannot_write`` (``path``, ``folder``, ``reason``).
     - :class:`~foursquare.store.StoreError`: ``is_directory``, ``no_directory``, ``missing``, ``not_a_file``,
-      ``cannot_open``, ``not_database``, ``damaged``, ``newer``, ``foreign`` (``path``, ``error``: the database's
-      own English words, if any); :class:`~foursquare.store.UnknownGameError`: ``unknown_game`` (``game_id``);
+      ``cannot_open``, ``not_database``, ``damaged``, ``newer``, ``foreign``, ``foreign_database`` (a PostgreSQL
+      one), ``bad_url`` (``path``, ``error``: the database's own English words, if any);
+      :class:`~foursquare.store.UnknownGameError`: ``unknown_game`` (``game_id``);
       :class:`~foursquare.store.TooManyGamesError`: ``too_many_games`` (``limit``);
       :class:`~foursquare.store.AccountError`: ``passkey_taken``, ``wrong_account``, ``passkey_replayed``,
       ``no_account``.

@@ -53,7 +53,8 @@ def store_message(exc: StoreError, t: Translator) -> str:
     """Why the games database cannot be used, from :class:`~foursquare.store.StoreError`'s code and details."""
     path, error = str(exc.path), str(exc.error or "")
     directory = str(getattr(exc.path, "parent", ""))
-    return t(f"cli.store.{exc.code}", path=path, error=error, directory=directory, option="--db")
+    example = "postgresql://user@host/foursquare"
+    return t(f"cli.store.{exc.code}", path=path, error=error, directory=directory, option="--db", example=example)
 
 
 def study_message(exc: StudyError, t: Translator) -> str:

@@ -18,6 +18,7 @@ DISTRIBUTION = "foursquare-solitaire"
 #: extra, as ``pip`` installs it, rather than for the one module it happens to import first.
 EXTRAS: dict[str, tuple[str, ...]] = {
     "web": ("fastapi", "uvicorn", "pydantic", "webauthn"),
+    "postgres": ("psycopg", "psycopg_pool"),
     "study": ("distributed", "matplotlib"),
     "rl": ("gymnasium", "PIL"),
 }

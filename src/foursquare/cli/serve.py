@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import math
+import os
 from typing import Any
 
 from foursquare.cli.extras import require_extra
 from foursquare.cli.parser import OptionError, help_text
 from foursquare.i18n import Translator
+from foursquare.store import DATABASE_ENV, is_database_url
+
+POSTGRES_EXAMPLE = "postgresql://user@host/foursquare"
 
 PORT_LIMIT = 65535
 REQUEST_TIMEOUT = 10.0
@@ -22,7 +26,11 @@ def register(sub: Any, t: Translator | None = None) -> None:
     p = sub.add_parser("serve", help=help_text(t, "cli.serve.help"), description=t("cli.serve.description"))
     p.add_argument("--host", default="127.0.0.1", help=help_text(t, "cli.serve.host.help"))
     p.add_argument("--port", type=port_number, default=8000, metavar="PORT", help=help_text(t, "cli.serve.port.help"))
-    p.add_argument("--db", metavar="PATH", help=help_text(t, "cli.serve.db.help"))
+    p.add_argument(
+        "--db",
+        metavar="PATH|URL",
+        help=help_text(t, "cli.serve.database.help", example=POSTGRES_EXAMPLE, variable=DATABASE_ENV),
+    )
     p.add_argument(
         "--allowed-hosts",
         metavar="HOST[,HOST…]",
@@ -105,6 +113,9 @@ def port_number(text: str) -> int:
 def run_serve(args: argparse.Namespace) -> int:
     t: Translator = args.translator
     require_extra("web", "foursquare serve", t)
+    database = args.db or os.environ.get(DATABASE_ENV) or None
+    if is_database_url(database):
+        require_extra("postgres", "foursquare serve --db postgresql://…", t)
     from foursquare.web.server import serve  # FastAPI and uvicorn: imported only to serve
 
     def say(key: str, **params: object) -> str:
@@ -121,7 +132,7 @@ def run_serve(args: argparse.Namespace) -> int:
     return serve(
         args.host,
         args.port,
-        args.db,
+        database,
         args.open,
         allowed_hosts=args.allowed_hosts,
         say=say,

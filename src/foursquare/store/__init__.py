@@ -18,6 +18,8 @@ One :class:`Store` does it all; its rooms, each a module of this package:
 - :mod:`~foursquare.store.daily`: the daily deal;
 - :mod:`~foursquare.store.stats`: a player's statistics and streaks;
 - :mod:`~foursquare.store.retention`: the purges of live games never played or long abandoned;
+- :mod:`~foursquare.store.rates`: the requests counted by rate limits that several servers share;
+- :mod:`~foursquare.store.postgres`: PostgreSQL as the database (``postgresql://…``), shared by several servers;
 - :mod:`~foursquare.store.accounts`: the accounts a person keeps their games with (passkeys, the browsers signed
   in, the challenges given out), and what signing in does to a browser's games;
 - :mod:`~foursquare.store.errors`: :class:`StoreError`, :class:`UnknownGameError`, :class:`DamagedGameError`,
@@ -39,24 +41,35 @@ from foursquare.store.accounts import (
     new_cookie,
 )
 from foursquare.store.daily import DailyGames, DailyResults, daily_deal_number
-from foursquare.store.database import DATA_DIR_ENV, Clock, data_dir, default_path, now, system_clock, timestamp
+from foursquare.store.database import (
+    DATA_DIR_ENV,
+    DATABASE_ENV,
+    Clock,
+    data_dir,
+    default_path,
+    is_database_url,
+    now,
+    system_clock,
+    timestamp,
+)
 from foursquare.store.errors import DamagedGameError, StoreError, TooManyGamesError, UnknownGameError
 from foursquare.store.games import TERMINAL_PLAYER, StoredGame, new_game_id
+from foursquare.store.rates import RateHits
 from foursquare.store.retention import Retention
 from foursquare.store.schema import COLUMNS, DAILY_SECRET, MIGRATIONS, SCHEMA, SCHEMA_VERSION
 from foursquare.store.stats import MAX_SCORE, Statistics, daily_streaks, streaks, summarize, summarize_clean
 
 __all__ = [
-    "CHALLENGE_TTL", "COLUMNS", "DAILY_SECRET", "DATA_DIR_ENV", "MAX_CHALLENGES", "MAX_SCORE", "MIGRATIONS",
-    "SCHEMA", "SCHEMA_VERSION", "TERMINAL_PLAYER", "Account", "AccountError", "Clock", "DailyResults",
+    "CHALLENGE_TTL", "COLUMNS", "DAILY_SECRET", "DATABASE_ENV", "DATA_DIR_ENV", "MAX_CHALLENGES", "MAX_SCORE",
+    "MIGRATIONS", "SCHEMA", "SCHEMA_VERSION", "TERMINAL_PLAYER", "Account", "AccountError", "Clock", "DailyResults",
     "DamagedGameError", "Deleted", "NewCredential", "Passkey", "Store", "StoreError", "StoredCredential",
     "StoredGame", "TooManyGamesError", "UnknownGameError", "daily_deal_number", "daily_streaks", "data_dir",
-    "default_path", "new_cookie", "new_game_id", "now", "streaks", "summarize", "summarize_clean", "system_clock",
-    "timestamp",
+    "default_path", "is_database_url", "new_cookie", "new_game_id", "now", "streaks", "summarize",
+    "summarize_clean", "system_clock", "timestamp",
 ]  # fmt: skip
 
 
-class Store(DailyGames, Statistics, Retention, Accounts):
+class Store(DailyGames, Statistics, Retention, Accounts, RateHits):
     """The games database at ``path``; checked (and created or migrated) on construction.
 
     >>> import tempfile, os

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from foursquare.engine import Variant
+from foursquare.store.database import player_scope
 from foursquare.store.errors import StoreError
 from foursquare.store.games import GameStore, StoredGame, make_sure_of_room
 from foursquare.store.schema import DAILY_SECRET
@@ -68,7 +69,7 @@ class DailyGames(GameStore):
         :meth:`~foursquare.store.Store.create_game`).
         """
         day = self.today()
-        with self.transaction(player=player) as conn:
+        with self.transaction(player_scope(player)) as conn:
             row = conn.execute(
                 "SELECT id FROM games WHERE player = ? AND daily = ? AND daily_repeat = 0", (player, day.isoformat())
             ).fetchone()

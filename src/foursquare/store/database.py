@@ -30,6 +30,9 @@ from foursquare.store.errors import StoreError
 
 BUSY_TIMEOUT_SECONDS = 30.0
 
+DATABASE_ENV = "FOURSQUARE_DATABASE_URL"
+"""The games database of ``foursquare serve`` when ``--db`` names none: a ``postgresql://`` URL (or an SQLite file)."""
+
 DATA_DIR_ENV = "FOURSQUARE_DATA_DIR"
 """Overrides the user's data directory (tests use a temporary one)."""
 
@@ -116,7 +119,7 @@ class Backend(Protocol):
 
     def connect(self) -> AbstractContextManager[Connection]: ...
 
-    def transaction(self, *, game: str | None, player: str | None) -> AbstractContextManager[Connection]: ...
+    def transaction(self, scope: str | None = None) -> AbstractContextManager[Connection]: ...
 
     def close(self) -> None: ...
 
@@ -172,10 +175,20 @@ class SqliteBackend:
             conn.close()
 
     @contextmanager
-    def transaction(self, *, game: str | None = None, player: str | None = None) -> Iterator[sqlite3.Connection]:
+    def transaction(self, scope: str | None = None) -> Iterator[sqlite3.Connection]:
         """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back if the block raises; the scope is always the whole file."""
         with self.connect() as conn, sqlite.transaction(conn):
             yield conn
+
+
+def game_scope(game_id: str) -> str:
+    """The scope of a change of one game alone (a move, an undo, a hint's mark, its analysis)."""
+    return f"game:{game_id}"
+
+
+def player_scope(player: str) -> str:
+    """The scope of a change of one player's games that looks at their other games (a new game, within the cap)."""
+    return f"player:{player}"
 
 
 class Database:
@@ -215,13 +228,13 @@ class Database:
         """A connection for reading, each statement on its own (changes go through :meth:`transaction`)."""
         return self.backend.connect()
 
-    def transaction(self, *, game: str | None = None, player: str | None = None) -> AbstractContextManager[Connection]:
+    def transaction(self, scope: str | None = None) -> AbstractContextManager[Connection]:
         """One transaction, committed at the end of the block, rolled back if it raises.
 
-        ``game`` or ``player``: it changes only that game, or only that player's games (see the module's
-        docstring); neither: it may change anything.
+        ``scope``: what alone it changes, by a name that every change of the same thing uses (:func:`game_scope`,
+        :func:`player_scope`; see the module's docstring); None: it may change anything.
         """
-        return self.backend.transaction(game=game, player=player)
+        return self.backend.transaction(scope)
 
     def today(self) -> date:
         """The current UTC date, by the store's clock: the date of the daily deal."""

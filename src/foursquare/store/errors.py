@@ -10,8 +10,9 @@ class StoreError(FoursquareError):
     """The database cannot be used: unreadable, damaged, not ours, or from a newer version.
 
     ``code`` says which, for a front end's own words (``is_directory``, ``no_directory``, ``missing``,
-    ``not_a_file``, ``cannot_open``, ``not_database``, ``damaged``, ``newer``, ``foreign``; empty for the
-    others), ``path`` and ``error`` (the database's own English words, if any) the details, in ``params`` too.
+    ``not_a_file``, ``cannot_open``, ``not_database``, ``damaged``, ``newer``, ``foreign``, ``foreign_database``
+    for a PostgreSQL one, ``bad_url``; empty for the others), ``path`` (a file, or a URL without its password)
+    and ``error`` (the database's own English words, if any) the details, in ``params`` too.
     """
 
     def __init__(self, message: str, code: str = "", path: object = None, error: object = None) -> None:

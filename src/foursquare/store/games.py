@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from foursquare.cards import Card, CardError, check_deal_number, parse_stock
 from foursquare.engine import Game, Move, Status, Variant, VariantError
-from foursquare.store.database import Connection, Database, Row, now
+from foursquare.store.database import Connection, Database, Row, game_scope, now, player_scope
 from foursquare.store.errors import DamagedGameError, StoreError, TooManyGamesError, UnknownGameError
 from foursquare.store.schema import COLUMNS
 
@@ -207,7 +207,7 @@ class GameStore(Database):
         """
         if (deal is None) == (stock is None):
             raise ValueError("give a deal number or a stock order, not both or neither")
-        with self.transaction(player=player) as conn:
+        with self.transaction(player_scope(player)) as conn:
             make_sure_of_room(conn, player, live_limit)
             return self._insert(conn, player, deal=deal, stock=stock, variant=variant, hidden=hidden, winnable=winnable)
 
@@ -272,7 +272,7 @@ class GameStore(Database):
         A change that takes a card back (undo, or restart after a card was placed) marks the game
         assisted, in the same transaction: the player has seen the card that came next.
         """
-        with self.transaction(game=game_id) as conn:
+        with self.transaction(game_scope(game_id)) as conn:
             stored = self._read(conn, game_id)
             game = stored.rebuild()
             result = apply(game, stored)
@@ -284,7 +284,7 @@ class GameStore(Database):
 
     def mark_assisted(self, game_id: str) -> None:
         """Mark a game assisted (its player took a hint)."""
-        with self.transaction(game=game_id) as conn:
+        with self.transaction(game_scope(game_id)) as conn:
             conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,))
 
     def record_game(self, game_id: str, player: str, game: Game, *, hidden: bool, assisted: bool) -> StoredGame:
@@ -348,7 +348,7 @@ class GameStore(Database):
 
     def save_analysis(self, game_id: str, analysis: dict[str, Any]) -> None:
         """Cache the analysis of a finished game: the first one written wins, unless it is of an older ``version``."""
-        with self.transaction(game=game_id) as conn:
+        with self.transaction(game_scope(game_id)) as conn:
             row = conn.execute("SELECT analysis FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None or _analysis_version(row["analysis"]) >= analysis.get("version", 1):
                 return

@@ -38,8 +38,8 @@ CONNECT_TIMEOUT = 10
 EVERYTHING = 7_340_032_001
 """The advisory lock (64-bit key space) that a change of anything takes exclusively and a scoped one shares."""
 
-GAME_LOCKS, PLAYER_LOCKS = 7_340_032, 7_340_033
-"""The namespaces (first key of the two-key space, which never meets the 64-bit one) of game and player locks."""
+SCOPE_LOCKS = 7_340_032
+"""The namespace (first key of the two-key space, which never meets the 64-bit one) of the scopes' locks."""
 
 SCHEMA = """
 CREATE TABLE foursquare_schema (version INTEGER NOT NULL);
@@ -100,14 +100,16 @@ CREATE TABLE challenges (
 );
 CREATE INDEX challenges_by_browser ON challenges (browser_hash, expires_at);
 CREATE INDEX challenges_by_expiry ON challenges (expires_at);
+CREATE TABLE rate_hits (key TEXT NOT NULL, at DOUBLE PRECISION NOT NULL);
+CREATE INDEX rate_hits_by_key ON rate_hits (key, at);
+CREATE INDEX rate_hits_by_time ON rate_hits (at);
 """
-"""The schema at version 5, the first PostgreSQL one: SQLite's (:data:`foursquare.store.SCHEMA`, which says what
+"""The schema at version 6, the first PostgreSQL one: SQLite's (:data:`foursquare.store.SCHEMA`, which says what
 each column holds) in PostgreSQL's types, and a sequence for the order of finished games."""
 
 MIGRATIONS: dict[int, str] = {}
-"""SQL that upgrades a PostgreSQL database from version N to N + 1, keyed by N (none yet: it starts at 5)."""
+"""SQL that upgrades a PostgreSQL database from version N to N + 1, keyed by N (none yet: it starts at 6)."""
 
-TABLES = ("accounts", "challenges", "credentials", "foursquare_schema", "games", "secrets", "sessions")
 
 
 class Row(tuple[Any, ...]):
@@ -206,7 +208,7 @@ class PostgresBackend:
             with psycopg.connect(url, **options) as raw:
                 check(Connection(raw), self.name, create=not read_only)
         except psycopg.OperationalError as exc:
-            error = str(exc).strip()
+            error = " ".join(str(exc).split())  # one line: libpq writes several
             message = f"cannot open the database {self.name}: {error}"
             raise StoreError(message, "cannot_open", self.name, error) from None
 
@@ -219,21 +221,20 @@ class PostgresBackend:
             yield Connection(raw)
 
     @contextmanager
-    def transaction(self, *, game: str | None = None, player: str | None = None) -> Iterator[Connection]:
-        """One transaction that first takes the locks of its scope: a ``game``'s, a ``player``'s, or everything.
+    def transaction(self, scope: str | None = None) -> Iterator[Connection]:
+        """One transaction that first takes the locks of its ``scope`` (a game's, a player's…), or of everything.
 
-        A scoped change shares the lock of everything and holds its game's or player's; a change of anything
-        holds the lock of everything, so it waits for the scoped ones in flight and they wait for it. Locks are
-        taken in that order only, so no two transactions ever wait for each other.
+        A scoped change shares the lock of everything and holds its scope's; a change of anything holds the lock
+        of everything, so it waits for the scoped ones in flight and they wait for it. Locks are taken in that
+        order only, so no two transactions ever wait for each other.
         """
         with self._connection() as raw, raw.transaction():
             conn = Connection(raw)
-            if game is None and player is None:
+            if scope is None:
                 conn.execute("SELECT pg_advisory_xact_lock(?::bigint)", (EVERYTHING,))
             else:
                 conn.execute("SELECT pg_advisory_xact_lock_shared(?::bigint)", (EVERYTHING,))
-                space, name = (GAME_LOCKS, game) if game is not None else (PLAYER_LOCKS, player)
-                conn.execute("SELECT pg_advisory_xact_lock(?::integer, ?::integer)", (space, _key(str(name))))
+                conn.execute("SELECT pg_advisory_xact_lock(?::integer, ?::integer)", (SCOPE_LOCKS, _key(scope)))
             yield conn
 
     @contextmanager
@@ -265,7 +266,7 @@ def check(conn: Connection, name: str, *, create: bool) -> None:
                 raise StoreError(
                     f"{name} is a PostgreSQL database but not a Foursquare one (it has the tables "
                     f"{', '.join(sorted(tables)[:8])}); it was left untouched — choose another database with --db",
-                    "foreign",
+                    "foreign_database",
                     name,
                 )
             if not create:

@@ -14,7 +14,7 @@ from pathlib import Path
 from foursquare import sqlite
 from foursquare.store.errors import StoreError
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """The ``PRAGMA user_version`` of the schema this module writes."""
 
 ACCOUNTS = """
@@ -50,6 +50,16 @@ CREATE INDEX IF NOT EXISTS challenges_by_browser ON challenges (browser_hash, ex
 CREATE INDEX IF NOT EXISTS challenges_by_expiry ON challenges (expires_at);
 """
 """The tables of the accounts (schema 5), made only where missing (a file whose version was set back has them)."""
+
+RATE_HITS = """
+CREATE TABLE IF NOT EXISTS rate_hits (                    -- schema 6: requests counted by the shared rate limits
+    key TEXT NOT NULL,                      -- the limit and the client (limits' key: kind, address, window)
+    at REAL NOT NULL                        -- when, in seconds since the epoch
+);
+CREATE INDEX IF NOT EXISTS rate_hits_by_key ON rate_hits (key, at);
+CREATE INDEX IF NOT EXISTS rate_hits_by_time ON rate_hits (at);
+"""
+"""The requests that the rate limits count, when several servers share them (:mod:`foursquare.store.rates`)."""
 
 SCHEMA = (
     """
@@ -92,6 +102,7 @@ CREATE TABLE secrets (
 );
 """
     + ACCOUNTS
+    + RATE_HITS
 )
 
 COLUMNS = (
@@ -123,6 +134,7 @@ CREATE INDEX games_daily_results ON games (daily, outcome, score, daily_repeat)
     WHERE daily IS NOT NULL AND daily_repeat = 0;
 """
     + ACCOUNTS,
+    5: RATE_HITS,
 }
 """SQL that upgrades a database from schema version N to N + 1, keyed by N (after its :data:`ADDED_COLUMNS`).
 Games stored before schema 2 were not tracked for assistance: they count as clean (``assisted`` 0). Schema 3
@@ -132,7 +144,8 @@ the daily games by date, outcome and score: a date's results (:meth:`~foursquare
 are read from that index alone. Schema 5 adds the accounts (:mod:`~foursquare.store.accounts`): their passkeys, the
 browsers signed in, the challenges given out; and ``daily_repeat``: when a browser signs in, its games become the
 account's, and of two daily games of one date the later attempt is marked a repeat, which counts in neither the
-date's results nor the daily streak (a person's first daily game of a date counts once, however many devices)."""
+date's results nor the daily streak (a person's first daily game of a date counts once, however many devices).
+Schema 6 adds the requests counted by the rate limits that several servers share (:data:`RATE_HITS`)."""
 
 ADDED_COLUMNS: dict[int, tuple[str, str]] = {4: ("daily_repeat", "INTEGER NOT NULL DEFAULT 0")}
 """A column of ``games`` that the migration from version N adds first, unless the file has it already."""

@@ -55,7 +55,7 @@ class Foursquare(FastAPI):
 
 
 def create_app(
-    db_path: str | Path,
+    database: str | Path,
     allowed_hosts: Iterable[str] | None = None,
     *,
     clock: Clock = system_clock,
@@ -63,7 +63,8 @@ def create_app(
     rate_limits: RateLimits | None = None,
     retention: RetentionSettings | None = None,
 ) -> FastAPI:
-    """The FastAPI application over the database at ``db_path`` (checked, created if missing).
+    """The FastAPI application over the games ``database`` (checked, created if missing): an SQLite file's path, or
+    a ``postgresql://`` URL of a database that several app servers may share (:mod:`foursquare.store.postgres`).
 
     With ``allowed_hosts`` (names, ``*.example.org``, or ``*``), a request for any other ``Host`` gets 400.
     ``clock`` tells the time (the date of the daily deal, the timestamps); a test may freeze it. Hints and
@@ -79,7 +80,9 @@ def create_app(
     """
     limits = rate_limits or RateLimits.from_environment(os.environ)
     kept = retention or RetentionSettings.from_environment(os.environ)
-    store = Store(db_path, clock=clock)
+    store = Store(database, clock=clock)
+    if store.backend.dialect == "postgresql":
+        limits.shared_in(store)  # every server on the database counts each client once
     compute = ComputePool(pool or PoolSettings.from_environment())
 
     @asynccontextmanager

@@ -3,8 +3,9 @@
 
 A client is its address (:func:`foursquare.web.deps.get_client`), not its cookie, which it may drop at will.
 Each limit is a `limits <https://limits.readthedocs.io>`_ string (``"60/minute"``, ``"1000/day"``, several
-joined by ``;``) counted in a moving window, in the server's memory: a restart forgets the counts. The defaults
-are far above what a person playing does (a game a second, for a minute); they are there against scripts.
+joined by ``;``) counted in a moving window: in the server's memory on SQLite (a restart forgets the counts), and
+in the database on PostgreSQL (:meth:`RateLimits.shared_in`), so that several servers count each client once.
+The defaults are far above what a person playing does (a game a second, for a minute); they are there against scripts.
 
 >>> limits = RateLimits.from_environment({"FOURSQUARE_RATE_HINTS": "2/hour"})
 >>> [limits.retry_after("hints", "203.0.113.9") for _ in range(3)][:2], limits.hints
@@ -15,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Mapping
@@ -22,8 +24,10 @@ from dataclasses import dataclass, field, fields
 from typing import Literal
 
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
+from limits.storage import MemoryStorage, MovingWindowSupport, Storage
 from limits.strategies import MovingWindowRateLimiter
+
+from foursquare.store import Store, StoreError
 
 Kind = Literal["games", "hints", "analyses", "passkeys", "exports"]
 
@@ -96,6 +100,11 @@ class RateLimits:
                 given[kind] = text
         return cls(**given)
 
+    def shared_in(self, store: Store) -> None:
+        """Count in ``store``'s database from now on (PostgreSQL: every server on it shares the counts)."""
+        longest = max(item.get_expiry() for items in self._items.values() for item in items)
+        object.__setattr__(self, "_limiter", MovingWindowRateLimiter(StoreStorage(store, keep=longest)))
+
     def retry_after(self, kind: Kind, client: str) -> int | None:
         """Count one request of ``kind`` by ``client``: None if allowed, else the seconds until it would be.
 
@@ -104,8 +113,59 @@ class RateLimits:
         items = self._items[kind]
         over = [item for item in items if not self._limiter.test(item, kind, client)]
         if not over:
-            for item in items:
-                self._limiter.hit(item, kind, client)
-            return None
+            # Another server may have taken the last place since the test: a hit refused is a request refused.
+            over = [item for item in items if not self._limiter.hit(item, kind, client)]
+            if not over:
+                return None
         reset = max(self._limiter.get_window_stats(item, kind, client).reset_time for item in over)
         return max(1, math.ceil(reset - time.time()))
+
+
+PURGE_EVERY_HITS = 1000
+"""A server deletes every client's counts older than the longest window once in so many requests it counts: the
+counts of clients who went away, which their own next request would have deleted."""
+
+
+class StoreStorage(Storage, MovingWindowSupport):
+    """``limits``' storage in the games database (:class:`~foursquare.store.rates.RateHits`), for the moving window;
+    counts older than ``keep`` seconds are deleted as it goes (:data:`PURGE_EVERY_HITS`)."""
+
+    STORAGE_SCHEME = None
+
+    def __init__(self, store: Store, *, keep: float) -> None:
+        super().__init__()
+        self.store = store
+        self.keep = keep
+        self._hits = itertools.count(1)
+
+    @property
+    def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
+        return StoreError
+
+    def acquire_entry(self, key: str, limit: int, expiry: int, amount: int = 1) -> bool:
+        now = time.time()
+        if next(self._hits) % PURGE_EVERY_HITS == 0:
+            self.store.forget_hits(before=now - self.keep)
+        return self.store.take_hits(key, limit, expiry, now=now, amount=amount)
+
+    def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
+        return self.store.hit_window(key, expiry, now=time.time())
+
+    def clear(self, key: str) -> None:
+        self.store.forget_hits(key)
+
+    def reset(self) -> int | None:
+        return self.store.forget_hits()
+
+    def check(self) -> bool:
+        return True
+
+    # The fixed-window calls, which the moving window never makes.
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        raise NotImplementedError("the rate limits use the moving window")
+
+    def get(self, key: str) -> int:
+        raise NotImplementedError("the rate limits use the moving window")
+
+    def get_expiry(self, key: str) -> float:
+        raise NotImplementedError("the rate limits use the moving window")

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from foursquare.store import data_dir
+from foursquare.store import data_dir, is_database_url
 from foursquare.web.app import create_app
 from foursquare.web.connections import DEFAULT_REQUEST_TIMEOUT, KEEP_ALIVE_TIMEOUT, deadline_protocol
 from foursquare.web.messages import say
@@ -174,14 +174,15 @@ def serve(
     """
     import uvicorn
 
-    db = Path(db).expanduser() if db else default_db_path()
-    app = create_app(db, allowed_hosts=hosts_to_allow(host, allowed_hosts))
+    # A postgresql:// URL as given; a file's path with ~ expanded; nothing: the file in the user's data directory.
+    database = str(db) if is_database_url(db) else Path(db).expanduser() if db else default_db_path()
+    app = create_app(database, allowed_hosts=hosts_to_allow(host, allowed_hosts))
     sock = _listen(host, port, say)
     if allowed_hosts is None and not is_loopback(host):
         example = socket.gethostname() or "games.example.org"
         print(say("open_to_any_host", host=host or "every address", example=example), file=sys.stderr, flush=True)
     url = _url(sock, host)
-    print(say("serving", url=url, db=os.fspath(db)), flush=True)
+    print(say("serving", url=url, db=app.state.store.name), flush=True)  # a URL without its password
     raise_open_file_limit()
     config = uvicorn.Config(
         app,
