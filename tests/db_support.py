@@ -30,3 +30,15 @@ def tamper(database: str, sql: str, parameters: tuple[Any, ...] = ()) -> int:
             return conn.execute(sql, parameters).rowcount
     finally:
         store.close()
+
+
+def every_value(store: Store) -> str:
+    """Every value of every table of the store's database, as text (what someone who stole it would read)."""
+    if store.backend.dialect == "sqlite":
+        listing = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    else:
+        listing = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+    with store.connect() as conn:
+        tables = [row[0] for row in conn.execute(listing).fetchall()]
+        rows = [tuple(row) for table in tables for row in conn.execute(f'SELECT * FROM "{table}"').fetchall()]
+    return "\n".join(repr(row) for row in rows)

@@ -25,6 +25,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi.testclient import TestClient
 
+from db_support import every_value
 from foursquare.engine import Variant
 from foursquare.store import SCHEMA_VERSION, Store
 from foursquare.store import daily as daily_module
@@ -145,9 +146,9 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def app(tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> Any:
+def app(database: str, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setattr(daily_module, "daily_deal_number", lambda key, day: WON_DEAL)
-    return create_app(tmp_path / "games.db", clock=clock)
+    return create_app(database, clock=clock)  # on each engine in turn
 
 
 @pytest.fixture
@@ -449,7 +450,7 @@ def test_the_challenges_of_a_browser_are_bounded(device: Any, app: Any) -> None:
     phone = device()
     for _ in range(20):
         assert phone.post("/api/account/sign-in/options").status_code == 200
-    with sqlite3.connect(app.state.store.path) as conn:
+    with app.state.store.connect() as conn:
         assert conn.execute("SELECT count(*) FROM challenges").fetchone()[0] == 5
 
 
@@ -557,7 +558,7 @@ def test_another_sites_requests_and_cookieless_ones_are_refused(device: Any, app
 def test_an_accounts_own_player_id_is_no_cookie(device: Any, app: Any) -> None:
     phone = device()
     create_passkey(phone, Authenticator())
-    with sqlite3.connect(app.state.store.path) as conn:
+    with app.state.store.connect() as conn:
         (player,) = conn.execute("SELECT player FROM accounts").fetchone()
     intruder = device(cookie=player)
     for answer in (intruder.get("/api/stats"), intruder.post("/api/games", json={"deal": 1})):
@@ -614,7 +615,6 @@ def test_a_schema_4_database_gains_the_accounts_and_keeps_its_games(tmp_path: Pa
 def test_the_store_keeps_no_cookie_only_its_hash(device: Any, app: Any) -> None:
     phone = device()
     create_passkey(phone, Authenticator())
-    with sqlite3.connect(app.state.store.path) as conn:
-        dump = "\n".join(conn.iterdump())
+    dump = every_value(app.state.store)
     assert cookie(phone) not in dump
     assert hashlib.sha256(cookie(phone).encode()).hexdigest() in dump

@@ -54,9 +54,9 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def app(tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> Any:
+def app(database: str, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setattr(daily_module, "daily_deal_number", lambda key, day: WON_DEAL)
-    return create_app(tmp_path / "games.db", clock=clock)
+    return create_app(database, clock=clock)  # on each engine in turn
 
 
 @pytest.fixture

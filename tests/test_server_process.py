@@ -35,7 +35,7 @@ def free_port() -> int:
 
 @contextmanager
 def serving(
-    db: Path | None, *extra: str, env: dict[str, str] | None = None
+    db: Path | str | None, *extra: str, env: dict[str, str] | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """Start ``foursquare serve`` on a free port; yield its URL once it answers; SIGKILL it afterwards.
 
@@ -82,8 +82,8 @@ def without_timestamps(state: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in state.items() if k not in ("created_at", "updated_at", "placed", "flips")}
 
 
-def test_a_game_survives_sigkill_and_resumes_exactly(tmp_path: Path) -> None:
-    db = tmp_path / "games.db"
+def test_a_game_survives_sigkill_and_resumes_exactly(database: str) -> None:
+    db = database  # a file, then a PostgreSQL database
     with httpx.Client(timeout=30) as http:
         with serving(db) as (url, process):
             assert http.get(f"{url}/api/stats").status_code == 200  # the player's cookie, as the page gets it

@@ -151,16 +151,25 @@ class Connection:
 
 
 def redacted(url: str) -> str:
-    """The URL as messages show it: without a password.
+    """The URL as messages show it: without a password, in its credentials or its query.
 
     >>> redacted("postgresql://play:secret@db.example.org:5433/foursquare?sslmode=require")
     'postgresql://play@db.example.org:5433/foursquare?sslmode=require'
+    >>> redacted("postgresql:///foursquare?host=/run/db&password=secret")
+    'postgresql:///foursquare?host=/run/db'
     """
     scheme, _, rest = url.partition("://")
+    rest, question, query = rest.partition("?")
     credentials, at, place = rest.rpartition("@")
-    if not at:
-        return url
-    return f"{scheme}://{credentials.partition(':')[0]}@{place}"
+    if at:
+        rest = f"{credentials.partition(':')[0]}@{place}"
+    kept = [part for part in query.split("&") if part and not part.lower().startswith("password=")]
+    return f"{scheme}://{rest}{question if kept else ''}{'&'.join(kept)}"
+
+
+def library_words(exc: Exception, url: str, name: str) -> str:
+    """psycopg's or libpq's message on one line (libpq writes several), the URL in it without its password."""
+    return " ".join(str(exc).replace(url, name).split())
 
 
 def _key(text: str) -> int:
@@ -180,7 +189,10 @@ class PostgresBackend:
             psycopg.conninfo.conninfo_to_dict(url)
         except psycopg.ProgrammingError as exc:
             raise StoreError(
-                f"{self.name} is not a PostgreSQL URL that can be read: {exc}", "bad_url", self.name
+                f"{self.name} is not a PostgreSQL URL that can be read: {library_words(exc, url, self.name)}",
+                "bad_url",
+                self.name,
+                library_words(exc, url, self.name),
             ) from None
         options = {"autocommit": True, "row_factory": _rows, "connect_timeout": CONNECT_TIMEOUT}
         if read_only:
@@ -208,7 +220,7 @@ class PostgresBackend:
             with psycopg.connect(url, **options) as raw:
                 check(Connection(raw), self.name, create=not read_only)
         except psycopg.OperationalError as exc:
-            error = " ".join(str(exc).split())  # one line: libpq writes several
+            error = library_words(exc, url, self.name)
             message = f"cannot open the database {self.name}: {error}"
             raise StoreError(message, "cannot_open", self.name, error) from None
 
