@@ -11,7 +11,6 @@ import json
 import os
 import signal
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
@@ -21,6 +20,11 @@ import httpx
 import pytest
 
 from db_support import game_row
+from foursquare.engine import View
+from foursquare.web import create_app
+from foursquare.web.pool import PoolSettings
+from test_pool import WIN_2, play, player_client, wait_for
+from test_pool import serving as serving_app
 from test_server_process import serving, without_timestamps
 
 pytestmark = pytest.mark.slow  # real server processes
@@ -182,13 +186,6 @@ class Mover(threading.Thread):
             return result
 
 
-def wait_until(condition: Any, what: str) -> None:
-    deadline = time.monotonic() + GUARD
-    while not condition():
-        assert time.monotonic() < deadline, f"hung waiting for {what}"
-        time.sleep(0.05)
-
-
 def test_a_server_killed_mid_play_loses_no_move_it_acknowledged(postgres_url: str) -> None:
     stop = threading.Event()
     with two_servers(postgres_url, {"FOURSQUARE_RATE_GAMES": "1000000/minute"}) as (a, b, process_a):
@@ -199,11 +196,11 @@ def test_a_server_killed_mid_play_loses_no_move_it_acknowledged(postgres_url: st
         movers = [Mover([a, b], jar, stop) for jar in cookies]
         for mover in movers:
             mover.start()
-        wait_until(lambda: sum(m.acknowledged for m in movers) >= 60, "60 moves")
+        wait_for(lambda: sum(m.acknowledged for m in movers) >= 60, "60 moves")
         process_a.send_signal(signal.SIGKILL)  # in the middle of the players' requests
         process_a.wait(GUARD)
         before = [m.acknowledged for m in movers]
-        wait_until(lambda: all(m.acknowledged >= n + 10 for m, n in zip(movers, before, strict=True)), "B's moves")
+        wait_for(lambda: all(m.acknowledged >= n + 10 for m, n in zip(movers, before, strict=True)), "B's moves")
         stop.set()
         for mover in movers:
             mover.join(GUARD)
@@ -229,3 +226,53 @@ def test_the_rate_limits_count_a_client_once_across_servers(postgres_url: str) -
         assert [(r.status_code, r.json()["code"]) for r in refused] == [(429, "rate_limited")] * 2
         assert all(int(r.headers["Retry-After"]) > 0 for r in refused)
         assert http.post(f"{b}/api/games/{'x' * 22}/moves", json={"row": 0, "col": 0, "turn": 0}).status_code == 404
+
+
+def test_a_players_hint_is_served_next_on_either_server_while_another_address_floods_both(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each server's pool is fair between the clients it sees; a flood spread over both servers fills both pools
+    and still cannot keep a player's hint waiting behind more than one job of its own (two apps in this process,
+    on one database, each under its own uvicorn, so that the hints can be held at a gate)."""
+    gate = threading.Event()
+    turns: list[int] = []
+
+    def gated_hint(view: View) -> dict[str, Any]:
+        turns.append(view.turn)
+        gate.wait(GUARD)
+        return {"turn": view.turn, "moves": []}
+
+    monkeypatch.setattr("foursquare.web.routes.analysis.hint_json", gated_hint)
+    settings = PoolSettings(kind="thread", workers=1, queue=2)
+    apps = [create_app(postgres_url, pool=settings) for _ in range(2)]
+    with ExitStack() as stack:
+        a, b = (stack.enter_context(serving_app(app)) for app in apps)
+        flooder = stack.enter_context(player_client(a, "127.0.0.2"))
+        player = stack.enter_context(player_client(b))
+        games = {a: play(flooder, 1, [])["id"], b: play(flooder, 1, WIN_2[:2])["id"]}  # turn 0 on A, 2 on B
+        player_game = play(player, 2, WIN_2[:1])["id"]  # the player's hint is asked at turn 1
+        answers: dict[str, list[httpx.Response]] = {a: [], b: [], "player": []}
+
+        def ask(who: str, base: str, http: httpx.Client, game_id: str) -> None:
+            address = "127.0.0.1" if who == "player" else "127.0.0.2"
+            transport = httpx.HTTPTransport(local_address=address)
+            with httpx.Client(base_url=base, timeout=GUARD, cookies=http.cookies, transport=transport) as client:
+                answers[who].append(client.get(f"/api/games/{game_id}/hint"))
+
+        flood = [threading.Thread(target=ask, args=(base, base, flooder, games[base])) for base in (a, b) * 3]
+        for thread in flood:
+            thread.start()
+        wait_for(lambda: all(app.state.pool.unfinished == 3 for app in apps), "the flood to fill both pools")
+        for base in (a, b):
+            refused = flooder.get(f"{base}/api/games/{games[base]}/hint")
+            assert (refused.status_code, refused.json()["code"]) == (503, "busy")
+        asker = threading.Thread(target=ask, args=("player", b, player, player_game))
+        asker.start()
+        wait_for(lambda: len(answers[b]) == 1, "B's newest flood hint to make way for the player's")
+        gate.set()
+        for thread in [*flood, asker]:
+            thread.join(GUARD)
+    assert [answer.status_code for answer in answers["player"]] == [200]
+    assert sorted(answer.status_code for answer in answers[b]) == [200, 200, 503]
+    assert [answer.status_code for answer in answers[a]] == [200, 200, 200]  # A's pool had no one else to serve
+    assert [turn for turn in turns if turn != 0] == [2, 1, 2]  # on B, the player's hint ran second
