@@ -14,7 +14,7 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -31,12 +31,16 @@ the limits turn away one client's excess."""
 
 
 @contextmanager
-def served(folder: Path, env: Mapping[str, str] | None = None) -> Iterator[tuple[str, int]]:
-    """``foursquare serve`` on a free port of localhost with a fresh database in ``folder`` (its log there too),
-    its environment this process's with ``env`` over it; yields its URL and process id, and stops it after."""
+def served(
+    folder: Path, env: Mapping[str, str] | None = None, *, database: str | None = None, options: Sequence[str] = ()
+) -> Iterator[tuple[str, int]]:
+    """``foursquare serve`` on a free port of localhost with a fresh database in ``folder`` (or ``database``, a
+    PostgreSQL URL), its log in ``folder``, its environment this process's with ``env`` over it, and more command
+    line ``options``; yields its URL and process id, and stops it after."""
     environment = {**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"}
-    log_path = folder / "serve.log"
-    command = [sys.executable, "-m", "foursquare.cli", "serve", "--port", "0", "--db", str(folder / "games.db")]
+    log_path = folder / f"serve-{os.urandom(4).hex()}.log" if database else folder / "serve.log"
+    db = database or str(folder / "games.db")
+    command = [sys.executable, "-m", "foursquare.cli", "serve", "--port", "0", "--db", db, *options]
     with log_path.open("wb") as log:  # a file, not a pipe: a pipe nobody reads fills up and blocks the server
         proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=environment)
     try:

@@ -77,8 +77,9 @@ class Cluster:
         return self.root
 
     @classmethod
-    def start(cls, *, durable: bool = False) -> Cluster:
-        """Create and start a cluster; ``durable=False`` turns ``fsync`` off (tests), ``True`` keeps the defaults."""
+    def start(cls, *, durable: bool = False, settings: dict[str, str] | None = None) -> Cluster:
+        """Create and start a cluster; ``durable=False`` turns ``fsync`` off (tests), ``True`` keeps the defaults;
+        ``settings`` are more lines of ``postgresql.conf`` (a benchmark's)."""
         bindir = binaries()
         if bindir is None:
             raise ClusterError("PostgreSQL is not installed (Debian: apt-get install postgresql)")
@@ -87,13 +88,14 @@ class Cluster:
         cluster = cls(root, bindir, run_as)
         if run_as:
             shutil.chown(root, run_as)
-        settings = dict(SETTINGS, unix_socket_directories=f"'{root}'")
+        conf = dict(SETTINGS, unix_socket_directories=f"'{root}'")
         if not durable:
-            settings.update(fsync="off", synchronous_commit="off", full_page_writes="off")
+            conf.update(fsync="off", synchronous_commit="off", full_page_writes="off")
+        conf.update(settings or {})
         cluster._run("initdb", "-D", str(root / "data"), "-U", USER, "-A", "trust", "-E", "UTF8", "--locale=C",
                      "--no-sync", "--no-instructions")  # fmt: skip
-        with open(root / "data" / "postgresql.conf", "a", encoding="utf-8") as conf:
-            conf.writelines(f"{name} = {value}\n" for name, value in settings.items())
+        with open(root / "data" / "postgresql.conf", "a", encoding="utf-8") as file:
+            file.writelines(f"{name} = {value}\n" for name, value in conf.items())
         cluster._run("pg_ctl", "-D", str(root / "data"), "-l", str(root / "server.log"), "-w", "-t", "60", "start")
         atexit.register(cluster.stop)
         return cluster

@@ -129,3 +129,12 @@ def test_two_servers_limits_count_one_client_once(database: str) -> None:
     finally:
         first.close()
         second.close()
+
+
+def test_an_extensions_objects_do_not_make_a_database_foreign(postgres_url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION pg_stat_statements")  # views in the current schema, as an operator may add
+    Store(postgres_url).close()
+    Store(postgres_url, read_only=True).close()

@@ -258,6 +258,16 @@ class PostgresBackend:
             raise StoreError(f"cannot reach the database {self.name}", "cannot_open", self.name) from None
 
 
+OWN_TABLES = """
+SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
+  AND NOT EXISTS (SELECT 1 FROM pg_depend d
+                  WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')
+"""
+"""The tables of the current schema, but for an extension's (``pg_stat_statements``'s views, PostGIS's tables):
+an extension installed in the database does not make it another application's."""
+
+
 def check(conn: Connection, name: str, *, create: bool) -> None:
     """Check that the database is a Foursquare one, or has none of our tables yet; create or migrate it.
 
@@ -269,9 +279,7 @@ def check(conn: Connection, name: str, *, create: bool) -> None:
             conn.execute("SELECT pg_advisory_xact_lock(?::bigint)", (EVERYTHING,))
         tables = {
             row[0]
-            for row in conn.execute(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
-            ).fetchall()
+            for row in conn.execute(OWN_TABLES).fetchall()
         }
         if "foursquare_schema" not in tables:
             if tables:
