@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, date, datetime
@@ -125,7 +126,12 @@ class Backend(Protocol):
 
 
 class SqliteBackend:
-    """The SQLite file at ``path``: a connection per operation, ``BEGIN IMMEDIATE`` for every change.
+    """The SQLite file at ``path``: a connection per thread, ``BEGIN IMMEDIATE`` for every change.
+
+    Each thread keeps its connection for the store's life: opening one (the file, its schema, the WAL's index)
+    cost more than the move it served. The changes of this process take turns on a lock before ``BEGIN
+    IMMEDIATE``: a thread waiting for it is woken when the lock is free, whereas one waiting in SQLite's busy
+    handler sleeps in steps of up to 100 ms (other processes on the file still meet that handler).
 
     ``read_only``: the file is only read, never created, migrated or written (:func:`schema.open_read_only`);
     a change then fails with ``sqlite3.OperationalError``.
@@ -138,6 +144,10 @@ class SqliteBackend:
         self.path = path
         self.name = str(path)
         self.read_only = read_only
+        self._local = threading.local()
+        self._opened: list[sqlite3.Connection] = []
+        self._guard = threading.Lock()
+        self._writer = threading.RLock()  # reentrant: a change may run inside another (it joins it)
         if read_only:
             # One connection for the store's life: it may be an in-memory copy of an older schema's file.
             self._keeper: sqlite3.Connection | None = schema.open_read_only(path, timeout=BUSY_TIMEOUT_SECONDS)
@@ -149,35 +159,45 @@ class SqliteBackend:
         self._keeper.execute("SELECT count(*) FROM games").fetchone()  # opens the file and the WAL
 
     def close(self) -> None:
+        """Close every connection; a thread that uses the store again opens a new one."""
+        with self._guard:
+            opened, self._opened = self._opened, []
+        for conn in opened:
+            conn.close()
         if self._keeper is not None:
             self._keeper.close()
             self._keeper = None
 
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
-        """A fresh connection in autocommit mode (transactions are explicit), closed afterwards."""
+        """This thread's connection, in autocommit mode (transactions are explicit)."""
         if self.read_only:
             if self._keeper is None:
                 raise StoreError(f"the database {self.path} is closed", "cannot_open", self.path)
             yield self._keeper
             return
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None or conn not in self._opened:  # not yet, or closed since
+            conn = self._local.conn = self._open()
+        yield conn
+
+    def _open(self) -> sqlite3.Connection:
         try:
-            conn = sqlite.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, rows=True)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the database {self.path}: {exc}") from None
-        try:
+            conn = sqlite.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, rows=True, any_thread=True)
             # WAL with NORMAL: a commit survives the process being killed (SIGKILL) at any moment; only a crash
             # of the machine itself may take back the last commits. FULL adds an fsync to every move, which
             # capped the server at some 55 moves a second on this disk (docs/performance.md).
             conn.execute("PRAGMA synchronous = NORMAL")
-            yield conn
-        finally:
-            conn.close()
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the database {self.path}: {exc}") from None
+        with self._guard:
+            self._opened.append(conn)
+        return conn
 
     @contextmanager
     def transaction(self, scope: str | None = None) -> Iterator[sqlite3.Connection]:
         """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back if the block raises; the scope is always the whole file."""
-        with self.connect() as conn, sqlite.transaction(conn):
+        with self._writer, self.connect() as conn, sqlite.transaction(conn):
             yield conn
 
 
