@@ -124,6 +124,13 @@ class Cluster:
             conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
         return self.url(name)
 
+    def restart(self) -> None:
+        """Stop the server (``fast``: it ends every connection, and keeps what was committed even without
+        ``fsync``) and start it again: every connection a client held is broken."""
+        data, log = str(self.root / "data"), str(self.root / "server.log")
+        self._run("pg_ctl", "-D", data, "-m", "fast", "-w", "stop")
+        self._run("pg_ctl", "-D", data, "-l", log, "-w", "-t", "60", "start")
+
     def stop(self) -> None:
         """Stop the server at once and remove its folder (nothing in it is kept)."""
         if not self.root.exists():

@@ -11,6 +11,7 @@ import threading
 
 import pytest
 
+import postgres_support
 from db_support import tamper
 from foursquare.engine import Variant
 from foursquare.store import DATABASE_ENV, SCHEMA_VERSION, Store, StoreError
@@ -138,3 +139,19 @@ def test_an_extensions_objects_do_not_make_a_database_foreign(postgres_url: str)
         conn.execute("CREATE EXTENSION pg_stat_statements")  # views in the current schema, as an operator may add
     Store(postgres_url).close()
     Store(postgres_url, read_only=True).close()
+
+
+def test_a_database_restarted_under_the_store_costs_no_request_after_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from foursquare.store import postgres
+
+    monkeypatch.setattr(postgres, "CHECK_AFTER_IDLE", 0.0)  # as after a restart that took its time: checked
+    cluster = postgres_support.Cluster.start()
+    try:
+        store = Store(cluster.new_database())
+        game = store.create_game("alice", deal=1, variant=Variant(), hidden=True)
+        assert store.get(game.id).turn == 0  # the pool's connections are open and used
+        cluster.restart()
+        assert [store.get(game.id).id for _ in range(20)] == [game.id] * 20  # every pooled connection was broken
+        store.close()
+    finally:
+        cluster.stop()

@@ -14,10 +14,12 @@ games' cap holds — while moves of different games commit side by side, whichev
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import psycopg
 import psycopg.conninfo
@@ -205,7 +207,8 @@ class PostgresBackend:
             max_size=size,
             kwargs=options,
             timeout=CONNECT_TIMEOUT,
-            check=ConnectionPool.check_connection,
+            check=_check_if_idle,
+            reset=_note_return,
             name="foursquare",
             open=False,
         )
@@ -266,6 +269,23 @@ WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
 """
 """The tables of the current schema, but for an extension's (``pg_stat_statements``'s views, PostGIS's tables):
 an extension installed in the database does not make it another application's."""
+
+
+CHECK_AFTER_IDLE = 2.0
+"""Seconds a pooled connection may rest and still be lent without a check: a connection in constant use is known
+to work, and a round trip a request is an eighth of the moves a server takes; one that rested (through a restart
+of the database, say) is checked, so that a request never gets a connection the database closed meanwhile."""
+
+_last_returned: WeakKeyDictionary[psycopg.Connection[Any], float] = WeakKeyDictionary()
+
+
+def _note_return(conn: psycopg.Connection[Any]) -> None:
+    _last_returned[conn] = time.monotonic()
+
+
+def _check_if_idle(conn: psycopg.Connection[Any]) -> None:
+    if time.monotonic() - _last_returned.get(conn, -CHECK_AFTER_IDLE) >= CHECK_AFTER_IDLE:
+        ConnectionPool.check_connection(conn)
 
 
 def check(conn: Connection, name: str, *, create: bool) -> None:
