@@ -286,7 +286,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     for name in args.configs:
         with tempfile.TemporaryDirectory(prefix=f"foursquare-locust-{name}-") as tmp:
             phases: dict[str, Any] = {}
-            for phase in PHASES:  # each phase on servers of its own: the abuse phase has the default limits
+            for phase in args.phases:  # each phase on servers of its own: the abuse phase has the default limits
                 env = {} if phase == "abuse" else dict(GENEROUS_LIMITS)
                 with setup(name, Path(tmp), env) as configuration:
                     phases[phase] = run_locust(configuration, phase, args)
@@ -335,6 +335,8 @@ def table(result: dict[str, Any]) -> str:
             lines.append("| " + " | ".join("–" if c is None else str(c) for c in cells) + " |")
     lines += ["", "Per move answered (player and hint client moves), saturation phase:", ""]
     for config, phases in result["results"].items():
+        if "saturation" not in phases:
+            continue
         p = phases["saturation"]
         db = p["database"]
         moves = max(p["all_moves"], 1)
@@ -355,6 +357,7 @@ def table(result: dict[str, Any]) -> str:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--configs", nargs="+", choices=list(CONFIGS), default=list(CONFIGS))
+    parser.add_argument("--phases", nargs="+", choices=PHASES, default=list(PHASES))
     parser.add_argument("--players", type=int, default=100)
     parser.add_argument("--hint-clients", type=int, default=20)
     parser.add_argument("--think", type=float, default=1.0, help="a player's mean seconds between moves")

@@ -13,7 +13,7 @@ import logging
 import pickle
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -61,9 +61,11 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def store(database: str, clock: Clock) -> Store:
-    """A store on each engine in turn (SQLite, PostgreSQL)."""
-    return Store(database, clock=clock)
+def store(database: str, clock: Clock) -> Iterator[Store]:
+    """A store on each engine in turn (SQLite, PostgreSQL), closed after the test."""
+    opened = Store(database, clock=clock)
+    yield opened
+    opened.close()
 
 
 def new(store: Store, player: str = "alice", deal: int = 1) -> StoredGame:

@@ -31,7 +31,7 @@ from foursquare.web.deps import AnalysisJobs
 from foursquare.web.errors import install_error_handlers
 from foursquare.web.limits import BodyLimit
 from foursquare.web.openapi import install as install_openapi
-from foursquare.web.player import identify_player
+from foursquare.web.player import IdentifyPlayer
 from foursquare.web.pool import ComputePool, PoolSettings
 from foursquare.web.rate_limits import RateLimits
 from foursquare.web.retention import Purger, RetentionSettings
@@ -107,7 +107,7 @@ def create_app(
     app.state.rate_limits = limits
     app.state.retention = kept
     app.state.analysis_jobs = AnalysisJobs()
-    app.middleware("http")(identify_player)
+    app.add_middleware(IdentifyPlayer)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     install_error_handlers(app)
     for router in (games.router, analysis.router, stats.router, languages.router, page.router, pwa.router, docs.router):

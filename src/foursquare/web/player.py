@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 from fastapi import Request
 from fastapi.responses import Response
-from starlette.middleware.base import RequestResponseEndpoint
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from foursquare.web.errors import error_response, translator_of
 from foursquare.web.messages import say_in
@@ -72,27 +72,52 @@ def cross_site(request: Request) -> bool:
     return host_and_port(parts.netloc, parts.scheme) != host_and_port(request.headers.get("host", ""), parts.scheme)
 
 
-async def identify_player(request: Request, call_next: RequestResponseEndpoint) -> Response:
-    """Middleware: ``request.state.browser`` (the cookie) for the API; refusals of cross-site or cookie-less changes."""
-    if not request.url.path.startswith("/api/"):
-        return await call_next(request)
-    player = request.cookies.get(cookie_name(request))
-    known = valid_player_id(player)
-    from_elsewhere = cross_site(request)
-    if request.method not in SAFE_METHODS:
-        refusal = "cross_site" if from_elsewhere else None if known else "no_player"
-        if refusal is not None:
-            response: Response = error_response(403, refusal, say_in(translator_of(request), refusal))
-            response.headers["Cache-Control"] = "no-store"
-            return response
-    # Without a cookie, a safe request is answered for a new player, who has no games yet.
-    request.state.browser = player if known else secrets.token_urlsafe(16)
-    response = await call_next(request)
-    # An API answer is never stored, unless it says how to cache it (the catalogues: revalidated by ETag).
-    response.headers.setdefault("Cache-Control", "no-store")
-    if not known and not from_elsewhere and request.method == "GET":
-        set_player_cookie(request, response, request.state.browser)
-    return response
+class IdentifyPlayer:
+    """Middleware (plain ASGI: Starlette's ``BaseHTTPMiddleware`` cost a tenth of a move's CPU): for the API,
+    ``request.state.browser`` (the cookie), the refusals of cross-site or cookie-less changes, ``Cache-Control``
+    and a new player's cookie."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith("/api/"):
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        player = request.cookies.get(cookie_name(request))
+        known = valid_player_id(player)
+        from_elsewhere = cross_site(request)
+        if request.method not in SAFE_METHODS:
+            refusal = "cross_site" if from_elsewhere else None if known else "no_player"
+            if refusal is not None:
+                response: Response = error_response(403, refusal, say_in(translator_of(request), refusal))
+                response.headers["Cache-Control"] = "no-store"
+                await response(scope, receive, send)
+                return
+        # Without a cookie, a safe request is answered for a new player, who has no games yet.
+        request.state.browser = player if known else secrets.token_urlsafe(16)
+        extra: list[tuple[bytes, bytes]] = []
+        if not known and not from_elsewhere and request.method == "GET":
+            extra = player_cookie_headers(request, request.state.browser)
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                # An API answer is never stored, unless it says how to cache it (the catalogues: by ETag).
+                if not any(name.lower() == b"cache-control" for name, _ in headers):
+                    headers.append((b"cache-control", b"no-store"))
+                message = {**message, "headers": headers + extra}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def player_cookie_headers(request: Request, value: str) -> list[tuple[bytes, bytes]]:
+    """The ``Set-Cookie`` header that gives the browser the player cookie ``value``, as raw ASGI headers."""
+    carrier = Response()
+    set_player_cookie(request, carrier, value)
+    return [(name, header) for name, header in carrier.raw_headers if name == b"set-cookie"]
 
 
 def cookie_name(request: Request) -> str:

@@ -51,14 +51,16 @@ def refuse_if_daily_secret(stored: StoredGame, what: Phrase) -> None:
     "/{game_id}/hint", summary="Rank the legal moves, best first", dependencies=[Depends(rate_limited("hints"))]
 )
 async def hint(game_id: str, store: StoreDep, player: PlayerDep, pool: PoolDep, client: ClientDep) -> Hint:
-    view = await run_in_threadpool(hint_view, store, game_id, player)
+    view, assisted = await run_in_threadpool(hint_view, store, game_id, player)
     answer = Hint.model_validate(await pool.run_for(client, hint_json, view))
-    await run_in_threadpool(store.mark_assisted, game_id)  # only a hint answered is assistance
+    if not assisted:  # only a hint answered is assistance; a game marked stays so, without a write a hint
+        await run_in_threadpool(store.mark_assisted, game_id)
     return answer
 
 
-def hint_view(store: Store, game_id: str, player: str) -> View:
-    """What the hint is computed from: the player's view of the game (403 for another's, 409 once it is over)."""
+def hint_view(store: Store, game_id: str, player: str) -> tuple[View, bool]:
+    """What the hint is computed from: the player's view of the game (403 for another's, 409 once it is over);
+    and whether the game is marked assisted already."""
     stored = store.get(game_id)
     game = stored.rebuild()
     refuse_if_not_yours(stored, player, Phrase("doing.hint"))  # a hint is assistance: for the player only
@@ -67,7 +69,7 @@ def hint_view(store: Store, game_id: str, player: str) -> View:
         importlib.import_module("foursquare.players")  # the workers need it: answer 503 at once without it
     except ImportError as exc:
         raise UnavailableError("not_available", what=Phrase("what.hint"), error=exc) from None
-    return game.view()
+    return game.view(), stored.assisted
 
 
 # Answered as stored, the analysis module's own JSON (``analyze --json``): the model describes it, and the tests
