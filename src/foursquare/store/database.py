@@ -117,6 +117,8 @@ class Backend(Protocol):
     """How messages name the database: the file's path, or the URL without its password."""
     next_finished_seq: str
     """SQL: the place of a game that ends now among the finished games (increasing, never given twice)."""
+    returns_rows: bool
+    """Whether ``UPDATE … RETURNING`` may be written (SQLite has it from 3.35)."""
 
     def connect(self) -> AbstractContextManager[Connection]: ...
 
@@ -139,6 +141,7 @@ class SqliteBackend:
 
     dialect: Dialect = "sqlite"
     next_finished_seq = "(SELECT coalesce(max(finished_seq), 0) + 1 FROM games)"  # under the database's write lock
+    returns_rows = sqlite3.sqlite_version_info >= (3, 35, 0)
 
     def __init__(self, path: Path, *, read_only: bool = False) -> None:
         self.path = path

@@ -279,8 +279,7 @@ class GameStore(Database):
             if game.turn < stored.turn:  # not on every move: a statement a move is a share of PostgreSQL's work
                 conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,))
             # A game once over takes no change (apply refuses it), so its end is written once.
-            self._write_position(conn, game_id, game)
-            return self._read(conn, game_id), game, result
+            return self._write_position(conn, game_id, game), game, result
 
     def mark_assisted(self, game_id: str) -> None:
         """Mark a game assisted (its player took a hint)."""
@@ -312,30 +311,25 @@ class GameStore(Database):
                 self._write_position(conn, game_id, game)
             return self._read(conn, game_id)
 
-    def _write_position(self, conn: Connection, game_id: str, game: Game) -> None:
-        """Write ``game``'s position; its first end also gives it its place among finished games."""
+    def _write_position(self, conn: Connection, game_id: str, game: Game) -> StoredGame:
+        """Write ``game``'s position (its first end also gives it its place among finished games); the row as
+        written (``RETURNING`` where the engine has it: on PostgreSQL a round trip of a move's few)."""
         outcome = game.outcome()
         stamp = now(self.clock)
-        conn.execute(
+        sql = (
             "UPDATE games SET moves = ?, redo = ?, turn = ?, outcome = ?, reason = ?, score = ?, updated_at = ?,"
             " finished_seq = CASE WHEN ? AND finished_seq IS NULL"
             f"   THEN {self.backend.next_finished_seq} ELSE finished_seq END,"
             " finished_at = CASE WHEN ? THEN ? ELSE finished_at END"
-            " WHERE id = ?",
-            (
-                _moves_json(game.moves),
-                _moves_json(game.redo_moves),
-                game.turn,
-                outcome.status,
-                outcome.reason,
-                outcome.score,
-                stamp,
-                outcome.is_over,
-                outcome.is_over,
-                stamp,
-                game_id,
-            ),
+            " WHERE id = ?"
         )
+        position = (_moves_json(game.moves), _moves_json(game.redo_moves), game.turn, outcome.status, outcome.reason,
+                    outcome.score, stamp, outcome.is_over, outcome.is_over, stamp, game_id)  # fmt: skip
+        if not self.backend.returns_rows:
+            conn.execute(sql, position)
+            return self._read(conn, game_id)
+        row = conn.execute(f"{sql} RETURNING {', '.join(COLUMNS)}", position).fetchone()
+        return decode(row, self.today())
 
     def recent_games(self, player: str, limit: int) -> list[StoredGame]:
         """A player's last ``limit`` finished games, the last one to end first."""

@@ -184,6 +184,7 @@ class PostgresBackend:
 
     dialect: Dialect = "postgresql"
     next_finished_seq = "nextval('games_finished_seq')"
+    returns_rows = True
 
     def __init__(self, url: str, *, read_only: bool = False, pool_size: int | None = None) -> None:
         self.name = redacted(url)
@@ -248,8 +249,11 @@ class PostgresBackend:
             if scope is None:
                 conn.execute("SELECT pg_advisory_xact_lock(?::bigint)", (EVERYTHING,))
             else:
-                conn.execute("SELECT pg_advisory_xact_lock_shared(?::bigint)", (EVERYTHING,))
-                conn.execute("SELECT pg_advisory_xact_lock(?::integer, ?::integer)", (SCOPE_LOCKS, _key(scope)))
+                # One round trip; PostgreSQL computes a select list in its order, so the shared lock comes first.
+                conn.execute(
+                    "SELECT pg_advisory_xact_lock_shared(?::bigint), pg_advisory_xact_lock(?::integer, ?::integer)",
+                    (EVERYTHING, SCOPE_LOCKS, _key(scope)),
+                )
             yield conn
 
     @contextmanager
