@@ -48,28 +48,27 @@ $(VENV)/.web-installed: pyproject.toml $(LOCK) | $(BIN)/python
 serve: $(VENV)/.web-installed
 	$(BIN)/foursquare serve
 
-# Browser tests drive Debian's chromium; install it when missing and we are allowed to.
-browser:
-	@if [ ! -x /usr/bin/chromium ]; then \
+# $(call debian-package,TEST,PACKAGE,WHAT): install Debian's PACKAGE when the shell command TEST fails and we are
+# allowed to (root, with apt-get); else WHAT, the tests that need it, will be skipped.
+define debian-package
+	@if ! $(1); then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-			echo "installing Debian's chromium for the browser tests"; \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+			echo "installing Debian's $(2) for $(3)"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null; \
 		else \
-			echo "warning: /usr/bin/chromium is missing and we are not root: browser tests will be skipped"; \
+			echo "warning: $(2) is missing and we are not root: $(3) will be skipped"; \
 		fi; \
 	fi
+endef
+
+# Browser tests drive Debian's chromium.
+browser:
+	$(call debian-package,[ -x /usr/bin/chromium ],chromium,the browser tests)
 
 # The store's tests run on PostgreSQL too: a throwaway cluster made with Debian's initdb and pg_ctl (see
-# tests/postgres_support.py); install the server when missing and we are allowed to.
+# tests/postgres_support.py).
 postgresql:
-	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
-		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-			echo "installing Debian's postgresql for the store's tests"; \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
-		else \
-			echo "warning: PostgreSQL's initdb is missing and we are not root: PostgreSQL tests will be skipped"; \
-		fi; \
-	fi
+	$(call debian-package,ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1,postgresql,the PostgreSQL tests)
 
 # The page's type check: TypeScript (pinned in package-lock.json) reads the JSDoc of static/*.js; nothing is built.
 node_modules/.installed: package.json package-lock.json

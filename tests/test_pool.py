@@ -445,10 +445,8 @@ def test_closing_the_pool_refuses_the_waiting_jobs() -> None:
     assert gates.started == ["a0"] and pool.unfinished == 0
 
 
-def test_a_player_asking_for_a_hint_is_served_next_while_another_address_floods_the_server(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Over HTTP, from two addresses: the flood's hints fill the pool; the player's hint is answered next."""
+def gated_hints(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, list[int]]:
+    """Make every hint wait for a gate (the event returned) and answer no move; the turns asked, in order."""
     gate = threading.Event()
     turns: list[int] = []
 
@@ -458,6 +456,14 @@ def test_a_player_asking_for_a_hint_is_served_next_while_another_address_floods_
         return {"turn": view.turn, "moves": []}
 
     monkeypatch.setattr("foursquare.web.routes.analysis.hint_json", gated_hint)
+    return gate, turns
+
+
+def test_a_player_asking_for_a_hint_is_served_next_while_another_address_floods_the_server(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over HTTP, from two addresses: the flood's hints fill the pool; the player's hint is answered next."""
+    gate, turns = gated_hints(monkeypatch)
     app = create_app(db_path, pool=PoolSettings(kind="thread", workers=1, queue=2))
     with serving(app) as url, player_client(url, "127.0.0.2") as flooder, player_client(url) as player:
         flood_game = post(flooder, "/api/games", deal=1)["id"]  # its hints are asked at turn 0

@@ -20,10 +20,9 @@ import httpx
 import pytest
 
 from db_support import game_row
-from foursquare.engine import View
 from foursquare.web import create_app
 from foursquare.web.pool import PoolSettings
-from test_pool import WIN_2, play, player_client, wait_for
+from test_pool import WIN_2, gated_hints, play, player_client, wait_for
 from test_pool import serving as serving_app
 from test_server_process import serving, without_timestamps
 
@@ -234,15 +233,7 @@ def test_a_players_hint_is_served_next_on_either_server_while_another_address_fl
     """Each server's pool is fair between the clients it sees; a flood spread over both servers fills both pools
     and still cannot keep a player's hint waiting behind more than one job of its own (two apps in this process,
     on one database, each under its own uvicorn, so that the hints can be held at a gate)."""
-    gate = threading.Event()
-    turns: list[int] = []
-
-    def gated_hint(view: View) -> dict[str, Any]:
-        turns.append(view.turn)
-        gate.wait(GUARD)
-        return {"turn": view.turn, "moves": []}
-
-    monkeypatch.setattr("foursquare.web.routes.analysis.hint_json", gated_hint)
+    gate, turns = gated_hints(monkeypatch)
     settings = PoolSettings(kind="thread", workers=1, queue=2)
     apps = [create_app(postgres_url, pool=settings) for _ in range(2)]
     with ExitStack() as stack:
