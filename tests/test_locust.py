@@ -34,7 +34,7 @@ def test_players_hint_clients_and_an_abuser_on_two_servers_meet_no_failure(
     done = tmp_path / "done"
     done.mkdir()
     limits = {"FOURSQUARE_RATE_HINTS": "1000000/minute"}  # the hint client asks back to back, from one address
-    env = {**os.environ, **limits}
+    env = {**os.environ, **limits, "FOURSQUARE_POOL": "thread"}  # no worker process to start for one hint client
     with serving(postgres_url, env=env) as (a, _), serving(postgres_url, env=env) as (b, _):
         users = PLAYERS + HINT_CLIENTS + ABUSERS
         locust_env = {

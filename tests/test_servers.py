@@ -37,7 +37,8 @@ COOKIE = "fs_player"
 @contextmanager
 def two_servers(url: str, env: dict[str, str] | None = None) -> Iterator[tuple[str, str, Any]]:
     """Servers A and B on the database ``url``; yields their base URLs and A's process (to kill)."""
-    environment = {**os.environ, **(env or {})}
+    # Hints in the servers' own threads: no worker process to start and warm up for tests that ask none.
+    environment = {**os.environ, "FOURSQUARE_POOL": "thread", **(env or {})}
     with serving(url, env=environment) as (a, process_a), serving(url, env=environment) as (b, _):
         yield a, b, process_a
 
@@ -209,7 +210,7 @@ def test_a_server_killed_mid_play_loses_no_move_it_acknowledged(postgres_url: st
                 stored = httpx.get(f"{b}/api/games/{game_id}", cookies=mover.cookies, timeout=GUARD).json()
                 assert without_timestamps(stored) == without_timestamps(last)
         stats = [httpx.get(f"{b}/api/stats", cookies=jar, timeout=GUARD).json() for jar in cookies]
-    with serving(postgres_url) as (again, _):
+    with serving(postgres_url, env={**os.environ, "FOURSQUARE_POOL": "thread"}) as (again, _):
         assert [httpx.get(f"{again}/api/stats", cookies=jar, timeout=GUARD).json() for jar in cookies] == stats
         mover = movers[0]
         for game_id, last in mover.states.items():
