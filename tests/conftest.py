@@ -46,8 +46,8 @@ def postgres_cluster() -> postgres_support.Cluster:
 
 @pytest.fixture
 def postgres_url(postgres_cluster: postgres_support.Cluster) -> str:
-    """The URL of a new, empty PostgreSQL database for one test."""
-    return postgres_cluster.new_database()
+    """The URL of a new, empty PostgreSQL schema for one test: a database of its own as far as the store sees."""
+    return postgres_cluster.new_schema()
 
 
 @pytest.fixture(params=ENGINES)

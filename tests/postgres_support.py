@@ -70,7 +70,8 @@ class Cluster:
         self.bindir = bindir
         self.run_as = run_as
         self._names = itertools.count(1)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # new_schema makes the shared database under it
+        self._shared: str | None = None
 
     @property
     def socket_dir(self) -> Path:
@@ -123,6 +124,20 @@ class Cluster:
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
         return self.url(name)
+
+    def new_schema(self) -> str:
+        """The URL of a new, empty schema of one database that the tests share, the first of its ``search_path``:
+        as empty as a new database for the store (which keeps to the current schema), in milliseconds instead of
+        the quarter of a second a ``CREATE DATABASE`` takes."""
+        import psycopg
+
+        with self._lock:
+            if self._shared is None:
+                self._shared = self.new_database()
+            name = f"fs_{os.getpid()}_{next(self._names)}"
+        with psycopg.connect(self._shared, autocommit=True) as conn:
+            conn.execute(f'CREATE SCHEMA "{name}"')
+        return f"{self._shared}&options={quote(f'-csearch_path={name}')}"
 
     def restart(self) -> None:
         """Stop the server (``fast``: it ends every connection, and keeps what was committed even without

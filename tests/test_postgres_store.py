@@ -54,7 +54,7 @@ def test_a_database_of_another_application_is_refused_and_left_untouched(postgre
     message = refused([*SERVE, "--db", postgres_url])
     assert "is a PostgreSQL database but not a Foursquare one; it was left untouched" in message
     with psycopg.connect(postgres_url) as conn:
-        tables = conn.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
+        tables = conn.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")
         assert [row[0] for row in tables] == ["invoices"]
         assert conn.execute("SELECT id FROM invoices").fetchall() == [(7,)]
 
@@ -132,9 +132,10 @@ def test_two_servers_limits_count_one_client_once(database: str) -> None:
         second.close()
 
 
-def test_an_extensions_objects_do_not_make_a_database_foreign(postgres_url: str) -> None:
+def test_an_extensions_objects_do_not_make_a_database_foreign(postgres_cluster: postgres_support.Cluster) -> None:
     import psycopg
 
+    postgres_url = postgres_cluster.new_database()  # of its own: an extension is installed once a database
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         conn.execute("CREATE EXTENSION pg_stat_statements")  # views in the current schema, as an operator may add
     Store(postgres_url).close()

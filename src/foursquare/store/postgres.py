@@ -189,7 +189,7 @@ class PostgresBackend:
     def __init__(self, url: str, *, read_only: bool = False, pool_size: int | None = None) -> None:
         self.name = redacted(url)
         try:
-            psycopg.conninfo.conninfo_to_dict(url)
+            given = psycopg.conninfo.conninfo_to_dict(url)
         except psycopg.ProgrammingError as exc:
             raise StoreError(
                 f"{self.name} is not a PostgreSQL URL that can be read: {library_words(exc, url, self.name)}",
@@ -198,8 +198,8 @@ class PostgresBackend:
                 library_words(exc, url, self.name),
             ) from None
         options = {"autocommit": True, "row_factory": _rows, "connect_timeout": CONNECT_TIMEOUT}
-        if read_only:
-            options["options"] = "-c default_transaction_read_only=on"
+        if read_only:  # after the URL's own options (a search_path, say), which this would otherwise replace
+            options["options"] = f"{given.get('options') or ''} -c default_transaction_read_only=on".strip()
         self._prepare(url, options, read_only)
         size = pool_size or DEFAULT_POOL_SIZE
         self._pool: ConnectionPool[psycopg.Connection[Row]] = ConnectionPool(
