@@ -51,6 +51,14 @@ def test_the_command_line_s_limit_of_threads_is_the_solver_s() -> None:
         solve_stock(Game(deal=1).stock, threads=THREADS_LIMIT + 1)
 
 
+def test_the_command_line_s_node_budgets_are_the_solver_s_and_the_study_s() -> None:
+    from foursquare.cli import options
+    from foursquare.solver import DEFAULT_NODES
+    from foursquare.study.work import MAX_NODE_BUDGET
+
+    assert (options.MAX_NODES, options.DEFAULT_NODES) == (MAX_NODE_BUDGET, DEFAULT_NODES)
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [

@@ -7,6 +7,7 @@ import copy
 import json
 import random
 import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,8 +17,11 @@ import pytest
 from cli_support import run_main
 from foursquare import record
 from foursquare.cards import DECK_SIZE, Card, deal_stock
+from foursquare.cli import options
 from foursquare.engine import Game, Move, Variant
 from foursquare.solver import (
+    DEFAULT_NODES,
+    DEFAULT_TIMEOUT,
     Solution,
     SolverError,
     bits,
@@ -31,6 +35,7 @@ from foursquare.solver import (
     solution_json,
     solve,
 )
+from foursquare.solver.search import CHECK_EVERY
 
 VARIANTS = [Variant(), Variant(adjacency="diagonal"), Variant(count_buried=True)]
 #: The node budget of the searches here: a count, so the same answer on a slow machine as on a fast one (these
@@ -536,6 +541,39 @@ def test_winnable_deal() -> None:
     text = run_cli("deal", "--winnable", "--seed", "2")
     assert text.returncode == 0 and str(deal) in text.stdout
     assert " ".join(c.name for c in deal_stock(deal)) in text.stdout
+
+
+def _burn_cpu() -> list[subprocess.Popen[bytes]]:
+    """Two processes that spin on the processors for a minute at most: another machine's worth of load."""
+    loop = "import time\nend = time.monotonic() + 60\nwhile time.monotonic() < end: pass"
+    return [subprocess.Popen([sys.executable, "-c", loop]) for _ in range(2)]
+
+
+def test_cli_solve_nodes_is_the_same_answer_under_load() -> None:
+    """A node budget and no timeout: the search never looks at the clock, so two runs — the second with the
+    processors busy with other work — give the same document, positions and line included (seconds aside).
+    Deal 471 is one of the hard ones: the budget leaves it at bounds, where a clock would make it differ."""
+    args = ("solve", "--deal", "471", "--nodes", "3000000", "--json")
+    quiet = run_cli(*args)
+    burners = _burn_cpu()
+    try:
+        busy = run_cli(*args)
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+    assert quiet.returncode == busy.returncode == 0, quiet.stderr + busy.stderr
+    first, second = json.loads(quiet.stdout), json.loads(busy.stdout)
+    assert first["status"] == "bounds" and 3_000_000 <= first["nodes"] < 3_000_000 + 2 * CHECK_EVERY
+    del first["seconds"], second["seconds"]
+    assert first == second
+
+
+def test_a_node_budget_without_a_timeout_has_no_clock() -> None:
+    """``timeout=None`` with a node budget: no deadline at all (the default timeout is only for neither)."""
+    solution = solve(deal_stock(14), max_nodes=20_000)
+    assert solution.status == "bounds" and solution.nodes < 20_000 + 2 * CHECK_EVERY
+    assert DEFAULT_TIMEOUT == 10.0 and DEFAULT_NODES == options.DEFAULT_NODES
 
 
 def test_cli_solve_threads_option() -> None:

@@ -20,7 +20,9 @@ import pytest
 
 from cli_support import run_main
 from foursquare.cli import main
-from foursquare.engine import Variant
+from foursquare.cli.options import DEFAULT_NODES
+from foursquare.engine import Game, Variant
+from foursquare.solver import solve
 from foursquare.study import (
     DealResult,
     StudyError,
@@ -178,7 +180,8 @@ def test_deal_ranges_must_not_overlap_or_run_backwards(tmp_path: Path) -> None:
     )  # fmt: skip
     assert reversed_.returncode == 2 and "ends before it starts" in reversed_.stderr
     assert "Traceback" not in overlapping.stderr + reversed_.stderr
-    for options in (["greedy", "--timeout", "3"], ["solver", "--seed", "4"], ["random", "--time", "1"]):
+    for options in (["greedy", "--timeout", "3"], ["solver", "--seed", "4"], ["random", "--time", "1"],
+                    ["best", "--nodes", "1000"]):
         wrong = cli("run", "--what", *options, "--deals", "1-3", "--db", db)
         assert wrong.returncode == 2 and "--" in wrong.stderr and not Path(db).exists()
 
@@ -378,3 +381,44 @@ def test_study_errors_are_worded_in_the_players_language(tmp_path: Path, capsys:
     assert main(["--lang", "bn", "study", "report", "--db", str(other)]) == 2
     assert translator("bn")("cli.study.error.not_a_study_db", path=str(other)) in capsys.readouterr().err
     assert t("cli.study.error.not_a_study_db", path="x") != "x is not a Foursquare study database"
+
+
+def test_a_solver_study_has_a_node_budget_by_default_and_its_rows_are_solve_nodes() -> None:
+    """No limit given: the default node budget and no clock, so a row is ``solve --nodes`` on any machine; a
+    study of seconds keeps the key it had before node budgets, and a budget and a timeout are two studies."""
+    default = StudySettings("solver")
+    assert default.node_budget == DEFAULT_NODES and default.timeout is None
+    assert default.to_json() == {"node_budget": DEFAULT_NODES}
+    assert StudySettings.from_key(default.key()) == default
+    assert SOLVER.to_json() == {"timeout": 10.0} and SOLVER.key() == (
+        '{"timeout": 10.0, "variant": {"adjacency": "orthogonal", "count_buried": false}, "what": "solver"}'
+    )
+    assert StudySettings("best", node_budget=5).node_budget is None  # the solver's setting, normalised away
+    with pytest.raises(StudyError, match="node budget"):
+        StudySettings("solver", node_budget=0)
+    small = StudySettings("solver", node_budget=50_000)
+    row = compute_chunk(small, [471])[0]
+    again = solve(Game(deal=471).stock, max_nodes=50_000)
+    assert (row.status, row.score, row.upper_bound, row.nodes) == (
+        again.status, again.best_score, again.upper_bound, again.nodes
+    )  # fmt: skip
+
+
+def test_a_node_budget_study_exports_and_imports_its_budget(tmp_path: Path) -> None:
+    db, copy = tmp_path / "a.db", tmp_path / "b.db"
+    small = StudySettings("solver", node_budget=50_000)
+    with StudyStore(db) as store:
+        store.add(store.study(small), SOLVER_ROWS[:3])
+    for kind in ("jsonl", "csv"):
+        out = tmp_path / f"rows.{kind}"
+        assert cli("export", "--db", str(db), "--format", kind, "--out", str(out)).returncode == 0
+        if kind == "jsonl":
+            first = json.loads(out.read_text().splitlines()[0])
+            assert first["node_budget"] == 50_000 and "timeout" not in first
+        imported = cli("import", str(out), "--db", str(copy))
+        assert imported.returncode == 0, imported.stderr
+    with StudyStore(copy) as store:
+        (study,) = store.studies()
+        assert study.settings == small and len(list(store.iter_results(study))) == 3
+    report = cli("report", "--db", str(db))
+    assert report.returncode == 0 and "node_budget 50000" in report.stdout

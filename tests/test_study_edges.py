@@ -115,10 +115,13 @@ def test_huge_counts_and_times_stay_readable_in_every_digit() -> None:
         ("--timeout", "1e30", "expected at most 86400 seconds, not '1e30'"),
         ("--timeout", "inf", "expected at most 86400 seconds"),
         ("--time", "99999", "expected at most 3600 seconds, not '99999'"),
+        ("--nodes", "0", "expected at least 1, not '0'"),
+        ("--nodes", str(10**20), "expected at most 1,125,899,906,842,624"),
+        ("--nodes", "1e7", "whole number"),
     ],
 )
 def test_absurd_numbers_are_option_errors(tmp_path: Path, option: str, value: str, message: str) -> None:
-    what = {"--timeout": "solver", "--time": "best"}.get(option, "random")
+    what = {"--timeout": "solver", "--nodes": "solver", "--time": "best"}.get(option, "random")
     db = tmp_path / "s.db"
     result = run_main("study", "run", "--what", what, "--deals", "1-5", "--db", str(db), option, value)
     assert result.returncode == 2 and message in result.stderr and f"argument {option}" in result.stderr

@@ -117,7 +117,7 @@ def positive_int(text: str) -> int:
 
 
 def whole_number_up_to(most: int) -> Callable[[str], int]:
-    """:func:`positive_int` of at most ``most``: a count of threads or processes, each of which costs memory."""
+    """:func:`positive_int` of at most ``most``: a count of threads or processes (each costs memory), a node budget."""
 
     def bounded_whole_number(text: str) -> int:
         value = positive_int(text)
@@ -126,6 +126,14 @@ def whole_number_up_to(most: int) -> Callable[[str], int]:
         return value
 
     return bounded_whole_number
+
+
+#: The most positions ``--nodes`` takes: :data:`foursquare.study.work.MAX_NODE_BUDGET`, repeated so that parsing
+#: the command line does not import the study's modules (``tests/test_cli_flags.py`` checks that they agree).
+MAX_NODES = 1 << 50
+#: :data:`foursquare.solver.DEFAULT_NODES`, repeated for the same reason (the solver imports numba).
+DEFAULT_NODES = 30_000_000
+node_budget = whole_number_up_to(MAX_NODES)
 
 
 def seed_number(text: str) -> int:
@@ -186,11 +194,13 @@ def values_may_start_with_a_dash(argv: list[str]) -> list[str]:
 
 
 DASHED_VALUE_OPTIONS = frozenset(
-    {"--deals", "--deal", "--delay", "--time", "--timeout", "--seed", "--jobs", "--threads", "--seconds"}
+    {"--deals", "--deal", "--delay", "--time", "--timeout", "--seed", "--jobs", "--threads", "--seconds", "--nodes"}
 )
 
 __all__ = [
+    "DEFAULT_NODES",
     "EXIT_BAD_INPUT",
+    "MAX_NODES",
     "MAX_SECONDS",
     "MAX_SEED",
     "CommandError",
@@ -199,6 +209,7 @@ __all__ = [
     "deal_range",
     "deal_range_up_to",
     "house_rules_given",
+    "node_budget",
     "non_negative_float",
     "non_negative_seconds",
     "positive_float",

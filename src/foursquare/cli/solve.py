@@ -12,6 +12,7 @@ from foursquare.cli.options import (
     add_variant_options,
     deal_number,
     house_rules_given,
+    node_budget,
     positive_seconds,
     variant_of,
     whole_number_up_to,
@@ -34,8 +35,9 @@ def register(sub: Any, t: Translator | None = None) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--deal", type=deal_number, help=help_text(t, "cli.solve.deal.help"))
     src.add_argument("--record", metavar="FILE", help=help_text(t, "cli.solve.record.help"))
+    p.add_argument("--timeout", type=positive_seconds, metavar="S", help=help_text(t, "cli.solve.timeout.help"))
     p.add_argument(
-        "--timeout", type=positive_seconds, default=10.0, metavar="S", help=help_text(t, "cli.solve.timeout.help")
+        "--nodes", type=node_budget, metavar="N", help=help_text(t, "cli.solve.nodes.help", timeout="--timeout")
     )
     threads = whole_number_up_to(MAX_THREADS)
     p.add_argument("--threads", type=threads, metavar="N", help=help_text(t, "cli.solve.threads.help"))
@@ -55,7 +57,9 @@ def run_solve(args: argparse.Namespace) -> int:
         game = record.read(args.record)
     else:
         game = Game(deal=args.deal, variant=variant_of(args))
-    solution = solve(game.stock, game.variant, moves=game.moves, timeout=args.timeout, threads=args.threads)
+    solution = solve(
+        game.stock, game.variant, moves=game.moves, timeout=args.timeout, max_nodes=args.nodes, threads=args.threads
+    )
     print(json.dumps(solution_json(solution, game)) if args.json else solution_text(solution, game, args.translator))
     return 0
 

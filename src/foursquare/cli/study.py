@@ -17,9 +17,11 @@ from typing import Any
 
 from foursquare.cli.extras import require_extra
 from foursquare.cli.options import (
+    DEFAULT_NODES,
     CommandError,
     add_variant_options,
     deal_range,
+    node_budget,
     positive_float,
     positive_int,
     seed_number,
@@ -98,6 +100,9 @@ def _register_run(commands: Any, t: Translator) -> None:
     )
     p.add_argument("--deals", required=True, type=deal_ranges, metavar="A-B", help=help_text(t, "cli.study.deals.help"))
     p.add_argument("--timeout", type=timeout_seconds, metavar="S", help=help_text(t, "cli.study.timeout.help"))
+    default = t.number(DEFAULT_NODES)
+    nodes_help = help_text(t, "cli.study.nodes.help", default=default, seconds=t.number(10))
+    p.add_argument("--nodes", type=node_budget, metavar="N", help=nodes_help)
     p.add_argument("--seed", type=seed_number, default=0, help=help_text(t, "cli.study.seed.help"))
     p.add_argument("--time", type=move_seconds, metavar="S", help=help_text(t, "cli.study.time.help"))
     _add_db(p, t)
@@ -177,7 +182,9 @@ def run_study(args: argparse.Namespace) -> int:
     t: Translator = args.translator
     _check_settings(args)
     _check_overlap(args.deals, t)
-    settings = StudySettings(args.what, variant_of(args), timeout=args.timeout, seed=args.seed, time_budget=args.time)
+    settings = StudySettings(
+        args.what, variant_of(args), timeout=args.timeout, seed=args.seed, time_budget=args.time, node_budget=args.nodes
+    )
     deals = Deals.of(args.deals)
     with StudyStore(_db_path(args)) as store, _progress(args, deals) as show:
         study = run(store, settings, deals, workers=args.workers, scheduler=args.scheduler, progress=show)
@@ -196,8 +203,9 @@ def _progress(args: argparse.Namespace, deals: Any) -> contextlib.AbstractContex
 def _check_settings(args: argparse.Namespace) -> None:
     """Refuse an option that does not apply to ``--what`` rather than silently ignore it."""
     t: Translator = args.translator
-    if args.what != "solver" and args.timeout is not None:
-        raise CommandError(t("cli.study.solver_only", timeout="--timeout", time="--time", best="best"))
+    for option, value in (("--timeout", args.timeout), ("--nodes", args.nodes)):
+        if args.what != "solver" and value is not None:
+            raise CommandError(t("cli.study.solver_only", timeout=option, time="--time", best="best"))
     if args.what == "solver" and (args.seed != 0 or args.time is not None):
         raise CommandError(t("cli.study.players_only", seed="--seed", time="--time", timeout="--timeout"))
     if args.what in ("greedy", "random") and args.time is not None:
@@ -370,6 +378,8 @@ def settings_text(settings: dict[str, Any], t: Translator) -> str:
     parts = []
     if settings.get("timeout") is not None:
         parts.append(t("cli.study.html.timeout", seconds=t.number(settings["timeout"])))
+    if settings.get("node_budget") is not None:
+        parts.append(t("cli.study.html.node_budget", nodes=t.number(settings["node_budget"])))
     if "seed" in settings:
         parts.append(t("cli.study.html.seed", seed=str(settings["seed"])))
     if "time_budget" in settings:

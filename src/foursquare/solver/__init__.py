@@ -28,6 +28,8 @@ analysis after a game, for choosing winnable deals, and for the ``solve`` comman
 from foursquare import jitcache
 from foursquare.solver import bits, classkey, driver, frames, jit, parity, position, ranks, search
 from foursquare.solver.driver import (
+    DEFAULT_NODES,
+    DEFAULT_TIMEOUT,
     DEFAULT_VARIANT,
     MAX_THREADS,
     THREADS_LIMIT,
@@ -47,6 +49,8 @@ SOURCES = jitcache.package_sources(__file__)
 jitcache.refresh([bits, classkey, driver, frames, jit, parity, position, ranks, search], SOURCES)
 
 __all__ = [
+    "DEFAULT_NODES",
+    "DEFAULT_TIMEOUT",
     "DEFAULT_VARIANT",
     "MAX_THREADS",
     "THREADS_LIMIT",

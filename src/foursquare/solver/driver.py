@@ -13,6 +13,7 @@ pass it on (``SystemError: ... returned a result with an exception set``).
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import threading
@@ -41,8 +42,12 @@ DEFAULT_VARIANT = Variant()
 MAX_THREADS = 4  # the default's cap: the processors this process may use, at most this many
 THREADS_LIMIT = 256  # the most threads a caller may ask for (each has its own search arrays)
 NO_NODE_LIMIT = 1 << 62
+DEFAULT_TIMEOUT = 10.0  # seconds, when neither a timeout nor a node budget is given
+#: The node budget of a reproducible solve: about 10 s of one thread on the 2-core development machine
+#: (docs/solver.md). ``solve --nodes``, and the solver's studies, use it by default.
+DEFAULT_NODES = 30_000_000
 PROBE_NODES = 1 << 15  # per frame and step of the probe
-PROBE_SHARE = 0.1  # of the time, at most, for the probe
+PROBE_SHARE = 0.1  # of the time and of the node budget, at most, for the probe
 COMPILE_TABLE_BITS = 4  # the tables of the search that only compiles the code
 COMPILE_DEADLINE = 3600.0
 WINNABLE_TRIES = 50
@@ -127,8 +132,8 @@ def _start(stock: Sequence[Card], variant: Variant, moves: Sequence[Move | tuple
     return game
 
 
-def _check_limits(timeout: float, max_nodes: int | None, threads: int | None) -> None:
-    if not timeout > 0:
+def _check_limits(timeout: float | None, max_nodes: int | None, threads: int | None) -> None:
+    if timeout is not None and not timeout > 0:
         raise SolverError(f"timeout must be a positive number of seconds, not {timeout!r}")
     if max_nodes is not None and max_nodes < 1:
         raise SolverError(f"the node budget must be a positive number, not {max_nodes!r}")
@@ -312,14 +317,18 @@ class _Crew:
 
 
 def _probe(
-    game: Game, searches: list[_Search], deadline: float, node_limit: int, counters: IntArray, cancel: _Cancel
+    game: Game, searches: list[_Search], limits: tuple[float, int], node_limit: int, counters: IntArray,
+    cancel: _Cancel,
 ) -> Best | None:
     """A short search for any win, most promising cells first, then for better and better wins with small node
-    budgets, until ``deadline``: a good line to show if time runs out, and often the optimum itself, which
-    then spares the last (and longest) deepening iterations. A frame it exhausts at some k gets that bound."""
+    budgets, until ``limits`` (a deadline, a number of nodes) is reached: a good line to show if time runs out,
+    and often the optimum itself, which then spares the last (and longest) deepening iterations. A frame it
+    exhausts at some k gets that bound."""
+    deadline, probe_nodes = limits
     best: Best | None = None
     k = DECK_SIZE
-    while k >= min(search.bound for search in searches) and time.perf_counter() < deadline:
+    while (k >= min(search.bound for search in searches) and counters[0] < probe_nodes
+           and time.perf_counter() < deadline):
         found = False
         for search in searches:
             if search.bound > k:
@@ -346,21 +355,25 @@ def solve(
     variant: Variant = DEFAULT_VARIANT,
     *,
     moves: Sequence[Move | tuple[int, int]] = (),
-    timeout: float = 10.0,
+    timeout: float | None = None,
     max_nodes: int | None = None,
     threads: int | None = None,
 ) -> Solution:
     """The best score reachable from the position after ``moves``, the whole ``stock`` order known.
 
-    Returns the optimum with a line reaching it, or a proof that no line wins, or — when
-    ``timeout`` seconds pass first (or about ``max_nodes`` positions were examined) — the best line
-    found and a proven upper bound. A node budget makes the answer independent of the machine's speed.
+    Returns the optimum with a line reaching it, or a proof that no line wins, or — when ``timeout``
+    seconds pass first, or ``max_nodes`` positions were examined (give or take a few thousand) — the best
+    line found and a proven upper bound. With a node budget and no timeout the search never looks at the
+    clock, so the answer is the same on any machine, however busy (:data:`DEFAULT_NODES` is about 10 s
+    here); with neither, the timeout is :data:`DEFAULT_TIMEOUT`.
     The deepening runs on ``threads`` threads (default: :func:`default_threads`; one with a node budget), at
     most :data:`THREADS_LIMIT`. The search runs on a thread of its own: an exception that interrupts the caller's
     wait for it (``KeyboardInterrupt``) stops it within a few thousand positions, and is raised once it has stopped.
     """
     _check_limits(timeout, max_nodes, threads)
     game = _start(stock, variant, moves)
+    if timeout is None and max_nodes is None:
+        timeout = DEFAULT_TIMEOUT
     n_threads = 1 if max_nodes is not None else (threads if threads is not None else default_threads())
     cancel = _Cancel()
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="foursquare-solve") as runner:
@@ -371,9 +384,10 @@ def solve(
             raise
 
 
-def _solve(game: Game, timeout: float, max_nodes: int | None, n_threads: int, cancel: _Cancel) -> Solution:
-    """:func:`solve`'s work, on its own thread; ``cancel`` stops it."""
+def _solve(game: Game, timeout: float | None, max_nodes: int | None, n_threads: int, cancel: _Cancel) -> Solution:
+    """:func:`solve`'s work, on its own thread; ``cancel`` stops it. Without a timeout, no deadline."""
     node_limit = NO_NODE_LIMIT if max_nodes is None else max_nodes
+    seconds = math.inf if timeout is None else timeout
     # On this thread: a Ctrl-C raised inside numba's compiler (in an LLVM callback) is swallowed there and leaves the
     # compile broken, an internal error. So a Ctrl-C during the first compile acts once the compile is done.
     _compile(game)
@@ -398,8 +412,9 @@ def _solve(game: Game, timeout: float, max_nodes: int | None, n_threads: int, ca
         return result("unwinnable", None, -1)
     tables = _Tables()
     searches = [_Search(game, frame, tables) for frame in _frames(game)]
-    best = _probe(game, searches, started + PROBE_SHARE * timeout, node_limit, counters, cancel)
-    deepening = _Deepening(game, searches, started + timeout, node_limit, counters, cancel)
+    probe_limits = (started + PROBE_SHARE * seconds, int(PROBE_SHARE * node_limit))
+    best = _probe(game, searches, probe_limits, node_limit, counters, cancel)
+    deepening = _Deepening(game, searches, started + seconds, node_limit, counters, cancel)
     if n_threads == 1:
         return result(*deepening.run(best, deepening.alone))
     with ThreadPoolExecutor(max_workers=n_threads) as pool:

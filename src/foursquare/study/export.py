@@ -17,7 +17,7 @@ PARQUET_EXTRA = "foursquare-solitaire[parquet]"  # what to install for Parquet f
 PARQUET_BATCH = 65_536  # rows per row group
 # Every column a table export has, solver and player fields side by side (empty where they do not apply).
 COLUMNS = (
-    "what", "deal", "adjacency", "count_buried", "timeout", "seed", "time_budget",
+    "what", "deal", "adjacency", "count_buried", "timeout", "node_budget", "seed", "time_budget",
     "status", "best_score", "upper_bound", "nodes", "outcome", "score", "moves", "seconds",
 )  # fmt: skip
 
@@ -75,8 +75,8 @@ def write_parquet(store: StudyStore, path: str) -> int:
     pa, pq = pyarrow_modules()
     types = {
         "what": pa.string(), "deal": pa.uint64(), "adjacency": pa.string(), "count_buried": pa.bool_(),
-        "timeout": pa.float64(), "seed": pa.uint64(), "time_budget": pa.float64(), "status": pa.string(),
-        "best_score": pa.int32(),
+        "timeout": pa.float64(), "node_budget": pa.int64(), "seed": pa.uint64(), "time_budget": pa.float64(),
+        "status": pa.string(), "best_score": pa.int32(),
         "upper_bound": pa.int32(), "nodes": pa.int64(), "outcome": pa.string(), "score": pa.int32(),
         "moves": pa.int32(), "seconds": pa.float64(),
     }  # fmt: skip

@@ -24,7 +24,7 @@ from foursquare.cards import DECK_SIZE, MAX_DEAL
 from foursquare.engine import Variant
 from foursquare.solver.driver import Status
 from foursquare.study.store import StudyStore
-from foursquare.study.work import MAX_SEED, WHATS, DealResult, StudyError, StudySettings
+from foursquare.study.work import MAX_NODE_BUDGET, MAX_SEED, WHATS, DealResult, StudyError, StudySettings
 
 SOLVER_STATUSES: tuple[str, ...] = get_args(Status)
 OUTCOMES = ("won", "lost")
@@ -187,7 +187,11 @@ def _parse(record: dict[str, Any], where: _Where) -> tuple[StudySettings, DealRe
     variant = Variant(get("adjacency", _choice(("orthogonal", "diagonal"))), get("count_buried", _bool))
     seconds = get("seconds", _decimal(0.0))
     if what == "solver":
-        settings = StudySettings(what, variant, timeout=get("timeout", _decimal(0.0, above=True)))
+        timeout = get("timeout", _decimal(0.0, above=True), required=False)
+        budget = get("node_budget", _whole(1, MAX_NODE_BUDGET), required=False)
+        if timeout is None and budget is None:  # rows before node budgets always had a timeout
+            raise where.missing("node_budget")
+        settings = StudySettings(what, variant, timeout=timeout, node_budget=budget)
         status = get("status", _choice(SOLVER_STATUSES))
         score = get("best_score", _whole(0, DECK_SIZE), required=False)
         upper = get("upper_bound", _whole(-1, DECK_SIZE))

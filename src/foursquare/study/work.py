@@ -1,8 +1,9 @@
 """What a study computes for one deal: a solver row or a player's game, the same on any worker.
 
-A solver row is what ``foursquare solve --deal N --timeout S --json`` computes (on one thread, since the
-workers are the parallelism). A player row is the game of a fresh player seeded with the study's seed,
-so it is the game of ``foursquare autoplay --deal N --seed S``: whichever process plays it, it is the same.
+A solver row is what ``foursquare solve --deal N --nodes N --json`` computes (on one thread, since the
+workers are the parallelism): with a node budget and no timeout, the same on any machine, however busy. A player
+row is the game of a fresh player seeded with the study's seed, so it is the game of ``foursquare autoplay
+--deal N --seed S``: whichever process plays it, it is the same.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from foursquare.engine import Game, Variant
 from foursquare.errors import FoursquareError
 
 MAX_SEED = 2**64 - 1  # the players mix their seed into 64-bit random streams
+MAX_NODE_BUDGET = 1 << 50  # the solver's positions per deal: a year of one thread, far beyond any use
 What = Literal["solver", "best", "greedy", "random"]
 WHATS: tuple[What, ...] = ("solver", "best", "greedy", "random")
 PLAYERS = ("best", "greedy", "random")
@@ -42,9 +44,11 @@ class StudyError(FoursquareError):
 class StudySettings:
     """What a study computes: the same settings always name the same study in a store.
 
-    ``timeout`` (seconds per deal) is the solver's; ``seed`` and ``time_budget`` (seconds per move, the
-    ``best`` player's) are the players'. Settings that do not apply are normalised away so that they cannot
-    split one study into two.
+    ``node_budget`` (positions per deal) and ``timeout`` (seconds per deal) are the solver's: given neither,
+    the solver gets :data:`foursquare.solver.DEFAULT_NODES` and no clock, so that its rows are the same on any
+    machine; a timeout makes them depend on the machine's speed. ``seed`` and ``time_budget`` (seconds per
+    move, the ``best`` player's) are the players'. Settings that do not apply are normalised away so that they
+    cannot split one study into two.
     """
 
     what: What
@@ -52,15 +56,13 @@ class StudySettings:
     timeout: float | None = None
     seed: int = 0
     time_budget: float | None = None
+    node_budget: int | None = None
 
     def __post_init__(self) -> None:
         if self.what not in WHATS:
             raise StudyError(f"a study computes one of {', '.join(WHATS)}, not {self.what!r}")
         if self.what == "solver":
-            timeout = 10.0 if self.timeout is None else float(self.timeout)
-            if not timeout > 0:
-                raise StudyError(f"the solver's timeout must be positive, not {self.timeout!r}")
-            object.__setattr__(self, "timeout", timeout)
+            self._normalise_solver_limits()
             object.__setattr__(self, "seed", 0)
             object.__setattr__(self, "time_budget", None)
         else:
@@ -72,8 +74,23 @@ class StudySettings:
                     max=str(MAX_SEED),
                 )
             object.__setattr__(self, "timeout", None)
+            object.__setattr__(self, "node_budget", None)
             if self.what != "best":
                 object.__setattr__(self, "time_budget", None)
+
+    def _normalise_solver_limits(self) -> None:
+        if self.timeout is not None:
+            if not float(self.timeout) > 0:
+                raise StudyError(f"the solver's timeout must be positive, not {self.timeout!r}")
+            object.__setattr__(self, "timeout", float(self.timeout))
+        budget = self.node_budget
+        if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
+                                   or not 1 <= budget <= MAX_NODE_BUDGET):
+            raise StudyError(f"the solver's node budget is a whole number from 1 to {MAX_NODE_BUDGET}, not {budget!r}")
+        if self.timeout is None and budget is None:
+            from foursquare.solver.driver import DEFAULT_NODES  # not the package: numba compiles on import
+
+            object.__setattr__(self, "node_budget", DEFAULT_NODES)
 
     @property
     def is_solver(self) -> bool:
@@ -81,8 +98,9 @@ class StudySettings:
 
     def to_json(self) -> dict[str, Any]:
         """The settings as stored and reported (``variant`` apart, which reports keep on its own)."""
-        if self.is_solver:
-            return {"timeout": self.timeout}
+        if self.is_solver:  # the limits given, and only those: a study of 10 s keeps the key it always had
+            limits = {"timeout": self.timeout, "node_budget": self.node_budget}
+            return {k: v for k, v in limits.items() if v is not None}
         data: dict[str, Any] = {"seed": self.seed}
         if self.what == "best":
             data["time_budget"] = self.time_budget
@@ -102,6 +120,7 @@ class StudySettings:
             timeout=data.get("timeout"),
             seed=data.get("seed", 0),
             time_budget=data.get("time_budget"),
+            node_budget=data.get("node_budget"),
         )
 
 
@@ -148,8 +167,8 @@ def compute_deal(settings: StudySettings, deal: int) -> DealResult:
     if settings.is_solver:
         from foursquare.solver import solve
 
-        assert settings.timeout is not None  # normalised in __post_init__
-        solution = solve(game.stock, settings.variant, timeout=settings.timeout, threads=1)
+        solution = solve(game.stock, settings.variant, timeout=settings.timeout, max_nodes=settings.node_budget,
+                         threads=1)
         return DealResult(
             deal=deal,
             status=solution.status,
@@ -178,6 +197,7 @@ def compute_chunk(settings: StudySettings, deals: Sequence[int]) -> list[DealRes
 
 
 __all__ = [
+    "MAX_NODE_BUDGET",
     "MAX_SEED",
     "PLAYERS",
     "WHATS",
