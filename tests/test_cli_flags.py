@@ -119,6 +119,7 @@ def test_a_negative_count_is_explained_not_taken_for_an_option() -> None:
         (("autoplay", "--deal", "1", "--json", "--delay", "0"), ("--delay and --json cannot be used together",)),
         (("autoplay", "--deal", "1", "--player", "greedy", "--time", "1"), ("--time does not apply to the greedy",)),
         (("autoplay", "--deals", "1-2", "--player", "random", "--time", "1"), ("--time does not apply to the random",)),
+        (("autoplay", "--deals", "1-2", "--player", "expert", "--time", "1"), ("--time does not apply to the expert",)),
         (("autoplay", "--deal", "1", "--player", "greedy", "--seed", "1"), ("--seed does not apply to the greedy",)),
         (("autoplay",), ("give --deal N to watch one game or --deals A-B",)),
     ],

@@ -720,10 +720,10 @@ def test_relaxed_wins_that_break_the_rules_are_searched_again(monkeypatch: pytes
     refused: list[int] = []
     legal_line = driver._legal_line
 
-    def counting(game: Game, tail: tuple[Move, ...], turn: int) -> tuple[Move, ...] | None:
-        line = legal_line(game, tail, turn)
+    def counting(game: Game, tail: tuple[Move, ...]) -> tuple[Move, ...] | None:
+        line = legal_line(game, tail)
         if line is None:
-            refused.append(turn)
+            refused.append(len(tail))
         return line
 
     monkeypatch.setattr(driver, "_legal_line", counting)

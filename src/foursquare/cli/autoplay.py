@@ -33,7 +33,7 @@ from foursquare.i18n import Translator
 MAX_JOBS = 64
 DEFAULT_DELAY = 0.4
 #: The options each player makes use of (``--time``: thinking time; ``--seed``: its random draws).
-PLAYER_OPTIONS = {"random": ("--seed",), "greedy": (), "best": ("--seed", "--time")}
+PLAYER_OPTIONS = {"random": ("--seed",), "greedy": (), "best": ("--seed", "--time"), "expert": ("--seed",)}
 
 
 def register(sub: Any, t: Translator | None = None) -> None:
@@ -42,7 +42,7 @@ def register(sub: Any, t: Translator | None = None) -> None:
     p.add_argument(
         "--player",
         default="best",
-        help=help_text(t, "cli.autoplay.player.help", random="random", greedy="greedy", best="best"),
+        help=help_text(t, "cli.autoplay.player.help", random="random", greedy="greedy", best="best", expert="expert"),
     )
     where = p.add_mutually_exclusive_group()
     where.add_argument("--deal", type=deal_number, help=help_text(t, "cli.autoplay.deal.help"))

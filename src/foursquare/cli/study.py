@@ -95,7 +95,7 @@ def _register_run(commands: Any, t: Translator) -> None:
     p.add_argument(
         "--what",
         required=True,
-        choices=("solver", "best", "greedy", "random"),
+        choices=("solver", "expert", "best", "greedy", "random"),
         help=help_text(t, "cli.study.what.help"),
     )
     p.add_argument("--deals", required=True, type=deal_ranges, metavar="A-B", help=help_text(t, "cli.study.deals.help"))
@@ -208,7 +208,7 @@ def _check_settings(args: argparse.Namespace) -> None:
             raise CommandError(t("cli.study.solver_only", timeout=option, time="--time", best="best"))
     if args.what == "solver" and (args.seed != 0 or args.time is not None):
         raise CommandError(t("cli.study.players_only", seed="--seed", time="--time", timeout="--timeout"))
-    if args.what in ("greedy", "random") and args.time is not None:
+    if args.what in ("expert", "greedy", "random") and args.time is not None:
         raise CommandError(t("cli.study.best_only", time="--time", what=args.what))
 
 
@@ -324,7 +324,7 @@ def _missing_notes(missing: tuple[str, ...], t: Translator, *, page: bool) -> li
     if solver:
         notes.append(note("cli.study.plots.no_solver", solver, "foursquare study run --what solver"))
     if player:
-        notes.append(note("cli.study.plots.no_player", player, "foursquare study run --what best|greedy|random"))
+        notes.append(note("cli.study.plots.no_player", player, "foursquare study run --what expert|best|greedy|random"))
     return notes
 
 

@@ -43,11 +43,16 @@ def play_game(player: Player, game: Game, on_move: Callable[[Game], None] | None
     return GameResult(game.deal or 0, outcome.status == "won", outcome.score or 0, game.turn, tuple(times))
 
 
-def warm_up() -> None:
-    """Compile (or load from numba's cache) the kernel functions the players use, so timings exclude it."""
+def warm_up(name: str = "best") -> None:
+    """Compile (or load from numba's cache) the kernel functions the players use, and the solver the ``expert``
+    uses, so that timings exclude it."""
     view = Game(deal=1).view()
     K.greedy_move(K.state_of_view(view), int(view.card))  # type: ignore[arg-type]
     rank_moves(view, seed=0, playouts=1, time_budget=None)
+    if name == "expert":
+        from foursquare.solver import solve_position  # numba compiles the search: only for the player using it
+
+        solve_position(Game(deal=1), max_nodes=1, small=True)
 
 
 def _play_deal(job: tuple[str, int, float | None, int, Variant]) -> GameResult:
@@ -129,12 +134,12 @@ def iter_play_deals(
     bounded whatever the number of deals (``deals`` is read as the work goes: a ``range`` of any length)."""
     variant = variant if variant is not None else Variant()
     work = ((name, seed, time_budget, deal, variant) for deal in deals)
-    warm_up()
+    warm_up(name)
     if jobs <= 1:
         yield from map(_play_deal, work)
         return
     chunks = iter(lambda: list(islice(work, CHUNK_DEALS)), [])
-    with ProcessPoolExecutor(max_workers=jobs, initializer=warm_up) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=warm_up, initargs=(name,)) as pool:
         in_flight: deque[Future[list[GameResult]]] = deque(
             pool.submit(_play_chunk, chunk) for chunk in islice(chunks, jobs * CHUNKS_IN_FLIGHT_PER_JOB)
         )

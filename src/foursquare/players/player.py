@@ -1,4 +1,4 @@
-"""The players: anything that picks a legal move from a view, and the three by name (random, greedy, best)."""
+"""The players: anything that picks a legal move from a view, and the four by name (random, greedy, best, expert)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from foursquare.engine import Game, Move, View
 from foursquare.players.errors import player_error
 from foursquare.players.evaluation import rank_moves
 
-PLAYER_NAMES = ("random", "greedy", "best")
+PLAYER_NAMES = ("random", "greedy", "best", "expert")
 
 #: Playouts per decision of the best player without a time budget.
 BEST_PLAYOUTS = 2000
@@ -103,11 +103,15 @@ class BestPlayer:
 
 
 def make_player(name: str, *, seed: int = 0, time_budget: float | None = None) -> Player:
-    """A player by name: ``random``, ``greedy`` or ``best``."""
+    """A player by name: ``random``, ``greedy``, ``best`` or ``expert`` (``time_budget`` is ``best``'s)."""
     if name == "random":
         return RandomPlayer(seed)
     if name == "greedy":
         return GreedyPlayer()
     if name == "best":
         return BestPlayer(seed, time_budget)
+    if name == "expert":
+        from foursquare.players.expert import ExpertPlayer  # imports the solver
+
+        return ExpertPlayer(seed)
     raise player_error("unknown_player", name=name, choices=", ".join(PLAYER_NAMES))

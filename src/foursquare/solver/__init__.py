@@ -22,7 +22,9 @@ deepening search, compiled with numba. Its modules, from the bottom up:
 ``docs/solver.md`` explains the method. The solver never decides a rule on its own: every line it
 returns is replayed through :class:`foursquare.engine.Game` before it is reported, and the tests compare
 it with a brute-force search over the engine. ``solve`` is given the whole stock, so it is only for
-analysis after a game, for choosing winnable deals, and for the ``solve`` command; no player calls it.
+analysis after a game, for choosing winnable deals, and for the ``solve`` command. The ``expert`` player calls
+:func:`solve_position` too, but only on stocks it imagines (drawn from the cards it has not seen), never the
+real one.
 """
 
 from foursquare import jitcache
@@ -42,6 +44,7 @@ from foursquare.solver.driver import (
     random_winnable_deal,
     solution_json,
     solve,
+    solve_position,
 )
 
 # The search's machine code holds the helpers it calls from the other modules: any change recompiles it all.
@@ -63,4 +66,5 @@ __all__ = [
     "random_winnable_deal",
     "solution_json",
     "solve",
+    "solve_position",
 ]

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import numpy.typing as npt
 
@@ -57,8 +59,10 @@ def _full_lines(occ: int) -> tuple[int, int]:  # pragma: no cover - compiled
     return full_rows, full_cols
 
 
+@cache
 def _frame_masks(variant: Variant) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """Row, column, row-or-column and neighbour masks of each frame cell (a cell is not its own)."""
+    """Row, column, row-or-column and neighbour masks of each frame cell (a cell is not its own); once per
+    variant and process, as the search only reads them."""
     row = np.zeros(FRAME_CELLS, dtype=np.int64)
     col = np.zeros(FRAME_CELLS, dtype=np.int64)
     adjacent = np.zeros(FRAME_CELLS, dtype=np.int64)

@@ -32,16 +32,17 @@ from foursquare.engine import Game, Move, Variant
 from foursquare.errors import FoursquareError
 from foursquare.solver.bits import IntArray
 from foursquare.solver.frames import _frames, _Search
-from foursquare.solver.position import _Tables
+from foursquare.solver.position import COARSE_BITS, TT_BITS, _Tables
 from foursquare.solver.search import ABORTED, EXACT, INF, RELAX_FROM
 
 Status = Literal["optimal", "unwinnable", "bounds"]
-Best = tuple[int, tuple[Move, ...]]  # a win found: its turn, and the whole line from the first card
+Best = tuple[int, tuple[Move, ...]]  # a win found: its turn, and its moves from the position searched
 
 DEFAULT_VARIANT = Variant()
 MAX_THREADS = 4  # the default's cap: the processors this process may use, at most this many
 THREADS_LIMIT = 256  # the most threads a caller may ask for (each has its own search arrays)
 NO_NODE_LIMIT = 1 << 62
+SMALL_TABLE_BITS = 16  # the transposition table of solve_position(small=True): 2**16 entries
 DEFAULT_TIMEOUT = 10.0  # seconds, when neither a timeout nor a node budget is given
 #: The node budget of a reproducible solve: about 10 s of one thread on the 2-core development machine
 #: (docs/solver.md). ``solve --nodes``, and the solver's studies, use it by default.
@@ -169,15 +170,15 @@ class _Cancel:
                 flag[0] = 1
 
 
-def _legal_line(game: Game, tail: Sequence[Move], turn: int) -> tuple[Move, ...] | None:
-    """:func:`_checked_line`, or None when the line puts a card where the rules do not allow it (a win of the
-    relaxed search)."""
+def _legal_line(game: Game, tail: Sequence[Move]) -> tuple[Move, ...] | None:
+    """``tail``, or None when the line puts a card where the rules do not allow it (a win of the relaxed
+    search). The line found last is checked in full once, by :func:`_checked_line`."""
     replay = game.copy()
     for move in tail:
         if move not in replay.legal_moves:
             return None
         replay.place(move.row, move.col)
-    return _checked_line(game, tail, turn)
+    return tuple(tail)
 
 
 def _checked_line(game: Game, tail: Sequence[Move], turn: int) -> tuple[Move, ...]:
@@ -257,7 +258,7 @@ class _Deepening:
             if value == ABORTED:
                 return _Iteration(aborted=True)
             if value <= k:
-                line = _legal_line(self.game, search.moves(value), value)
+                line = _legal_line(self.game, search.moves(value))
                 return _Iteration(broken=True) if line is None else _Iteration(win=(value, line))
             search.bound = value
         return _Iteration()
@@ -302,7 +303,7 @@ class _Crew:
         for owner, values in enumerate(shares):
             for f, got in enumerate(values):
                 if got is not None and 0 <= got <= k:
-                    line = _legal_line(self.deepening.game, self.crews[owner][f].moves(got), got)
+                    line = _legal_line(self.deepening.game, self.crews[owner][f].moves(got))
                     if line is not None:
                         return _Iteration(win=(got, line))
                     broken = True
@@ -339,7 +340,7 @@ def _probe(
             if cancel.requested:
                 return best
             if 0 <= value <= k:
-                best = (value, _checked_line(game, search.moves(value), value))
+                best = (value, tuple(search.moves(value)))  # by the rules: checked once, at the end
                 found = True
                 break
             if value > k:
@@ -371,21 +372,41 @@ def solve(
     wait for it (``KeyboardInterrupt``) stops it within a few thousand positions, and is raised once it has stopped.
     """
     _check_limits(timeout, max_nodes, threads)
-    game = _start(stock, variant, moves)
+    return solve_position(_start(stock, variant, moves), timeout=timeout, max_nodes=max_nodes, threads=threads)
+
+
+def solve_position(
+    game: Game,
+    *,
+    timeout: float | None = None,
+    max_nodes: int | None = None,
+    threads: int | None = None,
+    small: bool = False,
+) -> Solution:
+    """:func:`solve` from ``game``'s position, its stock known: a game played so far, or one stock a player
+    imagines (:meth:`Game.from_view`), whose line then starts at the view. ``game`` is not changed.
+
+    ``small`` gives the search tables of 2**16 and 2**19 entries instead of 2**21 and 2**24: a search of a few
+    thousand positions, as a player makes many of, would otherwise spend most of its time on fresh tables.
+    """
+    _check_limits(timeout, max_nodes, threads)
     if timeout is None and max_nodes is None:
         timeout = DEFAULT_TIMEOUT
     n_threads = 1 if max_nodes is not None else (threads if threads is not None else default_threads())
     cancel = _Cancel()
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="foursquare-solve") as runner:
         try:
-            return runner.submit(_solve, game, timeout, max_nodes, n_threads, cancel).result()
+            return runner.submit(_solve, game, (timeout, max_nodes), n_threads, small, cancel).result()
         except BaseException:  # Ctrl-C, a signal handler's exception: stop the search, and wait for it to stop
             cancel.request()
             raise
 
 
-def _solve(game: Game, timeout: float | None, max_nodes: int | None, n_threads: int, cancel: _Cancel) -> Solution:
+def _solve(
+    game: Game, limits: tuple[float | None, int | None], n_threads: int, small: bool, cancel: _Cancel
+) -> Solution:
     """:func:`solve`'s work, on its own thread; ``cancel`` stops it. Without a timeout, no deadline."""
+    timeout, max_nodes = limits
     node_limit = NO_NODE_LIMIT if max_nodes is None else max_nodes
     seconds = math.inf if timeout is None else timeout
     # On this thread: a Ctrl-C raised inside numba's compiler (in an LLVM callback) is swallowed there and leaves the
@@ -399,7 +420,7 @@ def _solve(game: Game, timeout: float | None, max_nodes: int | None, n_threads: 
             status=status,
             best_score=None if best is None else DECK_SIZE - best[0],
             upper_bound=upper,
-            line=() if best is None else best[1],
+            line=() if best is None else _checked_line(game, best[1], best[0]),
             proven=status != "bounds",
             nodes=int(counters[0]),
             seconds=time.perf_counter() - started,
@@ -407,10 +428,10 @@ def _solve(game: Game, timeout: float | None, max_nodes: int | None, n_threads: 
 
     outcome = game.outcome()
     if outcome.status == "won":
-        return result("optimal", (game.turn, tuple(game.moves)), DECK_SIZE - game.turn)
+        return result("optimal", (game.turn, ()), DECK_SIZE - game.turn)
     if outcome.status == "lost":
         return result("unwinnable", None, -1)
-    tables = _Tables()
+    tables = _Tables(SMALL_TABLE_BITS, SMALL_TABLE_BITS + COARSE_BITS - TT_BITS) if small else _Tables()
     searches = [_Search(game, frame, tables) for frame in _frames(game)]
     probe_limits = (started + PROBE_SHARE * seconds, int(PROBE_SHARE * node_limit))
     best = _probe(game, searches, probe_limits, node_limit, counters, cancel)

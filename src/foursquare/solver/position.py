@@ -7,6 +7,8 @@ face-down count: see ``OCCUPIED``, ``FACE_UP``, ``BURIED``) and ``hashes`` (its 
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import numpy.typing as npt
 
@@ -38,22 +40,28 @@ CODE_VALUES = 1 << CODE_BITS
 IMAGE_MARK = CODE_VALUES - 1
 
 
+Keys = npt.NDArray[np.uint64]
+
+
+@cache
+def _zobrist_keys() -> tuple[Keys, Keys, Keys, Keys, Keys, Keys]:
+    """The Zobrist keys, drawn once per process from :data:`SEED` (the search only reads them): a player that
+    solves many small positions would otherwise spend a good part of each search drawing them again."""
+    rng = np.random.default_rng(SEED)
+    high = np.iinfo(np.uint64).max
+
+    def draw(*shape: int) -> Keys:
+        return rng.integers(1, high, size=shape, dtype=np.uint64, endpoint=True)
+
+    return (draw(FRAME_CELLS, RANK_COUNT), draw(FRAME_CELLS), draw(FRAME_CELLS, PILE_CAP + 1), draw(SLOTS),
+            draw(FRAME_CELLS), draw(Z_SIGNATURE + 1, CODE_VALUES))
+
+
 class _Tables:
     """Zobrist keys and the transposition tables shared by every frame of one solve."""
 
     def __init__(self, bits: int = TT_BITS, coarse_bits: int = COARSE_BITS) -> None:
-        rng = np.random.default_rng(SEED)
-        high = np.iinfo(np.uint64).max
-
-        def draw(*shape: int) -> npt.NDArray[np.uint64]:
-            return rng.integers(1, high, size=shape, dtype=np.uint64, endpoint=True)
-
-        self.z_card = draw(FRAME_CELLS, RANK_COUNT)
-        self.z_up = draw(FRAME_CELLS)
-        self.z_height = draw(FRAME_CELLS, PILE_CAP + 1)
-        self.z_buried = draw(SLOTS)
-        self.z_first = draw(FRAME_CELLS)
-        self.z_coarse = draw(Z_SIGNATURE + 1, CODE_VALUES)
+        self.z_card, self.z_up, self.z_height, self.z_buried, self.z_first, self.z_coarse = _zobrist_keys()
         self.coarse_table = np.zeros(1 << coarse_bits, dtype=np.uint64)  # keys of positions that cannot win
         self.tt = np.zeros(1 << bits, dtype=np.uint64)  # see TT_SHIFT
 

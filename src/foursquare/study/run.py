@@ -41,7 +41,7 @@ CONNECT_TIMEOUT = 5.0  # seconds for a scheduler to answer
 WORKER_TIMEOUT = 60.0  # seconds for a scheduler with no worker to get one
 # Deals per chunk at most: big enough that a chunk takes about a second or more (the scheduler's overhead
 # is milliseconds per task), small enough that a killed run loses little and the load stays balanced.
-MAX_CHUNK = {"solver": 100, "best": 2, "greedy": 1000, "random": 2000}
+MAX_CHUNK = {"solver": 100, "expert": 1, "best": 2, "greedy": 1000, "random": 2000}
 CHUNKS_PER_WORKER = 8
 WINDOW = 65_536  # deals read against the store at a time, looking for the missing ones
 # The terminal sends these to every process of its foreground group: the workers leave them to this process.

@@ -18,9 +18,9 @@ from foursquare.errors import FoursquareError
 
 MAX_SEED = 2**64 - 1  # the players mix their seed into 64-bit random streams
 MAX_NODE_BUDGET = 1 << 50  # the solver's positions per deal: a year of one thread, far beyond any use
-What = Literal["solver", "best", "greedy", "random"]
-WHATS: tuple[What, ...] = ("solver", "best", "greedy", "random")
-PLAYERS = ("best", "greedy", "random")
+What = Literal["solver", "expert", "best", "greedy", "random"]
+WHATS: tuple[What, ...] = ("solver", "expert", "best", "greedy", "random")
+PLAYERS = ("expert", "best", "greedy", "random")
 
 
 class StudyError(FoursquareError):
@@ -157,7 +157,7 @@ def warm_up(what: What) -> None:
     else:
         from foursquare import players
 
-        players.warm_up()
+        players.warm_up(what)
     _warm.add(what)
 
 
