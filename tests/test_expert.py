@@ -13,6 +13,7 @@ from foursquare.engine import Game
 from foursquare.players import make_player, play_game
 from foursquare.players.evaluation import MoveAdvice
 from foursquare.players.expert import ExpertPlayer, candidates, hindsight_scores, sampled_stocks
+from foursquare.solver import solve_position
 
 
 def played(deal: int, moves: int) -> Game:
@@ -36,10 +37,15 @@ def test_sampled_stocks_are_orders_of_the_unseen_cards_and_repeat_with_the_seed(
 def test_hindsight_scores_are_what_the_solver_reaches_after_each_move() -> None:
     view = played(7, 8).view()
     moves = list(view.legal_moves[:3])
-    scores = hindsight_scores(view, moves, samples=4, nodes=20_000, seed=0)
+    stocks = sampled_stocks(view, 4, seed=0)
+    scores = hindsight_scores(view, moves, stocks, nodes=20_000)
     assert scores.shape == (4, 3)
     assert ((scores == 0) | ((scores >= 1) & (scores <= DECK_SIZE - view.turn - 1))).all()
-    assert (hindsight_scores(view, moves, samples=4, nodes=20_000, seed=0) == scores).all()
+    for k, stock in enumerate(stocks):  # what solve_position says of the same game, searched alone
+        for j, move in enumerate(moves):
+            game = Game.from_view(view, stock)
+            game.place(move.row, move.col)
+            assert scores[k, j] == (solve_position(game, max_nodes=20_000, small=True).best_score or 0)
 
 
 def test_candidates_keep_the_first_moves_that_are_safe_enough() -> None:

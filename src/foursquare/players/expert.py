@@ -1,13 +1,13 @@
 """The ``expert`` player: hindsight optimisation over sampled stocks, kept safe by the best player's rollouts.
 
-For each decision the best player's race (:func:`~foursquare.players.evaluation.rank_moves`) names the moves
-worth a closer look: the first :data:`WIDTH` of its ranking (every legal move, by default), less any whose
-rollouts win clearly less often than the safest of them (:data:`SAFETY`). Then, on :data:`SAMPLES` stocks drawn from the unseen cards (the
-same stocks for every candidate), the perfect-information solver finds the best score each candidate can
-still reach (:func:`foursquare.solver.solve_position`, a node budget per search, so that a game is the same
-on any machine). The candidate of the highest mean wins. Knowing the future on each sample overrates moves
-that keep options open (hindsight optimisation's bias), which is why the rollouts choose the candidates:
-a move the rollouts find risky never gets the chance to look good in hindsight.
+For each decision the best player's race (:func:`~foursquare.players.evaluation.rank_moves`) names the
+candidates: the first :data:`WIDTH` moves of its ranking (every legal move, by default), less those whose
+rollouts win clearly less often than the safest (:data:`SAFETY`). Then, on :data:`SAMPLES` stocks drawn from
+the unseen cards (the same stocks for every candidate), the perfect-information solver finds the best score
+each candidate can still reach (:func:`foursquare.solver.solve_position`, with a node budget per search, so
+that a game is the same on any machine). The candidate of the highest mean wins. Knowing the future on each
+sample overrates moves that keep options open (hindsight optimisation's bias), which is why the rollouts
+choose the candidates: a move they find risky never gets the chance to look good in hindsight.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
+from foursquare import kernel as K
 from foursquare.cards import DECK_SIZE, Card
 from foursquare.engine import Game, Move, View
 from foursquare.players.evaluation import MoveAdvice, _seed_of, rank_moves
@@ -23,8 +25,8 @@ from foursquare.solver import solve_position
 
 #: The race's playouts before the closer look (the best player's own number).
 RACE_PLAYOUTS = 2000
-#: The most candidates the solver looks at (a position has at most 20 legal moves: all of them).
-WIDTH = 20
+#: The most candidates the solver looks at: by default as many as a position can have legal moves, so all of them.
+WIDTH = K.MAX_MOVES
 #: A candidate whose rollouts win this much less often than the safest candidate's is left out.
 SAFETY = 0.15
 #: Sampled stocks per decision.
@@ -57,11 +59,12 @@ class ExpertPlayer:
         if len(view.legal_moves) == 1:
             return view.legal_moves[0]
         ranked = rank_moves(view, seed=self.seed, playouts=RACE_PLAYOUTS, time_budget=None)
-        chosen = candidates(ranked, self.width, self.safety)
-        if len(chosen) == 1:
-            return chosen[0].move
-        values = hindsight_scores(view, [a.move for a in chosen], self.samples, self.search_nodes, self.seed)
-        return chosen[int(np.argmax(values.mean(axis=0)))].move
+        moves = [a.move for a in candidates(ranked, self.width, self.safety)]
+        if len(moves) == 1:
+            return moves[0]
+        stocks = sampled_stocks(view, self.samples, self.seed)
+        means = hindsight_scores(view, moves, stocks, self.search_nodes).mean(axis=0)
+        return moves[int(np.argmax(means))]  # the first of equal means: the race's order
 
 
 def candidates(ranked: Sequence[MoveAdvice], width: int, safety: float) -> list[MoveAdvice]:
@@ -78,10 +81,13 @@ def sampled_stocks(view: View, samples: int, seed: int) -> list[list[Card]]:
     return [[unseen[i] for i in rng.permutation(len(unseen))] for _ in range(samples)]
 
 
-def hindsight_scores(view: View, moves: Sequence[Move], samples: int, nodes: int, seed: int) -> np.ndarray:
-    """``scores[k, j]``: the best score the solver finds after ``moves[j]`` on sampled stock ``k`` (0: no win)."""
-    scores = np.zeros((samples, len(moves)))
-    for k, future in enumerate(sampled_stocks(view, samples, seed)):
+def hindsight_scores(
+    view: View, moves: Sequence[Move], stocks: Sequence[Sequence[Card]], nodes: int
+) -> npt.NDArray[np.float64]:
+    """``scores[k, j]``: the best score the solver finds after ``moves[j]`` on ``stocks[k]`` (0: no win found
+    within ``nodes`` positions)."""
+    scores = np.zeros((len(stocks), len(moves)))
+    for k, future in enumerate(stocks):
         for j, move in enumerate(moves):
             game = Game.from_view(view, future)
             game.place(move.row, move.col)
