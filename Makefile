@@ -97,7 +97,7 @@ layers: test-install
 
 # Both cores: a test module stays on one worker (--dist loadfile), so its server and browser are started once.
 test: test-install browser postgresql lint typecheck layers jscheck
-	$(BIN)/pytest -q -n 2 --dist loadfile
+	$(BIN)/pytest -q -n 2 --dist loadfile --durations=15
 
 # The checks side by side: the tests' output as it comes, then the log of any other check that failed.
 check: test-install browser postgresql node_modules/.installed
