@@ -14,12 +14,11 @@ from __future__ import annotations
 import json
 import statistics
 import sys
-import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from foursquare.engine import Game
-from foursquare.players import make_player, warm_up
+from foursquare.players import make_player, play_game, warm_up
 from foursquare.players.expert import ExpertPlayer
 
 
@@ -29,18 +28,9 @@ def play(job: tuple[str, int, dict[str, Any]]) -> dict[str, Any]:
         player: Any = make_player("best", seed=0)
     else:
         player = ExpertPlayer(0, **settings) if settings else make_player("expert", seed=0)
-    game = Game(deal=deal)
-    times = []
-    while not game.is_over():
-        view = game.view()
-        start = time.perf_counter()
-        move = player.choose(view)
-        times.append(time.perf_counter() - start)
-        game.place(move.row, move.col)
-    outcome = game.outcome()
-    won = outcome.status == "won"
-    return {"player": who, "deal": deal, "won": won, "score": outcome.score if won else 0,
-            "times": [round(t, 4) for t in times]}
+    result = play_game(player, Game(deal=deal))
+    return {"player": who, "deal": deal, "won": result.won, "score": result.score,
+            "times": [round(t, 4) for t in result.move_seconds]}
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
