@@ -40,6 +40,7 @@ ALLOWED = {
     "diagonal",
     "solver",
     "best",
+    "expert",
     "greedy",
     "random",
     "jsonl",

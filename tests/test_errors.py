@@ -84,8 +84,8 @@ def test_each_error_says_its_code_and_details_and_keeps_its_text(tmp_path: Path)
             _raised(lambda: make_player("nobody")),
             PlayerError,
             "unknown_player",
-            {"name": "nobody", "choices": "random, greedy, best"},
-            "unknown player 'nobody': choose one of random, greedy, best",
+            {"name": "nobody", "choices": "random, greedy, best, expert"},
+            "unknown player 'nobody': choose one of random, greedy, best, expert",
         ),
         (_raised(lambda: Card.parse("ZZ")), CardError, "", {}, None),
     ]
