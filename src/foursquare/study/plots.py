@@ -36,17 +36,26 @@ def variant_name(study: Study) -> str:
     return variant.adjacency + ("+buried" if variant.count_buried else "")
 
 
-def legend_names(studies: Sequence[Study], base: Any = variant_name) -> dict[int, str]:
-    """Each study's name in a legend: ``base(study)``, followed by its settings (``timeout=10``) when another
-    study of the list has the same name, so that no two entries read alike."""
+def legend_names(studies: Sequence[Study], base: Any = variant_name, separator: str = " ") -> dict[int, str]:
+    """Each study's name in a legend: ``base(study)``, followed by its settings (``timeout=10``,
+    ``node_budget=30M``) after ``separator`` when another study of the list has the same name, so that no two
+    entries read alike."""
     names = {study.id: base(study) for study in studies}
     seen = Counter(names.values())
     for study in studies:
         if seen[names[study.id]] > 1:
-            settings = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
-                                 for k, v in study.settings.to_json().items() if v is not None)  # fmt: skip
-            names[study.id] = f"{names[study.id]} ({settings})"
+            settings = ", ".join(f"{k}={_short(v)}" for k, v in study.settings.to_json().items() if v is not None)
+            names[study.id] = f"{names[study.id]}{separator}({settings})"
     return names
+
+
+def _short(value: object) -> str:
+    """A setting's value in a legend: ``10`` for 10.0, ``30M`` for 30,000,000."""
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1_000_000 and value % 1_000_000 == 0:
+        return f"{value // 1_000_000}M"
+    return str(value)
 
 
 def missing_plots(studies: Iterable[Study]) -> tuple[str, ...]:
@@ -219,7 +228,7 @@ def _solver_time(ax: Any, figures: Sequence[_Figures], labels: Mapping[str, str]
 
 
 def _win_rates(ax: Any, figures: Sequence[_Figures], labels: Mapping[str, str]) -> None:
-    names = legend_names([f.study for f in figures], _bar_name(labels))
+    names = legend_names([f.study for f in figures], _bar_name(labels), separator="\n")
     rates, errors = [], []
     for f in figures:
         if f.study.settings.is_solver:
