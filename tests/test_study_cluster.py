@@ -60,15 +60,16 @@ def scheduler() -> Iterator[str]:
         processes += [start_worker(address, f"w{i}") for i in (1, 2)]
         wait_for_workers(address, 2)
         yield address
-    finally:
-        for process in reversed(processes):
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:  # a worker still closing its connections on a loaded machine
-                process.kill()
-                process.wait(timeout=30)
+    finally:  # the workers killed (one busy with a chunk took 30 s to close), then the scheduler stopped
+        for worker in processes[1:]:
+            worker.kill()
+            worker.wait(timeout=30)
+        processes[0].terminate()
+        try:
+            processes[0].wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            processes[0].kill()
+            processes[0].wait(timeout=30)
 
 
 def same(rows: list[DealResult]) -> list[tuple[object, ...]]:
