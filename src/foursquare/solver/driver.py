@@ -371,8 +371,8 @@ def solve(
     most :data:`THREADS_LIMIT`. The search runs on a thread of its own: an exception that interrupts the caller's
     wait for it (``KeyboardInterrupt``) stops it within a few thousand positions, and is raised once it has stopped.
     """
-    _check_limits(timeout, max_nodes, threads)
-    return solve_position(_start(stock, variant, moves), timeout=timeout, max_nodes=max_nodes, threads=threads)
+    game = _start(stock, variant, moves)
+    return solve_position(game, timeout=timeout, max_nodes=max_nodes, threads=threads)  # which checks the limits
 
 
 def solve_position(
