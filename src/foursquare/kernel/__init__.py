@@ -12,6 +12,7 @@ Modules, one job each:
 - :mod:`~foursquare.kernel.rng`: the seeded random numbers of the compiled code;
 - :mod:`~foursquare.kernel.policies`: greedy, the rollout policy and random play, and whole games of them;
 - :mod:`~foursquare.kernel.montecarlo`: Monte Carlo evaluation of the moves of a position;
+- :mod:`~foursquare.kernel.survival`: the exact chance that a move survives the next few cards;
 - :mod:`~foursquare.kernel.vector`: many reinforcement-learning environments stepped in one call
   (:mod:`foursquare.rl` uses it through ``K.vector``), with :mod:`~foursquare.kernel.boards` (their
   legal actions as bit boards) and :mod:`~foursquare.kernel.rows` (arrays without reference counts,
@@ -28,7 +29,7 @@ therefore flushes the package's cache whenever any of its sources (or those cons
 from __future__ import annotations
 
 from foursquare import jitcache
-from foursquare.kernel import boards, montecarlo, policies, rng, rows, rules, state, vector
+from foursquare.kernel import boards, montecarlo, policies, rng, rows, rules, state, survival, vector
 from foursquare.kernel.montecarlo import monte_carlo
 from foursquare.kernel.policies import (
     POLICY_WEIGHTS,
@@ -85,9 +86,10 @@ from foursquare.kernel.state import (
     stock_array,
     variant_flags,
 )
+from foursquare.kernel.survival import move_survival, survival_after
 
 SOURCES = jitcache.package_sources(__file__)
-jitcache.refresh([state, rules, rng, policies, montecarlo, rows, boards, vector], SOURCES)
+jitcache.refresh([state, rules, rng, policies, montecarlo, survival, rows, boards, vector], SOURCES)
 
 __all__ = [
     "AREA_CELLS",
@@ -134,6 +136,7 @@ __all__ = [
     "make_rng",
     "monte_carlo",
     "move_of",
+    "move_survival",
     "new_state",
     "next_random",
     "place",
@@ -148,5 +151,6 @@ __all__ = [
     "state_of_game",
     "state_of_view",
     "stock_array",
+    "survival_after",
     "variant_flags",
 ]
