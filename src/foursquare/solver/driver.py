@@ -42,6 +42,7 @@ DEFAULT_VARIANT = Variant()
 MAX_THREADS = 4  # the default's cap: the processors this process may use, at most this many
 THREADS_LIMIT = 256  # the most threads a caller may ask for (each has its own search arrays)
 NO_NODE_LIMIT = 1 << 62
+INLINE_NODES = 1_000_000  # a node-bounded search this small runs on the caller's thread (solve_position)
 SMALL_TABLE_BITS = 16  # the transposition table of solve_position(small=True): 2**16 entries
 DEFAULT_TIMEOUT = 10.0  # seconds, when neither a timeout nor a node budget is given
 #: The node budget of a reproducible solve: about 10 s of one thread on the 2-core development machine
@@ -394,6 +395,10 @@ def solve_position(
         timeout = DEFAULT_TIMEOUT
     n_threads = 1 if max_nodes is not None else (threads if threads is not None else default_threads())
     cancel = _Cancel()
+    if _compiled and timeout is None and max_nodes is not None and max_nodes <= INLINE_NODES:
+        # Milliseconds of search, which a Ctrl-C may wait for: a thread of their own would cost the expert a
+        # fifth of its time. Never before the compile: a Ctrl-C inside numba's compiler leaves it broken.
+        return _solve(game, (None, max_nodes), 1, small, cancel)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="foursquare-solve") as runner:
         try:
             return runner.submit(_solve, game, (timeout, max_nodes), n_threads, small, cancel).result()
