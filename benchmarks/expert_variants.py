@@ -1,8 +1,8 @@
 """Play deals FIRST..LAST with a variant of the expert player and with the best player, and compare them.
 
-    .venv/bin/python benchmarks/expert_variants.py 1 40 safety=0.15 samples=8 [jobs=2] > variants.jsonl
+    .venv/bin/python benchmarks/expert_variants.py 1 40 safety=0.15 per_rank=1 [jobs=2] > variants.jsonl
 
-Settings are ``ExpertPlayer``'s keyword arguments (``width``, ``safety``, ``samples``, ``search_nodes``); none
+Settings are ``ExpertPlayer``'s keyword arguments (``width``, ``safety``, ``per_rank``, ``search_nodes``); none
 gives the expert as ``make_player("expert")`` makes it. One JSON line per deal and player (outcome, score,
 wall-clock seconds of each move), then the summary: wins and mean score of each, the paired difference of
 the scores with its standard error, the expert's time per move (mean, p50, p95) and the deals each lost.
