@@ -221,8 +221,25 @@ LONG_COMMANDS = [
     ),
 ]  # fmt: skip
 
-#: Moments to interrupt at, by the CPU time the command has used: while Python starts, once it is at work.
-MOMENTS = {"starting": 0.05, "working": 2.0}
+#: The CPU time a command has used once it is at work.
+AT_WORK = 2.0
+
+
+def catches(pid: int, signum: int) -> bool:
+    """Whether the process has set a handler for ``signum`` (its SigCgt mask in /proc): the command sets its own
+    first thing as it loads. A signal before then meets the system's default action, as it would for any program
+    still being started by the interpreter; what the command promises starts there."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    raise AssertionError(f"no SigCgt for {pid}")
+
+
+def reached(moment: str, pid: int) -> bool:
+    """``starting``: the command's handlers are set and the rest of the program loads; ``working``: at work."""
+    if moment == "starting":
+        return all(catches(pid, signum) for signum in EXIT_STATUS)
+    return cpu_seconds(pid) >= AT_WORK
 
 
 def interrupt(command: LongCommand, folder: Path, signum: int, moment: str) -> subprocess.CompletedProcess[str]:
@@ -242,7 +259,7 @@ def interrupt(command: LongCommand, folder: Path, signum: int, moment: str) -> s
             if command.ready is not None and moment == "working":
                 if command.ready(process, folder):
                     break
-            elif cpu_seconds(process.pid) >= MOMENTS[moment]:
+            elif reached(moment, process.pid):
                 break
             time.sleep(0.01)
         if process.poll() is None:
