@@ -44,8 +44,8 @@ def play_game(player: Player, game: Game, on_move: Callable[[Game], None] | None
 
 
 def warm_up(name: str = "best") -> None:
-    """Compile (or load from numba's cache) the kernel functions the players use, and the solver the ``expert``
-    uses, so that timings exclude it."""
+    """Compile (or load from numba's cache) the kernel functions the players use, and the solver and survival
+    chances the ``expert`` uses, so that timings exclude it."""
     view = Game(deal=1).view()
     K.greedy_move(K.state_of_view(view), int(view.card))  # type: ignore[arg-type]
     rank_moves(view, seed=0, playouts=1, time_budget=None)
@@ -53,6 +53,7 @@ def warm_up(name: str = "best") -> None:
         from foursquare.solver import solve_position  # numba compiles the search: only for the player using it
 
         solve_position(Game(deal=1), max_nodes=1, small=True)
+        K.move_survival(view, view.legal_moves, 1)
 
 
 def _play_deal(job: tuple[str, int, float | None, int, Variant]) -> GameResult:
