@@ -18,6 +18,9 @@ deepening search, compiled with numba. Its modules, from the bottom up:
 * :mod:`~foursquare.solver.frames`: the frames a win may fill, and one frame's search arrays.
 * :mod:`~foursquare.solver.driver`: :func:`solve` (probe, deepening, threads), :class:`Solution`,
   :func:`random_winnable_deal`, :func:`solution_json`.
+* :mod:`~foursquare.solver.expectimax`: the other optimum, of a player who does not know the stock: the
+  exact expected score of an end game (:func:`~foursquare.solver.expectimax.judge_move`), an expectimax
+  over the unseen cards, for positions with few of them left.
 
 ``docs/solver.md`` explains the method. The solver never decides a rule on its own: every line it
 returns is replayed through :class:`foursquare.engine.Game` before it is reported, and the tests compare
