@@ -2,8 +2,9 @@
 own, drive two servers on one PostgreSQL database with players, a hint client and the abusive client.
 
 Every user stops itself after a number of moves (``FOURSQUARE_LOCUST_MOVES``) and says so in a folder; the test
-waits for them all (a count, never a time), then stops Locust and reads its statistics: no failure, and every
-planned move made. The figures themselves are ``benchmarks/locust_run.py``'s, in docs/performance.md.
+waits for them all and for their moves to reach Locust's master (counts, never a time), then stops Locust and
+reads its statistics: no failure, and every planned move made. The figures themselves are
+``benchmarks/locust_run.py``'s, in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -26,6 +27,15 @@ LOCUSTFILE = Path(__file__).resolve().parent.parent / "benchmarks" / "locust" / 
 GUARD = 300.0
 """Seconds after which the run is declared hung (never reached when all is well)."""
 PLAYERS, HINT_CLIENTS, ABUSERS, MOVES = 4, 1, 1, 12
+
+
+def reported_moves(stats: Path) -> int:
+    """The players' moves in Locust's statistics file so far (0 while it is not there or being rewritten)."""
+    try:
+        with stats.open(newline="") as file:
+            return sum(int(row["Request Count"]) for row in csv.DictReader(file) if row["Name"] == "move")
+    except (OSError, KeyError, ValueError):
+        return 0
 
 
 def test_players_hint_clients_and_an_abuser_on_two_servers_meet_no_failure(
@@ -55,6 +65,12 @@ def test_players_hint_clients_and_an_abuser_on_two_servers_meet_no_failure(
             while len(list(done.iterdir())) < users:
                 assert processes[0].poll() is None, (tmp_path / "locust.log").read_text()
                 assert time.monotonic() < deadline, f"only {len(list(done.iterdir()))} of {users} users finished"
+                time.sleep(0.2)
+            # The worker reports to the master every few seconds, and the last report may not outlive the stop:
+            # wait until the master's statistics (rewritten every few seconds) hold every planned move.
+            while reported_moves(tmp_path / "run_stats.csv") < PLAYERS * MOVES:
+                assert processes[0].poll() is None, (tmp_path / "locust.log").read_text()
+                assert time.monotonic() < deadline, "the users finished, their moves never reached the master"
                 time.sleep(0.2)
             processes[0].send_signal(signal.SIGTERM)  # Locust stops, writes its statistics and tells its worker
             assert processes[0].wait(timeout=120) in (0, 1), (tmp_path / "locust.log").read_text()

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from foursquare.engine import Move, View
+from foursquare.errors import FoursquareError
 from foursquare.kernel.rules import legal, place
 from foursquare.kernel.state import (
     MAX_MOVES,
@@ -47,7 +48,7 @@ DEFAULT_BUDGET = 200_000
 WINNING_CELLS = 16
 
 
-class BudgetExceeded(ValueError):
+class BudgetExceeded(FoursquareError):
     """The end game is too large to settle within the budget of positions."""
 
 
