@@ -24,3 +24,15 @@ def game_with(names: str, moves: Iterable[tuple[int, int]] = (), variant: Varian
 
 def tops(game: Game) -> dict[tuple[int, int], tuple[str, bool]]:
     return {(c.row, c.col): (c.top.name, c.top_face_up) for c in game.cells()}
+
+
+def greedy_game(deal: int, moves: int) -> Game:
+    """Deal ``deal`` after ``moves`` moves of the greedy player."""
+    from foursquare.players import make_player
+
+    game = Game(deal=deal)
+    greedy = make_player("greedy")
+    for _ in range(moves):
+        move = greedy.choose(game.view())
+        game.place(move.row, move.col)
+    return game

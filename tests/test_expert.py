@@ -16,20 +16,11 @@ from foursquare.players import make_player, play_game
 from foursquare.players.evaluation import MoveAdvice
 from foursquare.players.expert import ExpertPlayer, candidates, hindsight_scores, stratified_stocks, survivors
 from foursquare.solver import solve_position
-
-
-def played(deal: int, moves: int) -> Game:
-    """Deal ``deal`` after ``moves`` moves of the greedy player."""
-    game = Game(deal=deal)
-    greedy = make_player("greedy")
-    for _ in range(moves):
-        move = greedy.choose(game.view())
-        game.place(move.row, move.col)
-    return game
+from helpers import greedy_game
 
 
 def test_stratified_stocks_start_once_with_each_unseen_rank_weighted_by_its_chance() -> None:
-    view = played(7, 5).view()
+    view = greedy_game(7, 5).view()
     stocks, weights = stratified_stocks(view, seed=2)
     ranks = sorted({c.rank for c in view.unseen})
     assert all(sorted(stock) == sorted(view.unseen) for stock in stocks)
@@ -43,7 +34,7 @@ def test_stratified_stocks_start_once_with_each_unseen_rank_weighted_by_its_chan
 
 
 def test_stratified_stocks_share_a_rank_s_weight_among_its_orders() -> None:
-    view = played(7, 5).view()
+    view = greedy_game(7, 5).view()
     stocks, weights = stratified_stocks(view, seed=0, per_rank=3)
     single, alone = stratified_stocks(view, seed=0)
     assert len(stocks) == 3 * len(single) and len({tuple(s) for s in stocks}) == len(stocks)
@@ -51,13 +42,13 @@ def test_stratified_stocks_share_a_rank_s_weight_among_its_orders() -> None:
 
 
 def test_the_last_card_has_one_empty_order() -> None:
-    view = dataclasses.replace(played(7, 5).view(), unseen=())  # the card to place is the stock's last
+    view = dataclasses.replace(greedy_game(7, 5).view(), unseen=())  # the card to place is the stock's last
     stocks, weights = stratified_stocks(view, seed=0)
     assert stocks == [[]] and list(weights) == [1.0]
 
 
 def test_hindsight_scores_are_what_the_solver_reaches_after_each_move() -> None:
-    view = played(7, 8).view()
+    view = greedy_game(7, 8).view()
     moves = list(view.legal_moves[:3])
     stocks = stratified_stocks(view, seed=0)[0][:4]
     scores = hindsight_scores(view, moves, stocks, nodes=20_000)
@@ -71,12 +62,12 @@ def test_hindsight_scores_are_what_the_solver_reaches_after_each_move() -> None:
 
 
 def test_survivors_are_the_moves_of_the_best_chance_of_surviving_the_next_cards() -> None:
-    risky = played(127, 30).view()  # some moves here risk the next cards (tests/test_survival.py)
+    risky = greedy_game(127, 30).view()  # some moves here risk the next cards (tests/test_survival.py)
     alive = dict(zip(risky.legal_moves, K.move_survival(risky, risky.legal_moves, 3), strict=True))
     kept = survivors(risky, 3)
     assert kept == {m for m, chance in alive.items() if chance == max(alive.values())}
     assert 0 < len(kept) < len(risky.legal_moves)
-    calm = played(7, 5).view()  # every move survives the next three cards for sure
+    calm = greedy_game(7, 5).view()  # every move survives the next three cards for sure
     assert survivors(calm, 3) == set(calm.legal_moves)
 
 
@@ -98,7 +89,7 @@ def test_the_expert_plays_a_move_of_the_best_chance_of_surviving_where_hindsight
 
 
 def test_candidates_keep_the_first_moves_that_are_safe_enough() -> None:
-    game = played(3, 4)
+    game = greedy_game(3, 4)
     a, b, c = game.view().legal_moves[:3]
     ranked = [MoveAdvice(a, 0.90, 20.0), MoveAdvice(b, 0.97, 19.0), MoveAdvice(c, 0.99, 18.0)]
     assert [x.move for x in candidates(ranked, width=2, safety=0.05)] == [b]  # a wins 7 points less often than b
@@ -106,7 +97,7 @@ def test_candidates_keep_the_first_moves_that_are_safe_enough() -> None:
 
 
 def test_the_expert_decides_the_same_on_the_same_view_and_plays_a_forced_move_at_once() -> None:
-    view = played(11, 7).view()
+    view = greedy_game(11, 7).view()
     first = ExpertPlayer(seed=4).choose(view)
     assert first in view.legal_moves and ExpertPlayer(seed=4).choose(view) == first
     opening = Game(deal=11).view()

@@ -10,7 +10,7 @@ import pytest
 from foursquare import kernel as K
 from foursquare.cards import Card
 from foursquare.engine import Game, Move, View
-from foursquare.players import make_player
+from helpers import greedy_game
 
 
 def engine_survival(view: View, move: Move, depth: int) -> float:
@@ -45,12 +45,7 @@ def _next_view(view: View, card: Card, rest: Sequence[Card]) -> View:
 
 
 def played(deal: int, moves: int) -> View:
-    game = Game(deal=deal)
-    greedy = make_player("greedy")
-    for _ in range(moves):
-        move = greedy.choose(game.view())
-        game.place(move.row, move.col)
-    return game.view()
+    return greedy_game(deal, moves).view()
 
 
 # Late positions of the greedy player's games where some moves risk the next cards (and others do not).
