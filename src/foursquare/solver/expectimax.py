@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from foursquare.engine import Move, View
+from foursquare.engine import WINNING_CELLS, Move, View
 from foursquare.errors import FoursquareError
 from foursquare.kernel.rules import legal, place
 from foursquare.kernel.state import (
@@ -45,7 +45,6 @@ from foursquare.kernel.state import (
 
 #: The positions a search may expand by default: a few seconds of it.
 DEFAULT_BUDGET = 200_000
-WINNING_CELLS = 16
 
 
 class BudgetExceeded(FoursquareError):
