@@ -11,7 +11,7 @@ expected score minus its move's. One JSON line per position, then the summary: f
 with its standard error, the share of positions where its move was a best one, its mean loss where the
 optimum is above nothing (a win still possible), and the mean optimum. A
 position whose search needs more than the budget of positions is counted as unsettled and left out.
-The runs published in docs/results.md are endgame_gap_4.jsonl and endgame_gap_5.jsonl beside this script.
+The runs published in docs/results.md are endgame_gap_4.jsonl, endgame_gap_5.jsonl and endgame_gap_6.jsonl beside this script.
 """
 
 from __future__ import annotations
