@@ -37,6 +37,20 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def group_usage(pgid: int) -> tuple[int, float]:
+    """The processes of group ``pgid`` (a command and the workers it forked) and the CPU time they have used."""
+    count, total = 0, 0.0
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split() if entry.name.isdigit() else []
+        except OSError:  # gone meanwhile
+            continue
+        if fields and int(fields[2]) == pgid:
+            count += 1
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return count, total
+
+
 def children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -291,7 +305,12 @@ def test_autoplay_on_several_processes_stops_them_all_with_one_line(
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, start_new_session=True,
     )  # fmt: skip
     processes.append(process)
-    wait_until(process, lambda: cpu_seconds(process.pid) >= start_up + 1)
+    # The command's own CPU time grows slowly while its workers play: wait for both workers, and count theirs.
+    def at_work() -> bool:
+        count, cpu = group_usage(process.pid)
+        return count >= 3 and cpu >= start_up + 1
+
+    wait_until(process, at_work)
     if whole_group:
         os.killpg(process.pid, signum)
     else:
