@@ -5,22 +5,27 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cli_support import run_main
-from foursquare import record
+from foursquare import analysis, record
 from foursquare.analysis import (
     CONFIDENCE_Z,
+    EXACT_POSITIONS,
+    EXACT_UNSEEN,
     MISTAKE_EXPECTED_SCORE,
     RECHECK_PLAYOUTS,
     VERSION,
     AnalysisError,
     analyze,
+    exact_judgements,
     judge_move,
 )
-from foursquare.engine import Game, Move
+from foursquare.engine import Game, Move, View
 from foursquare.solver import solve
+from foursquare.solver.expectimax import judge_moves
 
 DEAL = 3  # the solver proves 24 (a win with the first 16 cards) in well under a second
 
@@ -63,9 +68,15 @@ def check_shape(result: dict[str, object], game: Game) -> None:
         assert 0 <= m["expected_score_loss_low"] <= m["expected_score_loss"]
         assert m["win_probability_loss"] >= 0
         assert m["mistake"] == (not m["forced"] and m["expected_score_loss_low"] > MISTAKE_EXPECTED_SCORE)
+        assert m["evaluation"] in ("exact", "playouts")
+        if m["evaluation"] == "exact":  # no noise: the loss is its own bound
+            assert m["expected_score_loss_low"] == m["expected_score_loss"]
         if m["played"] == m["best"] or m["forced"]:
             assert m["played"] == m["best"]
             assert m["win_probability_loss"] == m["expected_score_loss"] == 0 and not m["mistake"]
+    # exact judgements are the end of the game: from the last move back, then playouts
+    kinds: list[str] = [m["evaluation"] for m in moves]
+    assert kinds == sorted(kinds, reverse=True)
     mistakes = [m for m in moves if m["mistake"]]
     assert sorted(result["costliest"]) == sorted(m["index"] for m in mistakes)  # type: ignore[arg-type]
     perfect = result["perfect"]
@@ -107,7 +118,7 @@ def test_a_game_of_the_best_player_is_not_covered_in_mistakes(deal: int) -> None
 
     game = Game(deal=deal)
     play_game(make_player("best", seed=5), game)
-    result = analyze(game, seed=0, solve_timeout=1.0)
+    result = analyze(game, seed=0, solve_nodes=1_000_000)
     assert result["outcome"] == "won"
     assert result["costliest"] == []
     for m in result["moves"]:
@@ -182,10 +193,31 @@ def test_cli_text_and_json(tmp_path: Path) -> None:
     assert [row[2:4] for row in rows] == [[m["played_cell"], m["best_cell"]] for m in result["moves"]]
     assert rows[0][2] == "D4"
     flagged = [int(row[0]) for row in rows if row[-1] == "MISTAKE"]
+    assert not any("exact" in row for row in rows)  # a game lost early: too many cards unseen to judge exactly
+    assert "judged exactly" not in text.stdout
     assert sorted(flagged) == sorted(i + 1 for i in result["costliest"])
     numbers = ", ".join(f"move {i + 1}" for i in result["costliest"])
     assert f"Mistakes, costliest first: {numbers}" in text.stdout
     assert "best line: " + " ".join(result["perfect"]["line_cells"]) in text.stdout
+
+
+@pytest.mark.slow
+def test_cli_marks_the_moves_judged_exactly(tmp_path: Path) -> None:
+    from foursquare.players import make_player, play_game
+
+    path = tmp_path / "long.json"
+    game = Game(deal=2)
+    play_game(make_player("greedy"), game)  # a game to the last card, whose end settles
+    record.write(game, path)
+    text = run_cli("analyze", str(path), "--seed", "3")
+    assert text.returncode == 0, text.stderr
+    rows = [line.split() for line in text.stdout.splitlines() if line[:4].strip().isdigit()]
+    marked = [int(row[0]) for row in rows if "exact" in row]
+    assert len(marked) >= 3 and marked[-1] == game.turn
+    assert marked == list(range(marked[0], game.turn + 1))
+    count = "The last move is" if len(marked) == 1 else f"The last {len(marked)} moves are"
+    assert f"{count} judged exactly (marked exact)" in text.stdout
+    assert "a mistake when it gives up more than 1.0." in text.stdout
 
 
 def test_unfinished_game_is_an_error(tmp_path: Path) -> None:
@@ -218,11 +250,65 @@ def test_analysis_sees_only_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
         return real(view, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(players, "hint", spy)
+    exact_views: list[object] = []
+    real_exact = judge_moves
+
+    def exact_spy(view: object, *args: Any) -> list[Any]:
+        exact_views.append(view)
+        return real_exact(view, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(analysis, "judge_moves", exact_spy)
     game = lost_game()
-    analyze(game, seed=4, time_budget=None)
-    assert len(seen) == game.turn
-    assert all(type(v).__name__ == "View" for v in seen)
+    result = analyze(game, seed=4, time_budget=None)
+    exact = sum(m["evaluation"] == "exact" for m in result["moves"])
+    assert len(seen) == game.turn - exact
+    assert len(exact_views) <= exact + 1  # and the one that needed too many positions, if tried
+    assert all(type(v).__name__ == "View" for v in seen + exact_views)
     assert Move(0, 0) in seen[0].legal_moves  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_the_end_of_the_game_is_judged_exactly() -> None:
+    """The last moves' rows are the exact expectimax's, walking back until one needs more positions than allowed;
+    a smaller allowance judges fewer moves exactly and the rest as before."""
+    from foursquare.players import make_player, play_game
+
+    game = Game(deal=2)
+    play_game(make_player("greedy"), game)  # which loses deal 2 at its last card
+    result = analyze(game, seed=1, solve_nodes=1_000)
+    exact = [m for m in result["moves"] if m["evaluation"] == "exact"]
+    assert len(exact) >= 3, "a long game's last few moves settle within the default positions"
+    replay = Game(deal=2)
+    needed = 0  # the most positions an exact judgement took
+    for index, played in enumerate(game.moves):
+        m = result["moves"][index]
+        if m["evaluation"] == "exact":
+            judgement = judge_moves(replay.view(), [played], EXACT_POSITIONS)[0]
+            needed = max(needed, judgement.positions)
+            assert m["played_expected_score"] == round(judgement.played, 3)
+            assert m["best_expected_score"] == round(judgement.best, 3)
+            assert m["played_win_probability"] == round(judgement.played_win_probability, 4)
+            assert m["expected_score_loss"] == m["expected_score_loss_low"] == round(judgement.loss, 3)
+            assert m["mistake"] == (not m["forced"] and judgement.loss > MISTAKE_EXPECTED_SCORE)
+            if judgement.loss == 0:
+                assert m["best"] == m["played"]
+        replay.place(played.row, played.col)
+    assert result["moves"][-1]["played_win_probability"] == 0  # the move that lost leaves no chance
+    # a first exact judgement needing more than the allowance stops the walk there
+    fewer = exact_judgements(_views(game), game.moves, needed - 1)
+    assert 0 < len(fewer) < len(exact)
+    assert sorted(fewer) == list(range(game.turn - len(fewer), game.turn))
+    assert all(result["moves"][index] == entry for index, entry in fewer.items())
+    # none is tried with more cards unseen than EXACT_UNSEEN, however large the allowance
+    assert all(len(view.unseen) <= EXACT_UNSEEN for view in _views(game)[-len(exact) :])
+
+
+def _views(game: Game) -> list[View]:
+    replay, views = Game(deal=game.deal), []
+    for move in game.moves:
+        views.append(replay.view())
+        replay.place(move.row, move.col)
+    return views
 
 
 def test_a_move_is_judged_the_same_whatever_the_unseen_order() -> None:

@@ -90,6 +90,7 @@ def made_up_analysis(deal: int, line: list[Move]) -> dict[str, Any]:
         card = game.card_to_place
         assert card is not None
         mistake = index in MISTAKES
+        exact = index >= MISTAKES[-1]  # the end of the game judged exactly, the last mistake with it
         best = next((m for m in game.legal_moves if m != move), move) if mistake else move
         win = 0.5 + 0.5 * index / (len(line) - 1) - (0.2 if mistake else 0)
         entries.append({
@@ -98,8 +99,9 @@ def made_up_analysis(deal: int, line: list[Move]) -> dict[str, Any]:
             "played_win_probability": win, "best_win_probability": win + (0.2 if mistake else 0),
             "played_expected_score": 20 * win, "best_expected_score": 20 * win + (4 if mistake else 0),
             "win_probability_loss": 0.2 if mistake else 0.0, "expected_score_loss": 4.0 if mistake else 0.0,
-            "expected_score_loss_low": 3.2 if mistake else 0.0,
+            "expected_score_loss_low": (4.0 if exact else 3.2) if mistake else 0.0,
             "forced": len(game.legal_moves) == 1, "mistake": mistake,
+            "evaluation": "exact" if exact else "playouts",
         })
         game.place(move.row, move.col)
     outcome = game.outcome()
@@ -146,7 +148,14 @@ def test_analysis_chart_marks_the_mistakes_and_a_point_opens_the_replay(
     costly = page.locator(".costly-move .costly-line").first
     played, best = analysis["moves"][5]["played_cell"], analysis["moves"][5]["best_cell"]
     expect(costly).to_have_text(re.compile(rf"^Move 6: .+ to {played}; better: {best}$"))
-    expect(page.locator(".costly-move .costly-loss").first).to_have_text(re.compile(r"at least −3\.2"))
+    # An exact judgement has no noise, so no lower bound; the panel says how many moves were judged exactly.
+    losses = page.locator(".costly-move .costly-loss")
+    expect(losses.first).to_have_text(re.compile(r"^−4\.0 expected score \(exact\), −20\s?% win chance$"))
+    expect(losses.nth(1)).to_have_text(re.compile(r"at least −3\.2"))
+    exact = len(line) - MISTAKES[-1]
+    expect(page.locator(".analysis-exact")).to_have_text(
+        f"The last {exact} moves were judged exactly, over every order in which the unseen cards could come."
+    )
     # A click on a point jumps the replay to the position after that move; the chart's cursor follows.
     points.nth(2).click()
     expect(page.locator("#board")).to_have_attribute("data-replay-turn", "3")

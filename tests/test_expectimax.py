@@ -12,32 +12,36 @@ import pytest
 from foursquare.cards import Card
 from foursquare.engine import Game, Move, View
 from foursquare.players import make_player
-from foursquare.solver.expectimax import BudgetExceeded, expected_score, judge_move, judge_moves
+from foursquare.solver.expectimax import DEFAULT_BUDGET, BudgetExceeded, expected_score, judge_move, judge_moves
 
 
-def engine_value(view: View, move: Move) -> float:
-    """The expected score after ``move``, by the engine: each unseen rank next at its share, its best cell."""
+def engine_value(view: View, move: Move) -> tuple[float, float]:
+    """The expected score after ``move`` and the chance of winning of the same play, by the engine: each unseen
+    rank next at its share, its best cell (of equal ones the first in row, then column order)."""
     game = Game.from_view(view, list(view.unseen))
     game.place(move.row, move.col)
     return _after(game.view(), list(view.unseen))
 
 
-def _after(view: View, unseen: Sequence[Card]) -> float:
+def _after(view: View, unseen: Sequence[Card]) -> tuple[float, float]:
     if view.outcome.is_over:
-        return float(view.outcome.score or 0)
-    value = 0.0
+        return float(view.outcome.score or 0), float(view.outcome.status == "won")
+    value = wins = 0.0
     for rank in sorted({c.rank for c in unseen}):
         card = next(c for c in unseen if c.rank == rank)
         rest = [c for c in unseen if c != card]
         share = sum(c.rank == rank for c in unseen) / len(unseen)
         following = dataclasses.replace(view, card=card, unseen=tuple(sorted(rest)))
-        best = 0.0
-        for cell in following.legal_moves:
+        best = (-1.0, 0.0)
+        for cell in sorted(following.legal_moves, key=lambda m: (m.row, m.col)):
             game = Game.from_view(following, rest)
             game.place(cell.row, cell.col)
-            best = max(best, _after(game.view(), rest))
-        value += share * best
-    return value
+            after = _after(game.view(), rest)
+            if after[0] > best[0] + 1e-9:
+                best = after
+        value += share * best[0]
+        wins += share * best[1]
+    return value, wins
 
 
 def late(deal: int, unseen: int) -> View:
@@ -57,8 +61,15 @@ def test_the_expected_score_of_each_move_is_the_engine_s_expectimax(deal: int) -
     assert view.outcome.status == "playing"
     values = [expected_score(view, move) for move in view.legal_moves]
     assert len(set(values)) > 1, "every move is worth the same: the position tests little"
+    chances = set()
     for move, value in zip(view.legal_moves, values, strict=True):
-        assert value == pytest.approx(engine_value(view, move), abs=1e-12), move.name
+        score, win = engine_value(view, move)
+        assert value == pytest.approx(score, abs=1e-12), move.name
+        judgement = judge_move(view, move)
+        assert judgement.played_win_probability == pytest.approx(win, abs=1e-12), move.name
+        assert judgement.positions > 0
+        chances.add(round(win, 9))
+    assert len(chances) > 1, "every move wins as often: the chances test little"
 
 
 @pytest.mark.parametrize(("deal", "unseen"), [(5, 4), (8, 4), (29, 4)])
@@ -71,6 +82,8 @@ def test_judging_a_move_prunes_without_changing_a_value(deal: int, unseen: int) 
         assert judgement.best == max(values.values())
         assert values[judgement.best_move] == judgement.best
         assert judgement.loss >= 0
+        assert judgement.best_win_probability == judge_move(view, judgement.best_move).played_win_probability
+        assert judgement.positions <= DEFAULT_BUDGET
     several = judge_moves(view, view.legal_moves[:3])  # one search for several players' moves
     assert [j.played for j in several] == [values[m] for m in view.legal_moves[:3]]
     assert {j.best for j in several} == {max(values.values())}

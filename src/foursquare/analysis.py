@@ -27,16 +27,29 @@ The rule, for the expected score (a loss scoring 0: the number the hint ranks by
 
 ``played_win_probability`` and ``played_expected_score`` of every move (the game's chances after it)
 come from the same fresh futures, so they draw the game's curve as it went.
+
+**The end of the game is judged exactly.** When few cards are unseen, the exact expected score of every move
+under the hidden stock — each order the unseen cards could come in, the best play after the move — can be
+computed (:mod:`foursquare.solver.expectimax`). Walking back from the last move, each move with at most
+:data:`EXACT_UNSEEN` cards unseen is judged that way while its search settles within :data:`EXACT_POSITIONS`
+positions (a count, so the answer is the same on every machine); the first that does not, and every move before
+it, are judged by playouts. An exact judgement has no noise: ``expected_score_loss_low`` is the loss itself, the
+move is a mistake when its loss exceeds :data:`MISTAKE_EXPECTED_SCORE`, and its win probabilities are those of
+the same best play (of equal moves, the first cell in row, then column order). Each move says which judged it:
+``evaluation`` is ``"exact"`` or ``"playouts"``. A game that runs to the end of the stock has its last four to
+six moves judged exactly; a game won or lost with more cards left, none.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from foursquare.engine import Game, Move, View
 from foursquare.errors import FoursquareError
 from foursquare.players import COMPARE_PLAYOUTS
-from foursquare.solver import Solution, solve
+from foursquare.solver import DEFAULT_NODES, Solution, solve
+from foursquare.solver.expectimax import DEFAULT_BUDGET, BudgetExceeded, Judgement, judge_moves
 
 #: A move is a mistake when its expected-score loss exceeds this, beyond the noise (module docstring).
 MISTAKE_EXPECTED_SCORE = 1.0
@@ -44,9 +57,15 @@ MISTAKE_EXPECTED_SCORE = 1.0
 CONFIDENCE_Z = 2.5
 #: Futures for a second look at a borderline move (loss above the threshold, bound below it): halves the noise.
 RECHECK_PLAYOUTS = 4 * COMPARE_PLAYOUTS
+#: Positions the exact judgement of one move may expand (a few seconds of it) before playouts judge it instead.
+EXACT_POSITIONS = DEFAULT_BUDGET
+#: The most unseen cards an exact judgement is tried with: with 7 the search never settled within
+#: :data:`EXACT_POSITIONS` (benchmarks/analysis_exact.py), and each try that does not settle costs the whole budget.
+EXACT_UNSEEN = 6
 #: The shape and rule of :func:`analyze`'s answer; a stored analysis of another version is stale.
 #: 2: cell names (``played_cell``, ``best_cell``, ``line_cells``), ``expected_score_loss_low``, the paired rule.
-VERSION = 2
+#: 3: the end of the game judged exactly, each move's ``evaluation``; the verdict's search bounded by nodes.
+VERSION = 3
 
 
 class AnalysisError(FoursquareError):
@@ -65,29 +84,32 @@ def _perfect(solution: Solution) -> dict[str, Any]:
 
 
 def analyze(
-    game: Game, *, seed: int = 0, time_budget: float | None = None, solve_timeout: float = 10.0
+    game: Game,
+    *,
+    seed: int = 0,
+    time_budget: float | None = None,
+    exact_positions: int = EXACT_POSITIONS,
+    solve_nodes: int = DEFAULT_NODES,
 ) -> dict[str, Any]:
     """The analysis of a finished game, as a JSON-ready dict (the shape of ``analyze --json``).
 
-    ``seed`` and ``time_budget`` go to the hint of each position; ``solve_timeout`` bounds the
-    perfect-information solver.
+    ``seed`` and ``time_budget`` go to the hint of each position judged by playouts; ``exact_positions``
+    bounds each exact judgement (module docstring); ``solve_nodes`` bounds the perfect-information solver.
     """
     if not game.is_over():
         raise AnalysisError(f"the game is not over (turn {game.turn}): analysis needs a finished game")
-    if game.deal is not None:
-        replay = Game(deal=game.deal, variant=game.variant)
-    else:
-        replay = Game(stock=list(game.stock), variant=game.variant)
-    moves: list[dict[str, Any]] = []
-    for index, played in enumerate(game.moves):
-        moves.append(judge_move(replay.view(), played, index, seed=seed, time_budget=time_budget))
-        replay.place(played.row, played.col)
+    views = _views(game)
+    exact = exact_judgements(views, game.moves, exact_positions)
+    moves = [
+        exact[index] if index in exact else judge_move(view, played, index, seed=seed, time_budget=time_budget)
+        for index, (view, played) in enumerate(zip(views, game.moves, strict=True))
+    ]
     costliest = sorted(
         (m for m in moves if m["mistake"]),
         key=lambda m: (-m["expected_score_loss"], -m["win_probability_loss"], m["index"]),
     )
     outcome = game.outcome()
-    solution = solve(game.stock, game.variant, timeout=solve_timeout)
+    solution = solve(game.stock, game.variant, max_nodes=solve_nodes)
     return {
         "version": VERSION,
         "outcome": outcome.status,
@@ -100,8 +122,53 @@ def analyze(
     }
 
 
+def _views(game: Game) -> list[View]:
+    """The position before each move of ``game``, replayed from its start."""
+    replay = (
+        Game(deal=game.deal, variant=game.variant)
+        if game.deal is not None
+        else Game(stock=list(game.stock), variant=game.variant)
+    )
+    views = []
+    for played in game.moves:
+        views.append(replay.view())
+        replay.place(played.row, played.col)
+    return views
+
+
+def exact_judgements(views: Sequence[View], moves: Sequence[Move], positions: int) -> dict[int, dict[str, Any]]:
+    """The entries of the moves judged exactly, by index: from the last back, until one has more than
+    :data:`EXACT_UNSEEN` cards unseen or needs more than ``positions`` positions."""
+    judged: dict[int, dict[str, Any]] = {}
+    for index in reversed(range(len(moves))):
+        if len(views[index].unseen) > EXACT_UNSEEN:
+            break
+        try:
+            judgement = judge_moves(views[index], [moves[index]], positions)[0]
+        except BudgetExceeded:
+            break
+        judged[index] = exact_entry(views[index], moves[index], index, judgement)
+    return judged
+
+
+def exact_entry(view: View, played: Move, index: int, judgement: Judgement) -> dict[str, Any]:
+    """One entry of ``moves`` from an exact judgement: no noise, so the loss is its own low bound."""
+    forced = len(view.legal_moves) == 1
+    best_move = played if judgement.loss <= 0 else judgement.best_move
+    return _entry(
+        view,
+        index,
+        (played, judgement.played, judgement.played_win_probability),
+        (best_move, judgement.best, judgement.best_win_probability),
+        (judgement.loss, judgement.loss),
+        forced=forced,
+        evaluation="exact",
+    )
+
+
 def judge_move(view: View, played: Move, index: int, *, seed: int, time_budget: float | None) -> dict[str, Any]:
-    """One entry of ``moves``: the move played in ``view`` against the hint's best (see the module docstring)."""
+    """One entry of ``moves``: the move played in ``view`` against the hint's best, by playouts (see the module
+    docstring)."""
     from foursquare.players import compare_moves, estimate_move, hint
 
     if view.card is None:
@@ -120,20 +187,41 @@ def judge_move(view: View, played: Move, index: int, *, seed: int, time_budget: 
             best = mine
         else:
             loss, low = duel.score_gap, duel.score_gap - CONFIDENCE_Z * duel.score_gap_se
+    return _entry(
+        view,
+        index,
+        (played, mine.expected_score, mine.win_probability),
+        (best.move, best.expected_score, best.win_probability),
+        (loss, low),
+        forced=forced,
+        evaluation="playouts",
+    )
+
+
+#: A move with its expected score and win probability.
+_Judged = tuple[Move, float, float]
+
+
+def _entry(
+    view: View, index: int, played: _Judged, best: _Judged, loss: tuple[float, float], *, forced: bool, evaluation: str
+) -> dict[str, Any]:
+    (move, score, win), (best_move, best_score, best_win), (score_loss, low) = played, best, loss
+    assert view.card is not None, "a judged position has a card to place"
     return {
         "index": index,
         "card": view.card.name,
-        "played": played.to_json(),
-        "played_cell": played.name,
-        "best": best.move.to_json(),
-        "best_cell": best.move.name,
-        "played_win_probability": round(mine.win_probability, 4),
-        "best_win_probability": round(best.win_probability, 4),
-        "played_expected_score": round(mine.expected_score, 3),
-        "best_expected_score": round(best.expected_score, 3),
-        "win_probability_loss": round(max(0.0, best.win_probability - mine.win_probability), 4),
-        "expected_score_loss": round(loss, 3),
+        "played": move.to_json(),
+        "played_cell": move.name,
+        "best": best_move.to_json(),
+        "best_cell": best_move.name,
+        "played_win_probability": round(win, 4),
+        "best_win_probability": round(best_win, 4),
+        "played_expected_score": round(score, 3),
+        "best_expected_score": round(best_score, 3),
+        "win_probability_loss": round(max(0.0, best_win - win), 4),
+        "expected_score_loss": round(score_loss, 3),
         "expected_score_loss_low": round(max(0.0, low), 3),
         "forced": forced,
         "mistake": not forced and low > MISTAKE_EXPECTED_SCORE,
+        "evaluation": evaluation,
     }

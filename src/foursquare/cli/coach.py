@@ -86,15 +86,19 @@ def analysis_text(result: dict[str, Any], t: Translator | None = None) -> str:
     for m in result["moves"]:
         es = f"{t.number(m['played_expected_score'], 1)}/{t.number(m['best_expected_score'], 1)}"
         wp = f"{t.percent(m['played_win_probability'])}/{t.percent(m['best_win_probability'])}"
+        exact = m.get("evaluation") == "exact"
         loss = t.number(0)
         if m["expected_score_loss"]:
-            loss = f"{t.number(m['expected_score_loss'], 1)} ({t.number(m['expected_score_loss_low'], 1)})"
+            loss = t.number(m["expected_score_loss"], 1)
+            if not exact:  # an estimate: its low bound beside it
+                loss += f" ({t.number(m['expected_score_loss_low'], 1)})"
         row = _move_row(t.number(m["index"] + 1), m["card"], m["played_cell"], m["best_cell"], es, wp, loss)
+        marks = [t("cli.analyze.exact")] if exact else []
         if m["forced"]:
-            row += "  " + t("cli.analyze.forced")
+            marks.append(t("cli.analyze.forced"))
         elif m["mistake"]:
-            row += "  " + t("cli.analyze.mistake")
-        lines.append(row)
+            marks.append(t("cli.analyze.mistake"))
+        lines.append("  ".join([row, *marks]))
     lines += ["", _mistakes_text(result, t), "", *_perfect_lines(result["perfect"], t)]
     return "\n".join(lines)
 
@@ -130,6 +134,10 @@ def _mistakes_text(result: dict[str, Any], t: Translator) -> str:
         z=t.number(CONFIDENCE_Z),
         threshold=t.number(MISTAKE_EXPECTED_SCORE, 1),
     )
+    exact = sum(m.get("evaluation") == "exact" for m in result["moves"])
+    if exact:
+        threshold = t.number(MISTAKE_EXPECTED_SCORE, 1)
+        rule += "\n" + t("cli.analyze.exact_rule", count=exact, threshold=threshold)
     if not result["costliest"]:
         return rule + "\n" + t("cli.analyze.no_mistakes")
     moves = t("list.sep").join(t("cli.analyze.mistake_move", number=i + 1) for i in result["costliest"])

@@ -51,12 +51,16 @@ class BudgetExceeded(FoursquareError):
     """The end game is too large to settle within the budget of positions."""
 
 
+#: What a search says of a position: (expected score, exact, chance of winning). An inexact score is an upper
+#: bound, and its chance of winning means nothing.
+Value = tuple[float, bool, float]
+
+
 @dataclass
 class _Search:
     budget: int
     expanded: int = 0
-    # (position, unseen counts) -> (value, exact): an inexact value is an upper bound.
-    memo: dict[bytes, tuple[float, bool]] = field(default_factory=dict)
+    memo: dict[bytes, Value] = field(default_factory=dict)  # (position, unseen counts) -> its value
 
     def expand(self) -> None:
         self.expanded += 1
@@ -70,23 +74,23 @@ def _ceiling(state: Array, left: int) -> int:
     return left - max(1, WINNING_CELLS - int(state[OCCUPIED]))
 
 
-def _after_move(search: _Search, state: Array, counts: IntArray, alpha: float) -> tuple[float, bool]:
-    """The expected score of ``state`` (the move made; ``counts``: the unseen cards by rank), or an upper bound
-    not above ``alpha`` (``exact`` False) once it is sure not to beat ``alpha``."""
+def _after_move(search: _Search, state: Array, counts: IntArray, alpha: float) -> Value:
+    """The value of ``state`` (the move made; ``counts``: the unseen cards by rank), or an upper bound of its
+    expected score not above ``alpha`` (``exact`` False) once it is sure not to beat ``alpha``."""
     status = int(state[STATUS])
     if status != STATUS_PLAYING:
-        return (float(state[SCORE]) if status == STATUS_WON else 0.0), True
+        return (float(state[SCORE]), True, 1.0) if status == STATUS_WON else (0.0, True, 0.0)
     left = int(counts.sum())
     ceiling = _ceiling(state, left)
-    if ceiling <= 0:  # no win scores more than nothing
-        return 0.0, True
+    if ceiling < 0:  # too few cards left to fill the grid: no win
+        return 0.0, True, 0.0
     if ceiling <= alpha:
-        return float(ceiling), False
+        return float(ceiling), False, 0.0
     key = state.tobytes() + counts.tobytes()
     known = search.memo.get(key)
     if known is not None and (known[1] or known[0] <= alpha):
         return known
-    total = 0.0
+    total = wins = 0.0
     unexplored = left
     for rank in range(RANK_COUNT):
         count = int(counts[rank])
@@ -96,39 +100,41 @@ def _after_move(search: _Search, state: Array, counts: IntArray, alpha: float) -
         # What the rank must be worth for the average to beat alpha, the ranks after it at the ceiling.
         needed = (left * alpha - total - unexplored * ceiling) / count
         counts[rank] -= 1
-        value, exact = _best_placement(search, state, rank, counts, needed)
+        value, exact, win = _best_placement(search, state, rank, counts, needed)
         counts[rank] += 1
         total += count * value
+        wins += count * win
         if not exact:
-            bound = (total + unexplored * ceiling) / left
-            search.memo[key] = (bound, False)
-            return bound, False
-    result = (total / left, True)
+            bound: Value = ((total + unexplored * ceiling) / left, False, 0.0)
+            search.memo[key] = bound
+            return bound
+    result = (total / left, True, wins / left)
     search.memo[key] = result
     return result
 
 
-def _best_placement(search: _Search, state: Array, rank: int, counts: IntArray, alpha: float) -> tuple[float, bool]:
-    """The best expected score after placing a card of ``rank`` (0-based) on ``state``, or an upper bound not
-    above ``alpha`` (``exact`` False) if no cell beats ``alpha``."""
+def _best_placement(search: _Search, state: Array, rank: int, counts: IntArray, alpha: float) -> Value:
+    """The value after placing a card of ``rank`` (0-based) on ``state`` in the best cell (of equal ones, the
+    first in row, then column order), or an upper bound of its expected score not above ``alpha`` (``exact``
+    False) if no cell beats ``alpha``."""
     search.expand()
     cells = np.empty(MAX_MOVES, dtype=np.int64)
     child = np.empty_like(state)
-    best, bound = -math.inf, -math.inf
+    best, bound, best_win = -math.inf, -math.inf, 0.0
     peak = int(counts.sum())  # a win at once scores every card still unseen
     for i in range(legal(state, cells)):
         copy_state(child, state)
         place(child, int(cells[i]), rank * SUIT_COUNT)  # the rules look at the rank alone
-        value, exact = _after_move(search, child, counts, max(alpha, best))
-        if exact:
-            best = max(best, value)
+        value, exact, win = _after_move(search, child, counts, max(alpha, best))
+        if not exact:
+            bound = max(bound, value)
+        elif value > best:
+            best, best_win = value, win
             if best >= peak:
                 break
-        else:
-            bound = max(bound, value)
     if best > alpha:
-        return best, True
-    return max(best, bound), False
+        return best, True, best_win
+    return max(best, bound), False, 0.0
 
 
 def _counts(view: View) -> IntArray:
@@ -145,7 +151,7 @@ def _check(view: View, budget: int) -> None:
         raise ValueError(f"the budget of positions must be at least 1, not {budget}")
 
 
-def _move_value(search: _Search, view: View, move: Move, alpha: float) -> tuple[float, bool]:
+def _move_value(search: _Search, view: View, move: Move, alpha: float) -> Value:
     state = state_of_view(view)
     if move not in view.legal_moves:
         raise ValueError(f"{move.name} is not a legal cell for the {view.card}")
@@ -162,11 +168,15 @@ def expected_score(view: View, move: Move, budget: int = DEFAULT_BUDGET) -> floa
 
 @dataclass(frozen=True)
 class Judgement:
-    """A move against the best one, each followed by the best play: exact expected scores."""
+    """A move against the best one, each followed by the best play: exact expected scores, and the chances of
+    winning of the same play."""
 
     played: float  # the expected score of the move judged
     best: float  # the best expected score of any move
     best_move: Move  # a move that reaches it (the move judged, when it does)
+    played_win_probability: float
+    best_win_probability: float
+    positions: int  # the positions the search expanded
 
     @property
     def loss(self) -> float:
@@ -180,16 +190,16 @@ def judge_moves(view: View, moves: Sequence[Move], budget: int = DEFAULT_BUDGET)
     at one position cost little more than one."""
     _check(view, budget)
     search = _Search(budget)
-    played = {move: _move_value(search, view, move, -math.inf)[0] for move in moves}
-    best_move = max(played, key=played.__getitem__, default=None)
-    best = -math.inf if best_move is None else played[best_move]
+    played = {move: _move_value(search, view, move, -math.inf) for move in moves}
+    best_move = max(played, key=lambda move: played[move][0], default=None)
+    best = (-math.inf, False, 0.0) if best_move is None else played[best_move]
     for other in view.legal_moves:
         if other not in played:
-            value, exact = _move_value(search, view, other, best)
-            if exact and value > best:
+            value = _move_value(search, view, other, best[0])
+            if value[1] and value[0] > best[0]:
                 best, best_move = value, other
     assert best_move is not None, "a position still being played has a legal move"
-    return [Judgement(played[move], best, best_move) for move in moves]
+    return [Judgement(played[move][0], best[0], best_move, played[move][2], best[2], search.expanded) for move in moves]
 
 
 def judge_move(view: View, move: Move, budget: int = DEFAULT_BUDGET) -> Judgement:

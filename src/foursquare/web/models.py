@@ -205,7 +205,8 @@ class Hint(Answer):
 
 
 class JudgedMove(Answer):
-    """A move of the game against the best one in its position, both played out on the same 1,000 fresh futures."""
+    """A move of the game against the best one in its position: exactly at the end of the game, over every order of
+    the unseen cards (`evaluation` `exact`); before that, both played out on the same 1,000 fresh futures."""
 
     index: Count = Field(description="the move's index from 0 (the game numbers it index + 1)")
     card: CardName = Field(description="the card placed")
@@ -218,10 +219,15 @@ class JudgedMove(Answer):
     played_expected_score: float = Field(ge=0, description="the expected score after the move played (the curve)")
     best_expected_score: float = Field(ge=0, description="the expected score after the best move (never below)")
     win_probability_loss: float = Field(ge=0, description="best − played win chance (0 when no worse)")
-    expected_score_loss: float = Field(ge=0, description="the paired mean difference best − played (0: no loss)")
-    expected_score_loss_low: float = Field(ge=0, description="its lower confidence bound (2.5 standard errors)")
+    expected_score_loss: float = Field(ge=0, description="best − played expected score (0: no loss)")
+    expected_score_loss_low: float = Field(
+        ge=0, description="its lower confidence bound (2.5 standard errors); the loss itself when exact"
+    )
     forced: bool = Field(description="whether the move was the only legal one")
     mistake: bool = Field(description="not forced, and the loss's lower bound exceeds 1 point")
+    evaluation: Literal["exact", "playouts"] = Field(
+        description="`exact`: the exact expectimax over the unseen cards; `playouts`: the paired fresh futures"
+    )
 
 
 class Perfect(Answer):

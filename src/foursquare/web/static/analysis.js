@@ -238,7 +238,7 @@ function costlyMove(move) {
     played: move.played_cell,
     best: move.best_cell,
   });
-  const loss = t("over.moveLoss", {
+  const loss = t(move.evaluation === "exact" ? "over.moveLossExact" : "over.moveLoss", {
     pct: percent(Math.max(0, move.win_probability_loss ?? 0)),
     score: decimal(Math.max(0, move.expected_score_loss ?? 0)),
     low: decimal(Math.max(0, move.expected_score_loss_low ?? 0)),
@@ -271,6 +271,8 @@ function renderAnalysis(analysis) {
   showChart(moves);
   parts.push(el("p", { class: "analysis-mistakes", text: t("over.mistakes", { count: mistakes }) }));
   parts.push(el("p", { class: "analysis-rule", text: t("over.mistakeRule") }));
+  const exact = moves.filter((m) => m.evaluation === "exact").length;
+  if (exact) parts.push(el("p", { class: "analysis-exact", text: t("over.exactRule", { count: exact }) }));
   parts.push(el("h4", { text: t("over.costliest") }));
   if (costly.length === 0) {
     parts.push(el("p", { class: "analysis-clean", text: t("over.noMistakes") }));

@@ -80,6 +80,7 @@
  * @property {number} expected_score_loss
  * @property {number} expected_score_loss_low
  * @property {boolean} mistake
+ * @property {"exact" | "playouts"} [evaluation] how the move was judged (absent from an analysis of version 2)
  */
 
 /**
