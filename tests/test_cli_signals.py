@@ -22,6 +22,7 @@ import pytest
 
 from foursquare.cli import EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_TERMINATED, STOP_SIGNALS
 from foursquare.cli.signals import Signals, Stopped
+from process_support import group_usage
 
 FOURSQUARE = [sys.executable, "-m", "foursquare.cli"]
 WAIT = 120.0  # seconds: a bound only a hang reaches
@@ -35,20 +36,6 @@ def cpu_seconds(pid: int) -> float:
     """The CPU time process ``pid`` has used, its threads included."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def group_usage(pgid: int) -> tuple[int, float]:
-    """The processes of group ``pgid`` (a command and the workers it forked) and the CPU time they have used."""
-    count, total = 0, 0.0
-    for entry in Path("/proc").iterdir():
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split() if entry.name.isdigit() else []
-        except OSError:  # gone meanwhile
-            continue
-        if fields and int(fields[2]) == pgid:
-            count += 1
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return count, total
 
 
 def children_cpu() -> float:
