@@ -316,6 +316,26 @@ def test_autoplay_on_several_processes_stops_them_all_with_one_line(
         time.sleep(0.05)
 
 
+@pytest.mark.slow
+def test_autoplay_killed_outright_leaves_no_worker(processes: list[subprocess.Popen[str]]) -> None:
+    """SIGKILL gives the command no moment to stop its workers: the system ends them with it (they used to wait
+    for work forever)."""
+    process = subprocess.Popen(
+        [*FOURSQUARE, "autoplay", "--player", "greedy", "--deals", "0-999999", "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, start_new_session=True,
+    )  # fmt: skip
+    processes.append(process)
+    wait_until(process, lambda: group_usage(process.pid)[0] >= 3)  # the command and both workers
+    process.kill()
+    process.communicate(timeout=WAIT)
+    deadline = time.monotonic() + WAIT  # a guard, not a speed
+    while (left := group_usage(process.pid)[0]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if left:
+        os.killpg(process.pid, signal.SIGKILL)
+    assert left == 0, "a worker outlived the command killed outright"
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_a_signal_while_python_tears_the_command_down_does_not_kill_it(tmp_path: Path, signum: int) -> None:
     """Python puts the default actions back before it tears its modules down (a while, after a report's plots):

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import ctypes
 import math
+import os
+import signal
+import sys
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -120,6 +124,22 @@ def play_deals(
 #: few enough that a run of any length holds only a few hundred deals' work and results at a time.
 CHUNK_DEALS = 4
 CHUNKS_IN_FLIGHT_PER_JOB = 16
+PR_SET_PDEATHSIG = 1  # Linux's prctl option: a signal for the process when its parent ends
+
+
+def _start_worker(name: str, parent: int) -> None:
+    """A worker process's start: it ends with the process that started it, then it warms up ``name``."""
+    _end_with_parent(parent)
+    warm_up(name)
+
+
+def _end_with_parent(parent: int) -> None:
+    """Have Linux kill this process when ``parent`` ends, however it ends: a parent killed outright (SIGKILL) can
+    stop no worker, and a worker left behind waits for work forever (its siblings hold the queue open)."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent ended before the request was made
+        os._exit(1)
 
 
 def iter_play_deals(
@@ -140,7 +160,7 @@ def iter_play_deals(
         yield from map(_play_deal, work)
         return
     chunks = iter(lambda: list(islice(work, CHUNK_DEALS)), [])
-    with ProcessPoolExecutor(max_workers=jobs, initializer=warm_up, initargs=(name,)) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(name, os.getpid())) as pool:
         in_flight: deque[Future[list[GameResult]]] = deque(
             pool.submit(_play_chunk, chunk) for chunk in islice(chunks, jobs * CHUNKS_IN_FLIGHT_PER_JOB)
         )
