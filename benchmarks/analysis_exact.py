@@ -15,25 +15,16 @@ from __future__ import annotations
 import sys
 import time
 
-from foursquare.analysis import EXACT_POSITIONS
-from foursquare.engine import Game, Move, View
+from foursquare.analysis import EXACT_POSITIONS, views_before_moves
+from foursquare.engine import Game
 from foursquare.players import make_player, play_game
 from foursquare.solver.expectimax import BudgetExceeded, judge_moves
-
-
-def positions_before_each_move(game: Game) -> list[tuple[View, Move]]:
-    replay = Game(deal=game.deal)
-    out = []
-    for move in game.moves:
-        out.append((replay.view(), move))
-        replay.place(move.row, move.col)
-    return out
 
 
 def walk_back(game: Game) -> tuple[list[str], float]:
     start = time.perf_counter()
     steps = []
-    for view, move in reversed(positions_before_each_move(game)):
+    for view, move in reversed(list(zip(views_before_moves(game), game.moves, strict=True))):
         try:
             positions = judge_moves(view, [move], EXACT_POSITIONS)[0].positions
         except BudgetExceeded:

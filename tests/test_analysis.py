@@ -22,8 +22,9 @@ from foursquare.analysis import (
     analyze,
     exact_judgements,
     judge_move,
+    views_before_moves,
 )
-from foursquare.engine import Game, Move, View
+from foursquare.engine import Game, Move
 from foursquare.solver import solve
 from foursquare.solver.expectimax import judge_moves
 
@@ -295,20 +296,12 @@ def test_the_end_of_the_game_is_judged_exactly() -> None:
         replay.place(played.row, played.col)
     assert result["moves"][-1]["played_win_probability"] == 0  # the move that lost leaves no chance
     # a first exact judgement needing more than the allowance stops the walk there
-    fewer = exact_judgements(_views(game), game.moves, needed - 1)
+    fewer = exact_judgements(views_before_moves(game), game.moves, needed - 1)
     assert 0 < len(fewer) < len(exact)
     assert sorted(fewer) == list(range(game.turn - len(fewer), game.turn))
     assert all(result["moves"][index] == entry for index, entry in fewer.items())
     # none is tried with more cards unseen than EXACT_UNSEEN, however large the allowance
-    assert all(len(view.unseen) <= EXACT_UNSEEN for view in _views(game)[-len(exact) :])
-
-
-def _views(game: Game) -> list[View]:
-    replay, views = Game(deal=game.deal), []
-    for move in game.moves:
-        views.append(replay.view())
-        replay.place(move.row, move.col)
-    return views
+    assert all(len(view.unseen) <= EXACT_UNSEEN for view in views_before_moves(game)[-len(exact) :])
 
 
 def test_a_move_is_judged_the_same_whatever_the_unseen_order() -> None:

@@ -98,7 +98,7 @@ def analyze(
     """
     if not game.is_over():
         raise AnalysisError(f"the game is not over (turn {game.turn}): analysis needs a finished game")
-    views = _views(game)
+    views = views_before_moves(game)
     exact = exact_judgements(views, game.moves, exact_positions)
     moves = [
         exact[index] if index in exact else judge_move(view, played, index, seed=seed, time_budget=time_budget)
@@ -122,7 +122,7 @@ def analyze(
     }
 
 
-def _views(game: Game) -> list[View]:
+def views_before_moves(game: Game) -> list[View]:
     """The position before each move of ``game``, replayed from its start."""
     replay = (
         Game(deal=game.deal, variant=game.variant)
