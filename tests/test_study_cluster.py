@@ -133,29 +133,35 @@ def test_a_worker_killed_mid_study_still_ends_with_every_deal_once(scheduler: st
     assert same(stored_rows(db, GREEDY)) == same(compute_chunk(GREEDY, deals))
 
 
+DEALS = 16_000
+
+
 def test_run_killed_and_run_again_ends_with_the_rows_of_an_uninterrupted_run(scheduler: str, tmp_path: Path) -> None:
+    # Eight chunks of 2,000 random games, some seconds of work: the first rows come well before the last,
+    # however busy the machine (it slows the run as much as the watching). 800 deals in chunks of 100 once
+    # all came between two looks half a second apart.
     db = tmp_path / "s.db"
     command = [sys.executable, "-m", "foursquare.cli", "study", "run", "--what", "random", "--seed", "5",
-               "--deals", "1-800", "--db", str(db)]  # fmt: skip
+               "--deals", f"1-{DEALS}", "--db", str(db)]  # fmt: skip
     log = tmp_path / "run.log"
     with open(log, "wb") as err:
         run = subprocess.Popen([*command, "--workers", "1"], stdout=subprocess.DEVNULL, stderr=err)
     settings = StudySettings("random", seed=5)
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and run.poll() is None:
-        time.sleep(0.5)
+        time.sleep(0.005)
         if db.exists() and _count(db) > 0:
             break
     assert run.poll() is None, log.read_text()
     os.kill(run.pid, signal.SIGKILL)
     run.wait()
     first = _count(db)
-    assert 0 < first < 800
+    assert 0 < first < DEALS
     again = subprocess.run([*command, "--scheduler", scheduler, "--json"], capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
     rows = stored_rows(db, settings)
-    assert [r.deal for r in rows] == list(range(1, 801))
-    assert same(rows) == same(compute_chunk(settings, range(1, 801)))
+    assert [r.deal for r in rows] == list(range(1, DEALS + 1))
+    assert same(rows) == same(compute_chunk(settings, range(1, DEALS + 1)))
 
 
 def _count(db: Path) -> int:
