@@ -209,6 +209,35 @@ def test_a_second_signal_while_it_unwinds_is_ignored_and_a_third_ends_it() -> No
     assert (result.returncode, result.stdout, result.stderr) == (-signal.SIGINT, "the second is ignored\n", "")
 
 
+def test_a_signal_while_a_weakref_callback_runs_still_stops_the_command(tmp_path: Path) -> None:
+    """Python drops an exception raised in a weakref callback (the garbage collector runs them anywhere) with an
+    "Exception ignored" traceback: the handler's is raised again where the program goes on."""
+    result = run_python("""
+        import os, signal, time, weakref
+        from foursquare.cli.signals import Signals, Stopped
+
+        class Thing:
+            pass
+
+        def callback(reference):
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(10**8):
+                pass
+
+        signals = Signals()
+        signals.arm()
+        try:
+            thing = Thing()
+            reference = weakref.ref(thing, callback)
+            del thing
+            time.sleep(30)  # the signal came back and woke it
+            print("went on to the end")
+        except Stopped as exc:
+            print(signals.status(exc))
+        """)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "143\n", "")
+
+
 @pytest.fixture
 def handlers() -> Iterator[None]:
     """The test process's handlers, put back after a test that lets a signal in."""
