@@ -140,10 +140,18 @@ class Cluster:
         return f"{self._shared}&options={quote(f'-csearch_path={name}')}"
 
     def restart(self) -> None:
+        """Stop the server and start it again: every connection a client held is broken."""
+        self.halt()
+        self.resume()
+
+    def halt(self) -> None:
         """Stop the server (``fast``: it ends every connection, and keeps what was committed even without
-        ``fsync``) and start it again: every connection a client held is broken."""
+        ``fsync``), keeping its folder for :meth:`resume`."""
+        self._run("pg_ctl", "-D", str(self.root / "data"), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the server that :meth:`halt` stopped."""
         data, log = str(self.root / "data"), str(self.root / "server.log")
-        self._run("pg_ctl", "-D", data, "-m", "fast", "-w", "stop")
         self._run("pg_ctl", "-D", data, "-l", log, "-w", "-t", "60", "start")
 
     def stop(self) -> None:

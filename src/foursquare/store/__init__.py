@@ -22,8 +22,8 @@ One :class:`Store` does it all; its rooms, each a module of this package:
 - :mod:`~foursquare.store.postgres`: PostgreSQL as the database (``postgresql://…``), shared by several servers;
 - :mod:`~foursquare.store.accounts`: the accounts a person keeps their games with (passkeys, the browsers signed
   in, the challenges given out), and what signing in does to a browser's games;
-- :mod:`~foursquare.store.errors`: :class:`StoreError`, :class:`UnknownGameError`, :class:`DamagedGameError`,
-  :class:`TooManyGamesError`.
+- :mod:`~foursquare.store.errors`: :class:`StoreError`, :class:`StoreUnavailableError`, :class:`UnknownGameError`,
+  :class:`DamagedGameError`, :class:`TooManyGamesError`.
 """
 
 from __future__ import annotations
@@ -52,7 +52,13 @@ from foursquare.store.database import (
     system_clock,
     timestamp,
 )
-from foursquare.store.errors import DamagedGameError, StoreError, TooManyGamesError, UnknownGameError
+from foursquare.store.errors import (
+    DamagedGameError,
+    StoreError,
+    StoreUnavailableError,
+    TooManyGamesError,
+    UnknownGameError,
+)
 from foursquare.store.games import TERMINAL_PLAYER, StoredGame, new_game_id
 from foursquare.store.rates import RateHits
 from foursquare.store.retention import Retention
@@ -62,9 +68,9 @@ from foursquare.store.stats import MAX_SCORE, Statistics, daily_streaks, streaks
 __all__ = [
     "CHALLENGE_TTL", "COLUMNS", "DAILY_SECRET", "DATABASE_ENV", "DATA_DIR_ENV", "MAX_CHALLENGES", "MAX_SCORE",
     "MIGRATIONS", "SCHEMA", "SCHEMA_VERSION", "TERMINAL_PLAYER", "Account", "AccountError", "Clock", "DailyResults",
-    "DamagedGameError", "Deleted", "NewCredential", "Passkey", "Store", "StoreError", "StoredCredential",
-    "StoredGame", "TooManyGamesError", "UnknownGameError", "daily_deal_number", "daily_streaks", "data_dir",
-    "default_path", "is_database_url", "new_cookie", "new_game_id", "now", "streaks", "summarize",
+    "DamagedGameError", "Deleted", "NewCredential", "Passkey", "Store", "StoreError", "StoreUnavailableError",
+    "StoredCredential", "StoredGame", "TooManyGamesError", "UnknownGameError", "daily_deal_number", "daily_streaks",
+    "data_dir", "default_path", "is_database_url", "new_cookie", "new_game_id", "now", "streaks", "summarize",
     "summarize_clean", "system_clock", "timestamp",
 ]  # fmt: skip
 

@@ -27,7 +27,7 @@ import platformdirs
 
 from foursquare import sqlite
 from foursquare.store import schema
-from foursquare.store.errors import StoreError
+from foursquare.store.errors import StoreError, StoreUnavailableError
 
 BUSY_TIMEOUT_SECONDS = 30.0
 
@@ -200,8 +200,16 @@ class SqliteBackend:
     @contextmanager
     def transaction(self, scope: str | None = None) -> Iterator[sqlite3.Connection]:
         """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back if the block raises; the scope is always the whole file."""
-        with self._writer, self.connect() as conn, sqlite.transaction(conn):
+        with self._writer, self.connect() as conn, sqlite.transaction(conn, busy=self._locked):
             yield conn
+
+    def _locked(self, exc: sqlite3.OperationalError) -> Exception:
+        """Another program held the file's write lock for the whole wait (``BUSY_TIMEOUT_SECONDS``); any other
+        failure of ``BEGIN`` goes up as it is."""
+        if exc.sqlite_errorcode != sqlite3.SQLITE_BUSY:
+            return exc
+        message = f"the database {self.path} is locked by another program"
+        return StoreUnavailableError(message, "cannot_open", self.path, exc)
 
 
 def game_scope(game_id: str) -> str:

@@ -1,5 +1,5 @@
-"""What can go wrong with the games database: it cannot be used, a game is unknown, a stored game is damaged,
-a player has too many games in play."""
+"""What can go wrong with the games database: it cannot be used (at all, or for now), a game is unknown, a
+stored game is damaged, a player has too many games in play."""
 
 from __future__ import annotations
 
@@ -21,6 +21,12 @@ class StoreError(FoursquareError):
         super().__init__(message, code, path=_text(path), error=_text(error))
         self.path = path
         self.error = error
+
+
+class StoreUnavailableError(StoreError):
+    """The database cannot be used *now*, though it may be in a moment: PostgreSQL does not answer or dropped the
+    connection, or SQLite's file stayed locked by another process past the wait (code ``cannot_open``, as when
+    it cannot be opened at all). A server answers it "try again later" rather than as its own fault."""
 
 
 class UnknownGameError(FoursquareError):

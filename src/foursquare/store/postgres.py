@@ -27,7 +27,7 @@ import psycopg.rows
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from foursquare.store.database import Dialect
-from foursquare.store.errors import StoreError
+from foursquare.store.errors import StoreError, StoreUnavailableError
 from foursquare.store.schema import COLUMNS, DAILY_SECRET, SCHEMA_VERSION, new_daily_key
 
 DEFAULT_POOL_SIZE = 16
@@ -260,9 +260,16 @@ class PostgresBackend:
     def _connection(self) -> Iterator[psycopg.Connection[Row]]:
         try:
             with self._pool.connection() as raw:
-                yield raw
+                try:
+                    yield raw
+                except psycopg.OperationalError as exc:
+                    if not raw.broken:  # the statement failed, not the connection: the caller's to handle
+                        raise
+                    raise StoreUnavailableError(
+                        f"lost the connection to the database {self.name}", "cannot_open", self.name, exc
+                    ) from None
         except PoolTimeout:
-            raise StoreError(f"cannot reach the database {self.name}", "cannot_open", self.name) from None
+            raise StoreUnavailableError(f"cannot reach the database {self.name}", "cannot_open", self.name) from None
 
 
 OWN_TABLES = """

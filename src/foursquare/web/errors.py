@@ -20,7 +20,7 @@ from starlette.routing import compile_path
 
 from foursquare.engine import IllegalMoveError
 from foursquare.i18n import Translator
-from foursquare.store import DamagedGameError, UnknownGameError
+from foursquare.store import DamagedGameError, StoreUnavailableError, UnknownGameError
 from foursquare.web.messages import english, request_translator, say, say_in
 from foursquare.web.not_found import not_found_page, wants_html
 
@@ -39,7 +39,7 @@ ERROR_CODES = (
     "not_your_game",
     "busy", "unknown_language", "cross_site", "no_player", "rate_limited", "too_many_games", "daily_secret",
     "passkey_host", "stale_challenge", "passkey_refused", "unknown_passkey", "passkey_taken", "not_signed_in",
-    *HTTP_CODES.values(), "http_error", *MIDDLEWARE_CODES,
+    "database_unavailable", *HTTP_CODES.values(), "http_error", *MIDDLEWARE_CODES,
 )  # fmt: skip
 """Every ``code`` an error answer may carry (``docs/api.md``, and the page's catalogue, name each one)."""
 
@@ -260,6 +260,20 @@ async def on_damaged_game(request: Request, exc: Exception) -> JSONResponse:
     return error_response(500, "damaged_game", str(exc))
 
 
+DATABASE_RETRY_AFTER = 5
+"""Seconds a client is told to wait (``Retry-After``) when the database cannot be reached: about what a
+PostgreSQL restart takes."""
+
+
+async def on_store_unavailable(request: Request, exc: Exception) -> JSONResponse:
+    """The database is down or locked for now: the server's answer is "try again", not its own fault."""
+    log.warning("%s on %s %s", exc, request.method, request.url.path)
+    detail = say_in(translator_of(request), "database_unavailable", retry_after=DATABASE_RETRY_AFTER)
+    response = error_response(503, "database_unavailable", detail)
+    response.headers["Retry-After"] = str(DATABASE_RETRY_AFTER)
+    return response
+
+
 async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
     log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
     return error_response(500, "internal", say_in(translator_of(request), "internal"))
@@ -272,4 +286,5 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, on_invalid_request)
     app.add_exception_handler(StarletteHTTPException, on_http_error)
     app.add_exception_handler(DamagedGameError, on_damaged_game)
+    app.add_exception_handler(StoreUnavailableError, on_store_unavailable)
     app.add_exception_handler(Exception, on_unexpected)

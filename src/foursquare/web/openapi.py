@@ -1,10 +1,11 @@
 """The OpenAPI document (``/openapi.json``) as the server really answers: every error status and body, and links.
 
 FastAPI derives the success answers from the routes' models (:mod:`.models`); it knows nothing of the errors, which
-:mod:`.errors` and :mod:`.security` answer. :func:`describe` adds them to every operation by four rules —
+:mod:`.errors` and :mod:`.security` answer. :func:`describe` adds them to every operation by five rules —
 every request may be refused (400 ``bad_host``, 413 ``too_large``); one that may change something 403
 (``cross_site``, ``no_player``); an operation on ``/{game_id}`` may be 404; one with a query or a body may be 422
-``bad_request`` — plus the few extras of :data:`ROUTE_ERRORS`. It adds
+``bad_request``; one that uses the games database 503 ``database_unavailable`` — plus the few extras of
+:data:`ROUTE_ERRORS`. It adds
 OpenAPI *links* too (from a game's state to the operations on that game), which drive schemathesis' stateful
 phase. A new route needs a line in :data:`ROUTE_ERRORS` only for errors the rules do not cover.
 """
@@ -31,6 +32,12 @@ INPUT_ERRORS: dict[int, tuple[str, ...]] = {422: ("bad_request",)}
 
 CHANGE_ERRORS: dict[int, tuple[str, ...]] = {403: ("cross_site", "no_player")}
 """Errors of every operation that may change something (not GET): made by another site, or without the cookie."""
+
+DATABASE_ERRORS: dict[int, tuple[str, ...]] = {503: ("database_unavailable",)}
+"""Errors of every operation that uses the games database: it cannot be reached just now (``Retry-After``)."""
+
+WITHOUT_DATABASE = frozenset({"/api/languages", "/api/messages/{code}", "/api/lesson"})
+"""The paths whose operations never use the games database."""
 
 ROUTE_ERRORS: dict[tuple[str, str], dict[int, tuple[str, ...]]] = {
     ("post", "/api/games"): {
@@ -122,6 +129,8 @@ def errors_of(method: str, path: str, operation: dict[str, Any]) -> dict[int, tu
         extras.append(GAME_ERRORS)
     if "query" in places or "requestBody" in operation:
         extras.append(INPUT_ERRORS)
+    if path not in WITHOUT_DATABASE:
+        extras.append(DATABASE_ERRORS)
     for extra in extras:
         for status, codes in extra.items():
             errors[status] = (*errors.get(status, ()), *codes)
