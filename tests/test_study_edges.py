@@ -241,3 +241,24 @@ def test_study_run_json_summary_counts_only_the_deals_asked(tmp_path: Path) -> N
     summary = json.loads(result.stdout)
     assert (summary["deals"], summary["done"]) == ("5-9,15", 6)
     assert result.stderr == ""  # no bar: standard error is no terminal
+
+
+def test_the_win_rate_plot_widens_with_its_bars_so_that_no_two_labels_meet(tmp_path: Path) -> None:
+    """Twelve studies, as docs/results has: each bar keeps BAR_INCHES of width for its label (whose longest
+    line is a setting such as "(node_budget=30M)"); two studies keep the usual size."""
+    pytest.importorskip("matplotlib")
+    from foursquare.study.plots import BAR_INCHES, FIGURE_SIZE
+
+    def width_with(count: int, folder: Path) -> int:
+        with StudyStore(folder / "s.db") as store:
+            for seed in range(count):
+                store.add(store.study(StudySettings("greedy", seed=seed)), [DealResult(1, "lost", 0, 0.1, moves=1)])
+        result = run_main("study", "report", "--db", str(folder / "s.db"), "--plots", str(folder / "plots"))
+        assert result.returncode == 0, result.stderr
+        header = (folder / "plots" / "win_rates.png").read_bytes()[16:24]  # the PNG's IHDR: width, height
+        return int.from_bytes(header[:4], "big")
+
+    (tmp_path / "two").mkdir()
+    (tmp_path / "twelve").mkdir()
+    assert width_with(2, tmp_path / "two") == FIGURE_SIZE[0] * 100
+    assert width_with(12, tmp_path / "twelve") >= 12 * BAR_INCHES * 100

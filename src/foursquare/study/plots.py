@@ -24,6 +24,8 @@ from foursquare.study.report import PROVEN, player_summary, solver_summary
 from foursquare.study.store import Study, StudyStore
 from foursquare.study.work import DealResult
 
+FIGURE_SIZE = (7.0, 4.0)  # inches, at 100 dots an inch
+BAR_INCHES = 1.15  # the width a bar of win_rates.png takes, its label included
 PLOTS = ("optimal_scores.png", "player_scores.png", "solver_time.png", "win_rates.png")
 SOLVER_PLOTS = ("optimal_scores.png", "solver_time.png")  # drawn from a solver study
 PLAYER_PLOTS = ("player_scores.png",)  # drawn from a player study
@@ -144,7 +146,7 @@ class _Source:
 def _save(path: Path, draw: Any) -> Path:
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
+    fig, ax = plt.subplots(figsize=FIGURE_SIZE, layout="constrained")
     try:
         draw(ax)
         with atomic_path(path, suffix=".png") as temporary:  # a reader never sees half a picture
@@ -237,6 +239,9 @@ def _win_rates(ax: Any, figures: Sequence[_Figures], labels: Mapping[str, str]) 
             rate, (lo, hi) = f.summary["win_rate"], f.summary["ci95"]
         rates.append(rate)
         errors.append((max(0.0, rate - lo), max(0.0, hi - rate)))
+    # Wide enough for every label under its bar, however many studies: the longest line of a label is a
+    # setting such as "(node_budget=30M)".
+    ax.figure.set_size_inches(max(FIGURE_SIZE[0], BAR_INCHES * len(rates) + 1), FIGURE_SIZE[1])
     ax.bar(range(len(rates)), rates, yerr=list(zip(*errors, strict=True)) if errors else None, capsize=4)
     ax.set_xticks(range(len(rates)), [names[f.study.id] for f in figures], fontsize=7)
     ax.set(title=labels["rates_title"], ylabel=labels["win_rate"])
