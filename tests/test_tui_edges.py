@@ -204,6 +204,45 @@ def test_a_signal_puts_the_terminal_back_and_keeps_the_game(
     assert record.read(kept).moves == deal5("D4").moves
 
 
+#: Loaded by Python at start-up (``sitecustomize``): once ``MARK`` exists, the next garbage collection's callback
+#: says so and sleeps, as a finaliser or weakref callback may be running when a signal comes.
+SLOW_COLLECTION = """
+import gc, os, time
+MARK = os.environ["FOURSQUARE_TEST_MARK"]
+def slow(phase, info):
+    if phase == "start" and os.path.exists(MARK):
+        os.rename(MARK, MARK + ".collecting")
+        for _ in range(100_000):
+            time.sleep(0.01)
+gc.callbacks.append(slow)
+"""
+
+
+@pytest.mark.slow  # a pseudo-terminal
+def test_a_signal_while_the_garbage_collector_runs_a_callback_still_ends_the_game(
+    terminals: Terminals, tmp_path: Path
+) -> None:
+    """The handler's exception, raised inside the collector's callback, is dropped by Python ("Exception
+    ignored"); it comes again where the game goes on (foursquare.interrupts) — before, the game went on playing."""
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(SLOW_COLLECTION)
+    mark = tmp_path / "collect"
+    env = {"PYTHONPATH": str(tmp_path / "site"), "FOURSQUARE_TEST_MARK": str(mark)}
+    term = terminals.start("--deal", "5", env=env)
+    term.wait_screen("Move 1 of 40")
+    mark.touch()
+    collecting = tmp_path / "collect.collecting"
+    for _ in range(1000):  # cursor moves redraw the board, and their garbage is collected soon
+        if collecting.exists():
+            break
+        term.press("\x1b[C")
+        term.read(0.05)
+    assert collecting.exists(), "no garbage collection in 1,000 key presses"
+    os.kill(term.process.pid, signal.SIGTERM)
+    assert term.finish() == 143
+    assert "Traceback" not in term.plain and "Exception ignored" not in term.plain, term.plain[-3000:]
+
+
 @pytest.mark.slow  # a pseudo-terminal
 def test_a_closed_terminal_keeps_the_game(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5")

@@ -18,8 +18,8 @@ process a signal ended.
   command ends its workers so (:func:`end_workers`) as it stops, rather than wait for them to play every deal
   handed out.
 - An exception Python cannot let through — the handler raised it while a finaliser or a weakref callback ran,
-  as the garbage collector called it — is not lost with a "Exception ignored" traceback: the signal is sent
-  again, and raises where the program goes on.
+  as the garbage collector called it — is not lost with an "Exception ignored" traceback: the signal is sent
+  again, and raises where the program goes on (:mod:`foursquare.interrupts`).
 - Handlers are set on the main thread only (Python runs them there); the terminal game sets its own while it
   holds the screen and puts these back after.
 """
@@ -31,11 +31,13 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 from typing import Any
+
+from foursquare.interrupts import Redelivery, send_again_soon
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT's number
 EXIT_TERMINATED = 143  # 128 + SIGTERM's
@@ -71,8 +73,7 @@ class Signals:
         self.armed = False  # the command runs: a signal raises (before, it is held)
         self.previous: dict[int, Any] = {}
         self.raised: KeyboardInterrupt | None = None  # what the handler last raised
-        self.previous_unraisable_hook: Callable[[Any], object] | None = None
-        self.in_unraisable_hook = False
+        self.redelivery = Redelivery(self._dropped)
 
     def install(self) -> None:
         if self.previous or threading.current_thread() is not threading.main_thread():
@@ -82,9 +83,7 @@ class Signals:
             if handler is not signal.SIG_IGN:
                 self.previous[signum] = handler
                 signal.signal(signum, self.handle)
-        if sys.unraisablehook != self.unraisable:
-            self.previous_unraisable_hook = sys.unraisablehook
-            sys.unraisablehook = self.unraisable
+        self.redelivery.install()
 
     def arm(self) -> None:
         """The command starts: from now on a signal raises; one that came while the program loaded, at once."""
@@ -98,8 +97,8 @@ class Signals:
         return self.raised
 
     def handle(self, signum: int, frame: FrameType | None) -> None:
-        if self.in_unraisable_hook:  # raised here, it would be dropped too
-            _send_again_soon(signum)
+        if self.redelivery.in_hook:  # raised here, it would be dropped too
+            send_again_soon(signum)
             return
         if self.received is None:
             self.received = signum
@@ -111,19 +110,14 @@ class Signals:
             signal.signal(signum, signal.SIG_DFL)
             os.kill(os.getpid(), signum)
 
-    def unraisable(self, unraisable: Any) -> None:
-        """``sys.unraisablehook`` while the handlers are set: the handler's exception, dropped where it was raised
-        (in a finaliser or a weakref callback), comes again as the same signal once this hook has returned."""
-        self.in_unraisable_hook = True
-        try:
-            if self.armed and self.raised is not None and unraisable.exc_value is self.raised:
-                signum = self.received or signal.SIGINT
-                self.received, self.raised = None, None
-                _send_again_soon(signum)
-            elif self.previous_unraisable_hook is not None:
-                self.previous_unraisable_hook(unraisable)
-        finally:
-            self.in_unraisable_hook = False
+    def _dropped(self, exc: BaseException) -> int | None:
+        """The signal of the handler's exception that Python dropped (see :mod:`foursquare.interrupts`), which is
+        then as if it had not come yet; None for any other exception."""
+        if not self.armed or exc is not self.raised:
+            return None
+        signum = self.received or signal.SIGINT
+        self.received, self.raised = None, None
+        return signum
 
     def restore(self) -> None:
         """Put the previous handlers back — unless this process is the ``foursquare`` command itself, which is
@@ -138,30 +132,13 @@ class Signals:
         for signum, handler in self.previous.items():
             signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
         self.previous.clear()
-        if self.previous_unraisable_hook is not None and sys.unraisablehook == self.unraisable:
-            sys.unraisablehook = self.previous_unraisable_hook
-        self.previous_unraisable_hook = None
+        self.redelivery.remove()
         self.armed = False
 
     def status(self, exc: BaseException) -> int:
         """The exit status after ``exc`` (a ``KeyboardInterrupt``): that of the signal that raised it, if any."""
         signum = exc.signum if isinstance(exc, Stopped) else self.received or signal.SIGINT
         return STOP_SIGNALS.get(signum, EXIT_INTERRUPTED)
-
-
-#: How long a signal whose exception Python dropped waits before it is sent again: long enough for the hook that
-#: saw it dropped to return (a handler running in it would only be dropped again, and sends it once more).
-RESEND_DELAY = 0.01
-
-
-def _send_again_soon(signum: int) -> None:
-    """Send ``signum`` to the main thread from another thread, so that it also wakes a main thread that waits."""
-    main = threading.main_thread().ident
-    if main is None:
-        return
-    timer = threading.Timer(RESEND_DELAY, signal.pthread_kill, (main, signum))
-    timer.daemon = True
-    timer.start()
 
 
 def _leave_stopping_to_the_parent() -> None:

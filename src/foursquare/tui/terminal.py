@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
 
+from foursquare.interrupts import Redelivery, send_again_soon
 from foursquare.tui.keys import MOUSE_OFF, MOUSE_ON, Keyboard
 from foursquare.tui.text import terminal_cells
 
@@ -167,8 +168,14 @@ def terminal(console: Console, fd: int, screen: Screen, mouse: bool = True) -> I
     caught = [signum for signum, handler in previous.items() if handler != signal.SIG_IGN and handler is not None]
 
     def end(signum: int, frame: object) -> None:
+        if redelivery.in_hook:  # raised here, it would be dropped too
+            send_again_soon(signum)
+            return
         raise Interrupted(signum, previous[signum])
 
+    # A signal's exception that the garbage collector's callbacks drop comes again (foursquare.interrupts).
+    redelivery = Redelivery(_signal_of)
+    redelivery.install()
     try:
         for signum in caught:  # before the screen is taken: from then on a signal always finds it put back
             signal.signal(signum, end)
@@ -189,6 +196,14 @@ def terminal(console: Console, fd: int, screen: Screen, mouse: bool = True) -> I
                 signal.signal(signum, previous[signum])
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # one that came meanwhile: the previous handler's
+            redelivery.remove()
+
+
+def _signal_of(exc: BaseException) -> int | None:
+    """The signal whose handler raised ``exc`` in the game: an ending signal's, or Ctrl-C's."""
+    if isinstance(exc, Interrupted):
+        return exc.signum
+    return signal.SIGINT if type(exc) is KeyboardInterrupt else None
 
 
 def _let_ctrl_c_through() -> Callable[[], None]:
