@@ -7,7 +7,9 @@ limits), so what one test does to it (a restart, a client over its limit) never 
 from __future__ import annotations
 
 import os
+import random
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -40,13 +42,31 @@ __all__ = ["browser"]  # fixtures are found by name in this module's namespace
 
 #: A guard against a server that never answers, never a speed requirement.
 START_GUARD_S = 90
+#: The lowest port the test's servers take (below the system's ephemeral range; above the well-known services').
+PRIVATE_PORTS_FROM = 20000
+
+
+def port_outside_the_ephemeral_range() -> int:
+    """A free port that no other process is given when it asks for any (port 0): the system hands those out from
+    its ephemeral range. While the test's server is stopped, a port from that range may go to another test's
+    process — a Dask worker, say, which takes the browser's connections and never answers them — and the page,
+    waiting, would never say that the server cannot be reached; nor could the server start again there."""
+    low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    for port in random.Random().sample(range(PRIVATE_PORTS_FROM, low), 200):
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    return free_port()  # an unusual range: the ephemeral port, as before
 
 
 class Server:
     """``foursquare serve`` on one port and one database, which a test stops and starts again."""
 
     def __init__(self, folder: Path, env: dict[str, str] | None = None) -> None:
-        self.port = free_port()
+        self.port = port_outside_the_ephemeral_range()
         self.url = f"http://127.0.0.1:{self.port}"
         self.db = folder / "games.db"
         self.log = folder / "serve.log"
