@@ -566,6 +566,20 @@ def test_a_refused_move_is_told_in_the_catalogues_words_for_its_code(browser: An
     page.click('#board .slot.legal[data-row="0"][data-col="0"]')
     expect(page.locator(".toast-error .toast-text").last).to_have_text(catalogue()["error.code.not_available"])
     assert "own words" not in (page.locator("#toasts").text_content() or "")
+    # The database away for a moment (docs/api.md): the server's answer, not a lost connection; asked again, played.
+    page.unroute("**/api/games/*/moves")
+    away = {"detail": "the games database cannot be reached just now: try again in 5 s", "code": "database_unavailable"}
+    page.route(
+        "**/api/games/*/moves", lambda route: route.fulfill(status=503, json=away, headers={"Retry-After": "5"})
+    )
+    page.click('#board .slot.legal[data-row="0"][data-col="0"]')
+    text = catalogue()["error.code.database_unavailable"]
+    expect(page.locator(".toast-error .toast-text").last).to_have_text(text)
+    expect(page.locator("#offline-banner")).to_be_hidden()
+    wait_turn(page, 0)
+    page.unroute("**/api/games/*/moves")
+    page.click('#board .slot.legal[data-row="0"][data-col="0"]')
+    wait_turn(page, 1)
     assert page.errors == []
     page.context.close()
 
