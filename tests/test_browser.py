@@ -576,6 +576,7 @@ def test_a_refused_move_is_told_in_the_catalogues_words_for_its_code(browser: An
     text = catalogue()["error.code.database_unavailable"]
     expect(page.locator(".toast-error .toast-text").last).to_have_text(text)
     expect(page.locator("#offline-banner")).to_be_hidden()
+    shot(page, "database-unavailable-toast")
     wait_turn(page, 0)
     page.unroute("**/api/games/*/moves")
     page.click('#board .slot.legal[data-row="0"][data-col="0"]')
