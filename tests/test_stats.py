@@ -90,8 +90,8 @@ def test_bad_databases_are_refused_untouched(tmp_path: Path) -> None:
     url = "postgresql://play@db.example.org/foursquare"  # the web app's database: not read as a path
     for args, words in ((["--db", str(tmp_path / "no" / "games.db")], "does not exist"),
                         (["--db", str(tmp_path)], "is a directory"),
-                        (["--db", url], f"cannot read {url}: stats reads the terminal's games, kept in a file"),
-                        (["--lang", "hr", "--db", url], f"nije moguće čitati {url}: stats čita igre")):  # fmt: skip
+                        (["--db", url], f"cannot read {url}: foursquare stats reads the terminal's games"),
+                        (["--lang", "hr", "--db", url], f"čitati {url}: foursquare stats čita igre")):  # fmt: skip
         result = cli("stats", *args)
         assert result.returncode == 2 and words in result.stderr and "Traceback" not in result.stderr, result.stderr
     assert {path: path.read_bytes() for path in before} == before

@@ -66,7 +66,9 @@ def recent_count(text: str) -> int:
 def run_stats(args: argparse.Namespace) -> int:
     t: Translator = args.translator
     if is_database_url(args.db):  # the web app's database: a path it is not, so say so before it is read as one
-        raise CommandError(t("cli.stats.database_url", url=args.db, serve="foursquare serve", option="--db"))
+        raise CommandError(
+            t("cli.stats.database_url", url=args.db, stats="foursquare stats", serve="foursquare serve", option="--db")
+        )
     path = Path(args.db).expanduser() if args.db else default_path()
     figures = read_figures(path, args.recent, explicit=args.db is not None, t=t)
     if args.json:
