@@ -95,9 +95,12 @@ typecheck: test-install
 layers: test-install
 	$(BIN)/lint-imports
 
-# Both cores: a test module stays on one worker (--dist loadfile), so its server and browser are started once.
+# Three workers for two cores: the tests wait a third of their time (for a browser, a server, a child process),
+# which a third worker fills (the whole suite took 14:55 with -n 3 against 16:38 with -n 2, benchmarks/test_suite.md).
+# A test module stays on one worker (--dist loadfile), so its server and browser are started once.
+WORKERS ?= 3
 test: test-install browser postgresql lint typecheck layers jscheck
-	$(BIN)/pytest -q -n 2 --dist loadfile --durations=15
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile --durations=15
 
 # The checks side by side: the tests' output as it comes, then the log of any other check that failed.
 check: test-install browser postgresql node_modules/.installed
@@ -106,7 +109,7 @@ check: test-install browser postgresql node_modules/.installed
 	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & mypy=$$!; \
 	$(BIN)/lint-imports > $(VENV)/layers.log 2>&1 & layers=$$!; \
 	npm run --silent typecheck > $(VENV)/jscheck.log 2>&1 & jscheck=$$!; \
-	$(BIN)/pytest -q -n 2 --dist loadfile -m "not slow"; tests=$$?; \
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile -m "not slow"; tests=$$?; \
 	status=0; \
 	wait $$ruff || { cat $(VENV)/ruff.log; status=1; }; \
 	wait $$mypy || { cat $(VENV)/mypy.log; status=1; }; \

@@ -26,6 +26,7 @@ from process_support import group_usage
 
 FOURSQUARE = [sys.executable, "-m", "foursquare.cli"]
 WAIT = 120.0  # seconds: a bound only a hang reaches
+AT_WORK = 0.3  # CPU seconds beyond a whole short run: the command is surely past its start-up, at its work
 INTERRUPTED = "foursquare: interrupted\n"
 #: A search that runs for minutes at least (unproven after 90 s on one core), whatever the machine.
 LONG_SOLVE = ["solve", "--deal", "46", "--adjacency", "diagonal", "--count-buried", "--timeout", "86400"]
@@ -108,7 +109,7 @@ def test_ctrl_c_stops_a_search_with_one_line_every_time(
     """The signal used to land in the compiled search's clock: a SystemError's traceback, 4 times in 5 (three
     tries would all have missed it 1 time in 125)."""
     for _ in range(3):
-        result = interrupted_at_work([*LONG_SOLVE, "--threads", threads], signal.SIGINT, start_up + 1, processes)
+        result = interrupted_at_work([*LONG_SOLVE, "--threads", threads], signal.SIGINT, start_up + AT_WORK, processes)
         assert (result.returncode, result.stderr, result.stdout) == (EXIT_INTERRUPTED, INTERRUPTED, "")
 
 
@@ -118,7 +119,7 @@ def test_sigterm_and_sighup_stop_a_search_with_one_line(
     signum: int, status: int, start_up: float, processes: list[subprocess.Popen[str]]
 ) -> None:
     for threads in ("1", "2"):
-        result = interrupted_at_work([*LONG_SOLVE, "--threads", threads], signum, start_up + 1, processes)
+        result = interrupted_at_work([*LONG_SOLVE, "--threads", threads], signum, start_up + AT_WORK, processes)
         assert (result.returncode, result.stderr, result.stdout) == (status, INTERRUPTED, "")
 
 
@@ -127,7 +128,7 @@ def test_a_second_ctrl_c_while_it_stops_prints_no_traceback(
     start_up: float, processes: list[subprocess.Popen[str]]
 ) -> None:
     for threads in ("1", "3"):
-        result = interrupted_at_work([*LONG_SOLVE, "--threads", threads], signal.SIGINT, start_up + 1, processes,
+        result = interrupted_at_work([*LONG_SOLVE, "--threads", threads], signal.SIGINT, start_up + AT_WORK, processes,
                                      again=True)  # fmt: skip
         assert (result.returncode, result.stderr) == (EXIT_INTERRUPTED, INTERRUPTED)
 
@@ -141,7 +142,7 @@ def test_a_signal_the_caller_ignores_stays_ignored(start_up: float, processes: l
 
     process = start([*LONG_SOLVE, "--threads", "1"], preexec_fn=ignore_sighup)
     processes.append(process)
-    wait_until(process, lambda: cpu_seconds(process.pid) >= start_up + 1)
+    wait_until(process, lambda: cpu_seconds(process.pid) >= start_up + AT_WORK)
     process.send_signal(signal.SIGHUP)
     used = cpu_seconds(process.pid)
     wait_until(process, lambda: cpu_seconds(process.pid) >= used + 0.5)  # still searching
@@ -157,7 +158,7 @@ def test_a_demo_and_a_long_autoplay_stop_with_one_line(
 ) -> None:
     for arguments in (["autoplay", "--player", "greedy", "--deals", "0-999999"],
                       ["autoplay", "--player", "best", "--deal", "5", "--time", "60"]):  # fmt: skip
-        result = interrupted_at_work(arguments, signum, start_up + 1, processes)
+        result = interrupted_at_work(arguments, signum, start_up + AT_WORK, processes)
         assert (result.returncode, result.stderr) == (STOP_SIGNALS[signum], INTERRUPTED), result
 
 
@@ -324,7 +325,7 @@ def test_autoplay_on_several_processes_stops_them_all_with_one_line(
     # The command's own CPU time grows slowly while its workers play: wait for both workers, and count theirs.
     def at_work() -> bool:
         count, cpu = group_usage(process.pid)
-        return count >= 3 and cpu >= start_up + 1
+        return count >= 3 and cpu >= start_up + AT_WORK
 
     wait_until(process, at_work)
     if whole_group:
