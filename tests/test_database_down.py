@@ -109,3 +109,63 @@ def test_an_sqlite_file_locked_by_another_program_is_503_and_the_move_asked_agai
             other.close()
         played = client.post(f"/api/games/{state['id']}/moves", json=a_move(state))
         assert played.status_code == 200 and played.json()["turn"] == state["turn"] + 1
+
+
+def test_once_postgresql_is_found_away_a_request_waits_a_second_for_a_connection_not_the_whole_timeout(
+    cluster: postgres_support.Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the database is away each request would otherwise hold a server thread for ``CONNECT_TIMEOUT``; the
+    waits are read from the pool's calls (counts, not the clock)."""
+    from foursquare.store import Store, StoreUnavailableError, postgres
+
+    monkeypatch.setattr(postgres, "CHECK_AFTER_IDLE", 0.0)  # every lent connection checked: none is found
+    monkeypatch.setattr(postgres, "CONNECT_TIMEOUT", 2)
+    store = Store(cluster.new_database())
+    backend: Any = store.backend
+    pool = backend._pool
+    waits: list[float | None] = []
+    lend = pool.connection
+
+    def connection(timeout: float | None = None) -> Any:
+        waits.append(timeout)
+        return lend(timeout=timeout)
+
+    monkeypatch.setattr(pool, "connection", connection)
+    assert store.stats("someone")["played"] == 0
+    cluster.halt()
+    try:
+        for _ in range(3):
+            with pytest.raises(StoreUnavailableError):
+                store.stats("someone")
+    finally:
+        cluster.resume()
+    assert waits == [2, 2, postgres.AWAY_WAIT, postgres.AWAY_WAIT]  # the first to find it away waited in full
+    for _ in range(120):  # the pool reconnects in its own time
+        try:
+            store.stats("someone")
+            break
+        except StoreUnavailableError:
+            continue
+    else:
+        raise AssertionError("the pool never reconnected")
+    del waits[:]
+    store.stats("someone")
+    assert waits == [2]  # back: a busy pool's requests wait as long as ever
+    store.close()
+
+
+def test_a_pool_whose_every_connection_is_in_use_is_busy_not_away(
+    cluster: postgres_support.Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from foursquare.store import Store, StoreUnavailableError, postgres
+
+    monkeypatch.setattr(postgres, "CONNECT_TIMEOUT", 0.5)
+    store = Store(cluster.new_database(), pool_size=1)
+    backend: Any = store.backend
+    with backend.connect():  # the pool's only connection, held
+        for _ in range(2):
+            with pytest.raises(StoreUnavailableError):
+                store.stats("someone")
+            assert not backend._away
+    assert store.stats("someone")["played"] == 0
+    store.close()

@@ -37,6 +37,11 @@ database at once in practice; PostgreSQL's own limit is shared by every server (
 CONNECT_TIMEOUT = 10
 """Seconds to wait for the database when a server starts, and for a free connection of the pool."""
 
+AWAY_WAIT = 1.0
+"""Seconds a request waits for a connection once the database was found away (a connection lost, or none to be had
+while the pool is below its size): the request is answered 503 in a second rather than holding a server thread for
+:data:`CONNECT_TIMEOUT`, and the first connection lent again ends it."""
+
 EVERYTHING = 7_340_032_001
 """The advisory lock (64-bit key space) that a change of anything takes exclusively and a scoped one shares."""
 
@@ -213,6 +218,7 @@ class PostgresBackend:
             name="foursquare",
             open=False,
         )
+        self._away = False  # the database was found away by the last request that could not get a connection
         try:
             self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
         except PoolTimeout:
@@ -259,16 +265,21 @@ class PostgresBackend:
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Row]]:
         try:
-            with self._pool.connection() as raw:
+            with self._pool.connection(timeout=AWAY_WAIT if self._away else CONNECT_TIMEOUT) as raw:
+                self._away = False
                 try:
                     yield raw
                 except psycopg.OperationalError as exc:
                     if not raw.broken:  # the statement failed, not the connection: the caller's to handle
                         raise
+                    self._away = True
                     raise StoreUnavailableError(
                         f"lost the connection to the database {self.name}", "cannot_open", self.name, exc
                     ) from None
         except PoolTimeout:
+            # Below its size the pool could not even open a connection: the database is away. At its size, every
+            # connection is in use: a busy server, whose next requests should wait as long as ever.
+            self._away = self._pool.get_stats()["pool_size"] < self._pool.max_size
             raise StoreUnavailableError(f"cannot reach the database {self.name}", "cannot_open", self.name) from None
 
 
