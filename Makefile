@@ -98,15 +98,8 @@ layers: test-install
 # Three workers for two cores: the tests wait a third of their time (for a browser, a server, a child process),
 # which a third worker fills (the whole suite took 14:55 with -n 3 against 16:38 with -n 2, benchmarks/test_suite.md).
 # A test module stays on one worker (--dist loadfile), so its server and browser are started once.
-# Beside mypy, tools/warm_numba.py fills numba's cache, which a fresh checkout lacks: else every worker and every
-# command a test starts would compile the same code side by side (about a minute of CPU each).
 WORKERS ?= 3
-test: test-install browser postgresql lint layers jscheck
-	@echo "$(BIN)/mypy & $(BIN)/python tools/warm_numba.py"; \
-	$(BIN)/python tools/warm_numba.py & warm=$$!; \
-	$(BIN)/mypy; typed=$$?; \
-	wait $$warm; warmed=$$?; \
-	[ $$typed = 0 ] && [ $$warmed = 0 ]
+test: test-install browser postgresql lint typecheck layers jscheck
 	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile --durations=15
 
 # The checks side by side: the tests' output as it comes, then the log of any other check that failed.
