@@ -96,7 +96,7 @@ layers: test-install
 	$(BIN)/lint-imports
 
 # Three workers for two cores: the tests wait a third of their time (for a browser, a server, a child process),
-# which a third worker fills (the whole suite took 14:55 with -n 3 against 16:38 with -n 2, benchmarks/test_suite.md).
+# which a third worker fills (pytest 895 s with -n 3 against 998 s with -n 2 here: benchmarks/test_suite.md).
 # A test module stays on one worker (--dist loadfile), so its server and browser are started once.
 WORKERS ?= 3
 test: test-install browser postgresql lint typecheck layers jscheck
