@@ -131,6 +131,8 @@ def test_a_change_of_language_renames_every_card_as_a_fresh_page_names_it(
                 state = client.post(f"/api/games/{state['id']}/moves", json=body).json()
         page.reload()
         expect(page.locator("#over")).to_be_visible()
+        # The replay's caption says the last move only once its position came back from the server.
+        expect(page.locator("#board")).to_have_attribute("data-replay-turn", str(state["turn"]))
     english = cards_named(page)
     assert english and all(name.isascii() for name in english)
     choose_language(page, "bn")
@@ -141,6 +143,7 @@ def test_a_change_of_language_renames_every_card_as_a_fresh_page_names_it(
     page.wait_for_selector("#board .slot.occupied .card[aria-label]")
     if finished:
         expect(page.locator("#over")).to_be_visible()
+        expect(page.locator("#board")).to_have_attribute("data-replay-turn", str(state["turn"]))
     assert renamed == cards_named(page)
     assert switched == accessible_tree(page)
     assert not any(name in renamed for name in english)
