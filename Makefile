@@ -1,7 +1,7 @@
 # Two commands set everything up on a fresh machine with Python 3.11+ and make:
 #   make play   - build .venv when missing, install Foursquare (the core: rules, command line, terminal game), play
 #   make test   - the same plus every extra and the test tools (Debian's chromium and postgresql and the page's
-#                 type checker too), then every check side by side: ruff, mypy, import-linter, tsc and every test
+#                 type checker too), then every check: ruff, mypy, import-linter, tsc and every test
 # For the edit-test loop:
 #   make check  - ruff, mypy, import-linter, tsc and the tests not marked slow, side by side (about two minutes)
 # Other targets:
@@ -99,30 +99,24 @@ layers: test-install
 # which a third worker fills (pytest 895 s with -n 3 against 998 s with -n 2 here: benchmarks/test_suite.md).
 # A test module stays on one worker (--dist loadfile), so its server and browser are started once.
 WORKERS ?= 3
+test: test-install browser postgresql lint typecheck layers jscheck
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile --durations=15
 
-# $(call side-by-side,PYTEST OPTIONS): ruff, mypy, import-linter and tsc run beside the tests (they would leave
-# a core idle before them: the tests keep the two cores busy only 1.44 of 2 on average); the tests' output comes
-# as it goes, then the log of any other check that failed. The exit status is non-zero if anything failed.
-define side-by-side
+# The checks side by side: the tests' output as it comes, then the log of any other check that failed.
+check: test-install browser postgresql node_modules/.installed
 	@trap 'kill $$(jobs -p) 2>/dev/null' EXIT; \
 	$(BIN)/ruff check src tests > $(VENV)/ruff.log 2>&1 & ruff=$$!; \
 	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & mypy=$$!; \
 	$(BIN)/lint-imports > $(VENV)/layers.log 2>&1 & layers=$$!; \
 	npm run --silent typecheck > $(VENV)/jscheck.log 2>&1 & jscheck=$$!; \
-	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile $(1); tests=$$?; \
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile -m "not slow"; tests=$$?; \
 	status=0; \
-	wait $$ruff || { echo "ruff failed:"; cat $(VENV)/ruff.log; status=1; }; \
-	wait $$mypy || { echo "mypy failed:"; cat $(VENV)/mypy.log; status=1; }; \
-	wait $$layers || { echo "import-linter failed:"; cat $(VENV)/layers.log; status=1; }; \
-	wait $$jscheck || { echo "tsc failed:"; cat $(VENV)/jscheck.log; status=1; }; \
+	wait $$ruff || { cat $(VENV)/ruff.log; status=1; }; \
+	wait $$mypy || { cat $(VENV)/mypy.log; status=1; }; \
+	wait $$layers || { cat $(VENV)/layers.log; status=1; }; \
+	wait $$jscheck || { cat $(VENV)/jscheck.log; status=1; }; \
+	[ $$tests = 0 ] && [ $$status = 0 ] && echo "make check: ruff, mypy, import-linter, tsc and the fast tests passed"; \
 	[ $$tests = 0 ] && [ $$status = 0 ]
-endef
-
-test: test-install browser postgresql node_modules/.installed
-	$(call side-by-side,--durations=15)
-
-check: test-install browser postgresql node_modules/.installed
-	$(call side-by-side,-m "not slow")
 
 # The whole suite while tools/busy.py keeps every core busy: no check may depend on the machine's speed.
 test-loaded: test-install browser postgresql
