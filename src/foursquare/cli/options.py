@@ -132,7 +132,7 @@ def whole_number_up_to(most: int) -> Callable[[str], int]:
 #: the command line does not import the study's modules (``tests/test_cli_flags.py`` checks that they agree).
 MAX_NODES = 1 << 50
 #: :data:`foursquare.solver.DEFAULT_NODES`, repeated for the same reason (the solver imports numba).
-DEFAULT_NODES = 30_000_000
+DEFAULT_NODES = 10_000_000
 node_budget = whole_number_up_to(MAX_NODES)
 
 

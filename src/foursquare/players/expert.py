@@ -142,5 +142,5 @@ def _best_score(game: Game, nodes: int) -> int:
         return DECK_SIZE - game.turn
     if outcome.status == "lost":
         return 0
-    solution = solve_position(game, max_nodes=nodes, small=True)
+    solution = solve_position(game, max_nodes=nodes, small=True, exact=False)
     return solution.best_score or 0

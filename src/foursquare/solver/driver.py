@@ -47,7 +47,11 @@ SMALL_TABLE_BITS = 16  # the transposition table of solve_position(small=True): 
 DEFAULT_TIMEOUT = 10.0  # seconds, when neither a timeout nor a node budget is given
 #: The node budget of a reproducible solve: about 10 s of one thread on the 2-core development machine
 #: (docs/solver.md). ``solve --nodes``, and the solver's studies, use it by default.
-DEFAULT_NODES = 30_000_000
+DEFAULT_NODES = 10_000_000
+#: The node budget worth one unit of CP-SAT's deterministic time in the exact stage (each about a second of
+#: one core here): a budget of N nodes gives the deepening N positions and the exact stage N / NODES_PER_WORK units.
+NODES_PER_WORK = 1_000_000
+SEARCH_SHARE = 0.5  # of a timeout, for the probe and the deepening when the exact stage follows
 PROBE_NODES = 1 << 15  # per frame and step of the probe
 PROBE_SHARE = 0.1  # of the time and of the node budget, at most, for the probe
 COMPILE_TABLE_BITS = 4  # the tables of the search that only compiles the code
@@ -75,6 +79,7 @@ class Solution:
     proven: bool
     nodes: int
     seconds: float
+    work: float = 0.0  # the exact stage's CP-SAT deterministic time, if it ran
 
     @property
     def winnable(self) -> bool | None:
@@ -150,6 +155,7 @@ class _Cancel:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._flags: list[IntArray] = []
+        self._stops: list[Callable[[], None]] = []
         self.requested = False
 
     @contextmanager
@@ -164,11 +170,27 @@ class _Cancel:
             with self._lock:
                 self._flags = [f for f in self._flags if f is not flag]
 
+    @contextmanager
+    def stopping(self, stop: Callable[[], None]) -> Iterator[None]:
+        """Call ``stop`` (which stops the exact stage's solver) if cancelled while in this context."""
+        with self._lock:
+            self._stops.append(stop)
+            requested = self.requested
+        if requested:
+            stop()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._stops.remove(stop)
+
     def request(self) -> None:
         with self._lock:
             self.requested = True
             for flag in self._flags:
                 flag[0] = 1
+            for stop in self._stops:
+                stop()
 
 
 def _legal_line(game: Game, tail: Sequence[Move]) -> tuple[Move, ...] | None:
@@ -360,6 +382,7 @@ def solve(
     timeout: float | None = None,
     max_nodes: int | None = None,
     threads: int | None = None,
+    exact: bool = True,
 ) -> Solution:
     """The best score reachable from the position after ``moves``, the whole ``stock`` order known.
 
@@ -371,9 +394,13 @@ def solve(
     The deepening runs on ``threads`` threads (default: :func:`default_threads`; one with a node budget), at
     most :data:`THREADS_LIMIT`. The search runs on a thread of its own: an exception that interrupts the caller's
     wait for it (``KeyboardInterrupt``) stops it within a few thousand positions, and is raised once it has stopped.
+
+    What the deepening leaves open, the exact stage settles if it can (``exact``, :func:`_exact_stage`): it gets
+    ``max_nodes / NODES_PER_WORK`` units of CP-SAT's deterministic time, and the deepening only
+    :data:`SEARCH_SHARE` of a ``timeout``. ``exact=False`` is the deepening alone, with all the time.
     """
     game = _start(stock, variant, moves)
-    return solve_position(game, timeout=timeout, max_nodes=max_nodes, threads=threads)  # which checks the limits
+    return solve_position(game, timeout=timeout, max_nodes=max_nodes, threads=threads, exact=exact)
 
 
 def solve_position(
@@ -383,6 +410,7 @@ def solve_position(
     max_nodes: int | None = None,
     threads: int | None = None,
     small: bool = False,
+    exact: bool = True,
 ) -> Solution:
     """:func:`solve` from ``game``'s position, its stock known: a game played so far, or one stock a player
     imagines (:meth:`Game.from_view`), whose line then starts at the view. ``game`` is not changed.
@@ -395,23 +423,25 @@ def solve_position(
         timeout = DEFAULT_TIMEOUT
     n_threads = 1 if max_nodes is not None else (threads if threads is not None else default_threads())
     cancel = _Cancel()
-    if _compiled and timeout is None and max_nodes is not None and max_nodes <= INLINE_NODES:
+    if _compiled and timeout is None and max_nodes is not None and max_nodes <= INLINE_NODES and not exact:
         # Milliseconds of search, which a Ctrl-C may wait for: a thread of their own would cost the expert a
         # fifth of its time. Never before the compile: a Ctrl-C inside numba's compiler leaves it broken.
-        return _solve(game, (None, max_nodes), 1, small, cancel)
+        return _solve(game, (None, max_nodes), 1, (small, exact), cancel)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="foursquare-solve") as runner:
         try:
-            return runner.submit(_solve, game, (timeout, max_nodes), n_threads, small, cancel).result()
+            return runner.submit(_solve, game, (timeout, max_nodes), n_threads, (small, exact), cancel).result()
         except BaseException:  # Ctrl-C, a signal handler's exception: stop the search, and wait for it to stop
             cancel.request()
             raise
 
 
 def _solve(
-    game: Game, limits: tuple[float | None, int | None], n_threads: int, small: bool, cancel: _Cancel
+    game: Game, limits: tuple[float | None, int | None], n_threads: int, options: tuple[bool, bool], cancel: _Cancel
 ) -> Solution:
-    """:func:`solve`'s work, on its own thread; ``cancel`` stops it. Without a timeout, no deadline."""
+    """:func:`solve`'s work, on its own thread; ``cancel`` stops it. Without a timeout, no deadline. ``options``:
+    small tables, the exact stage."""
     timeout, max_nodes = limits
+    small, exact = options
     node_limit = NO_NODE_LIMIT if max_nodes is None else max_nodes
     seconds = math.inf if timeout is None else timeout
     # On this thread: a Ctrl-C raised inside numba's compiler (in an LLVM callback) is swallowed there and leaves the
@@ -420,7 +450,7 @@ def _solve(
     started = time.perf_counter()
     counters = np.zeros(1, dtype=np.int64)
 
-    def result(status: Status, best: Best | None, upper: int) -> Solution:
+    def result(status: Status, best: Best | None, upper: int, work: float = 0.0) -> Solution:
         return Solution(
             status=status,
             best_score=None if best is None else DECK_SIZE - best[0],
@@ -429,6 +459,7 @@ def _solve(
             proven=status != "bounds",
             nodes=int(counters[0]),
             seconds=time.perf_counter() - started,
+            work=work,
         )
 
     outcome = game.outcome()
@@ -440,11 +471,47 @@ def _solve(
     searches = [_Search(game, frame, tables) for frame in _frames(game)]
     probe_limits = (started + PROBE_SHARE * seconds, int(PROBE_SHARE * node_limit))
     best = _probe(game, searches, probe_limits, node_limit, counters, cancel)
-    deepening = _Deepening(game, searches, started + seconds, node_limit, counters, cancel)
+    search_seconds = SEARCH_SHARE * seconds if exact else seconds
+    deepening = _Deepening(game, searches, started + search_seconds, node_limit, counters, cancel)
     if n_threads == 1:
-        return result(*deepening.run(best, deepening.alone))
-    with ThreadPoolExecutor(max_workers=n_threads) as pool:
-        return result(*deepening.run(best, _Crew(deepening, tables, n_threads, pool).iterate))
+        found = deepening.run(best, deepening.alone)
+    else:
+        with ThreadPoolExecutor(max_workers=n_threads) as pool:
+            found = deepening.run(best, _Crew(deepening, tables, n_threads, pool).iterate)
+    if exact and found[0] == "bounds":
+        work = math.inf if max_nodes is None else max_nodes / NODES_PER_WORK
+        return result(*_exact_stage(game, found, work, started + seconds, cancel))
+    return result(*found)
+
+
+def _exact_stage(
+    game: Game, found: tuple[Status, Best | None, int], work: float, deadline: float, cancel: _Cancel
+) -> tuple[Status, Best | None, int, float]:
+    """Settle what the deepening left open with CP-SAT (:mod:`~foursquare.solver.sat`): for each turn ``k`` from
+    the earliest a win may come, "a win after exactly k cards?", until one is found (the optimum), the best win
+    found is reached, or ``work`` units of deterministic time (or the ``deadline``) are spent. Returns the
+    status, the best win, the upper bound and the work spent."""
+    _, best, upper = found
+    k = DECK_SIZE - upper  # no win comes before turn k
+    spent = 0.0
+    while best is None or k < best[0]:
+        if k > DECK_SIZE:
+            return "unwinnable", None, -1, spent
+        seconds = deadline - time.perf_counter()
+        if spent >= work or seconds <= 0 or cancel.requested:
+            return "bounds", best, DECK_SIZE - k, spent
+        from foursquare.solver import sat  # OR-Tools (and pandas) take half a second to import: only when needed
+
+        model = sat.WinModel(game, k)
+        with cancel.stopping(model.stop):
+            answer = model.solve(work - spent, None if math.isinf(seconds) else seconds)
+        spent += answer.work
+        if answer.verdict == "win":
+            return "optimal", (k, answer.line), DECK_SIZE - k, spent
+        if answer.verdict == "unknown":
+            return "bounds", best, DECK_SIZE - k, spent
+        k += 1
+    return "optimal", best, DECK_SIZE - best[0], spent
 
 
 def random_winnable_deal(variant: Variant = DEFAULT_VARIANT, *, seed: int | None = None, timeout: float = 10.0) -> int:
@@ -457,7 +524,8 @@ def random_winnable_deal(variant: Variant = DEFAULT_VARIANT, *, seed: int | None
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
     for _ in range(WINNABLE_TRIES):
         deal = rng.randrange(MAX_DEAL)
-        if solve(deal_stock(deal), variant, timeout=timeout, max_nodes=WINNABLE_NODES).best_score is not None:
+        found = solve(deal_stock(deal), variant, timeout=timeout, max_nodes=WINNABLE_NODES, exact=False)
+        if found.best_score is not None:
             return deal
     raise SolverError(f"no deal proven winnable within {WINNABLE_TRIES} tries; try again with a longer timeout")
 
