@@ -160,7 +160,7 @@ class WinModel:
             states.append(state)
         self._add_face_down_limits(states)
         self._add_win(states[-1], in_frame)
-        self._add_counts(states, in_frame)
+        self._add_counts(states)
         self._add_parities(states)
 
     def _constant(self, value: bool) -> Lit:
@@ -272,7 +272,7 @@ class WinModel:
         for i in range(len(in_frame)):
             self._model.add_bool_and([last.occupied[i], last.up[i]]).only_enforce_if(in_frame[i])
 
-    def _add_counts(self, states: Sequence[_State], in_frame: list[Lit]) -> None:
+    def _add_counts(self, states: Sequence[_State]) -> None:
         """Implied by the rules, stated for the solver: the piles' caps, the cards a win leaves for piles, and the
         cells occupied after each step (every step from now on fills at most one, and all 16 must be)."""
         heights = {(cell.row, cell.col): cell.height for cell in self._game.cells()}
