@@ -72,10 +72,11 @@ def test_matches_brute_force_from_late_positions(variant: Variant) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=["orthogonal", "diagonal", "count_buried"])
+@pytest.mark.slow  # a model of 30 cards to come, solved twice per position
 def test_agrees_with_the_deepening_while_the_box_is_open(variant: Variant) -> None:
-    """After 5 to 9 cards, where several frames still hold the cards: the deepening's proven optimum is the first
+    """After 5 to 7 cards, where several frames still hold the cards: the deepening's proven optimum is the first
     turn the model finds a win at, and the turn before has none."""
-    for seed in range(40, 44):
+    for seed in range(40, 43):
         game = early_position(seed, variant, cards=5 + seed % 5)
         proof = solve_position(game, max_nodes=10**8, exact=False)
         assert proof.status == "optimal", (seed, proof)
