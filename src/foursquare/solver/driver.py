@@ -45,8 +45,9 @@ NO_NODE_LIMIT = 1 << 62
 INLINE_NODES = 1_000_000  # a node-bounded search this small runs on the caller's thread (solve_position)
 SMALL_TABLE_BITS = 16  # the transposition table of solve_position(small=True): 2**16 entries
 DEFAULT_TIMEOUT = 10.0  # seconds, when neither a timeout nor a node budget is given
-#: The node budget of a reproducible solve: about 10 s of one thread on the 2-core development machine
-#: (docs/solver.md). ``solve --nodes``, and the solver's studies, use it by default.
+#: The node budget of a reproducible solve: about 3 s of the deepening on one thread of the 2-core development
+#: machine, then up to 10 units of the exact stage (13-14 s in all at most; docs/solver.md). ``solve --nodes``,
+#: and the solver's studies, use it by default.
 DEFAULT_NODES = 10_000_000
 #: The node budget worth one unit of CP-SAT's deterministic time in the exact stage (each about a second of
 #: one core here): a budget of N nodes gives the deepening N positions and the exact stage N / NODES_PER_WORK units.
