@@ -46,12 +46,13 @@ INLINE_NODES = 1_000_000  # a node-bounded search this small runs on the caller'
 SMALL_TABLE_BITS = 16  # the transposition table of solve_position(small=True): 2**16 entries
 DEFAULT_TIMEOUT = 10.0  # seconds, when neither a timeout nor a node budget is given
 #: The node budget of a reproducible solve: about 3 s of the deepening on one thread of the 2-core development
-#: machine, then up to 10 units of the exact stage (13-14 s in all at most; docs/solver.md). ``solve --nodes``,
-#: and the solver's studies, use it by default.
+#: machine, then up to 20 units of the exact stage (about 23 s in all at most, for the 3 % of deals that reach it;
+#: docs/solver.md). ``solve --nodes``, and the solver's studies, use it by default.
 DEFAULT_NODES = 10_000_000
 #: The node budget worth one unit of CP-SAT's deterministic time in the exact stage (each about a second of
 #: one core here): a budget of N nodes gives the deepening N positions and the exact stage N / NODES_PER_WORK units.
-NODES_PER_WORK = 1_000_000
+#: Half a million, not a million: the hardest questions need 10-20 units (benchmarks/solver_history.md).
+NODES_PER_WORK = 500_000
 SEARCH_SHARE = 0.5  # of a timeout, for the probe and the deepening when the exact stage follows
 PROBE_NODES = 1 << 15  # per frame and step of the probe
 PROBE_SHARE = 0.1  # of the time and of the node budget, at most, for the probe
