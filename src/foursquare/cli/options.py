@@ -133,6 +133,8 @@ def whole_number_up_to(most: int) -> Callable[[str], int]:
 MAX_NODES = 1 << 50
 #: :data:`foursquare.solver.DEFAULT_NODES`, repeated for the same reason (the solver imports numba).
 DEFAULT_NODES = 10_000_000
+#: The most seconds a solve of :data:`DEFAULT_NODES` takes on the development machine (docs/solver.md), for help.
+DEFAULT_NODES_SECONDS = 25
 node_budget = whole_number_up_to(MAX_NODES)
 
 
@@ -199,6 +201,7 @@ DASHED_VALUE_OPTIONS = frozenset(
 
 __all__ = [
     "DEFAULT_NODES",
+    "DEFAULT_NODES_SECONDS",
     "EXIT_BAD_INPUT",
     "MAX_NODES",
     "MAX_SECONDS",

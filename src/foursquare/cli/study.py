@@ -18,6 +18,7 @@ from typing import Any
 from foursquare.cli.extras import require_extra
 from foursquare.cli.options import (
     DEFAULT_NODES,
+    DEFAULT_NODES_SECONDS,
     CommandError,
     add_variant_options,
     deal_range,
@@ -101,7 +102,7 @@ def _register_run(commands: Any, t: Translator) -> None:
     p.add_argument("--deals", required=True, type=deal_ranges, metavar="A-B", help=help_text(t, "cli.study.deals.help"))
     p.add_argument("--timeout", type=timeout_seconds, metavar="S", help=help_text(t, "cli.study.timeout.help"))
     default = t.number(DEFAULT_NODES)
-    nodes_help = help_text(t, "cli.study.nodes.help", default=default, seconds=t.number(10))
+    nodes_help = help_text(t, "cli.study.nodes.help", default=default, seconds=t.number(DEFAULT_NODES_SECONDS))
     p.add_argument("--nodes", type=node_budget, metavar="N", help=nodes_help)
     p.add_argument("--seed", type=seed_number, default=0, help=help_text(t, "cli.study.seed.help"))
     p.add_argument("--time", type=move_seconds, metavar="S", help=help_text(t, "cli.study.time.help"))
