@@ -262,3 +262,27 @@ def test_the_win_rate_plot_widens_with_its_bars_so_that_no_two_labels_meet(tmp_p
     (tmp_path / "twelve").mkdir()
     assert width_with(2, tmp_path / "two") == FIGURE_SIZE[0] * 100
     assert width_with(12, tmp_path / "twelve") >= 12 * BAR_INCHES * 100
+
+
+def test_twelve_solver_studies_draw_twelve_curves_that_look_different(tmp_path: Path) -> None:
+    """Matplotlib has ten colours; the eleventh solver study once drew in the first one's. The curves of the
+    optimal scores and of the solver's time each keep a colour and line style of their own."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from foursquare.study import plots
+
+    with StudyStore(tmp_path / "s.db") as store:
+        for budget in range(1, 13):
+            store.add(store.study(StudySettings("solver", node_budget=budget)), [DealResult(1, "optimal", 24, 0.1)])
+        figures = [plots._figures(study, store.iter_results(study)) for study in store.studies()]
+    for draw in (plots._optimal_scores, plots._solver_time):
+        fig, ax = plt.subplots()
+        draw(ax, figures, {key: key for key in ("optimal_title", "score", "deals_share", "time_title", "seconds",
+                                                  "solved_share")})
+        styles = {(line.get_color(), line.get_linestyle()) for line in ax.get_lines()}
+        plt.close(fig)
+        assert len(ax.get_lines()) == 12 and len(styles) == 12

@@ -162,9 +162,19 @@ def _distribution(counts: Counter[int]) -> tuple[list[int], list[float]]:
     return xs, [counts[x] / n for x in xs]
 
 
+def _many_curves(ax: Any) -> None:
+    """Ten colours solid, then the same ten dashed: a store can hold more solver studies than the ten colours."""
+    import matplotlib
+    from cycler import cycler
+
+    colours = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
+    ax.set_prop_cycle(cycler(linestyle=["-", "--", ":"]) * cycler(color=colours))
+
+
 def _optimal_scores(ax: Any, figures: Sequence[_Figures], labels: Mapping[str, str]) -> None:
     solvers = [f for f in figures if f.study.settings.is_solver]
     names = legend_names([f.study for f in solvers])
+    _many_curves(ax)
     for f in solvers:
         if f.proven:
             xs, ys = _distribution(f.proven)
@@ -220,6 +230,7 @@ def _solver_time(ax: Any, figures: Sequence[_Figures], labels: Mapping[str, str]
     """The share of deals the solver has settled (proven either way) within each time."""
     solvers = [f for f in figures if f.study.settings.is_solver]
     names = legend_names([f.study for f in solvers])
+    _many_curves(ax)
     for f in solvers:
         times = sorted(f.settled)
         if times:
