@@ -138,6 +138,22 @@ def test_a_stop_request_ends_a_solve() -> None:
         assert early.solve(WORK) == sat.Answer("unknown", (), 0.0)
 
 
+def test_a_stop_request_between_the_check_and_the_search_still_stops_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stop asked for after ``solve`` has read the flag but before CP-SAT's search exists, when CP-SAT's own
+    stop does nothing: the search stops at its start all the same, not after all its work."""
+    model = sat.WinModel(Game(deal=698), 17)
+    solver = model._solver
+    start = solver.solve
+
+    def stopped_in_the_window(proto: object) -> object:
+        model.stop()  # no search yet: CP-SAT's stop_search is a no-op here
+        return start(proto)
+
+    monkeypatch.setattr(solver, "solve", stopped_in_the_window)
+    answer = model.solve(WORK)
+    assert answer.verdict == "unknown" and answer.work < 0.5  # the whole question takes 16 units
+
+
 def test_cli_solve_proves_a_hard_deal_within_the_budget() -> None:
     result = run_cli("solve", "--deal", "203", "--nodes", "3000000", "--json")
     assert result.returncode == 0, result.stderr

@@ -111,6 +111,11 @@ class WinModel:
         self._x: list[list[Lit]] = []
         self._fires: list[list[Lit]] = []  # per step, per line: the card toggles that line
         self._stopped = False
+        # CP-SAT's own stop works only once its search exists; its log's first line comes as it starts, so a
+        # stop asked for just before is acted on there. The log changes neither the answer nor the work.
+        self._solver.parameters.log_search_progress = True
+        self._solver.parameters.log_to_stdout = False
+        self._solver.log_callback = self._on_log
         self._build()
 
     def solve(self, work: float, seconds: float | None = None) -> Answer:
@@ -131,7 +136,11 @@ class WinModel:
     def stop(self) -> None:
         """Stop a solve running on another thread, or about to start (it then answers ``"unknown"``)."""
         self._stopped = True
-        self._solver.stop_search()  # a no-op before the solve has started: hence the flag
+        self._solver.stop_search()  # a no-op before the search exists: hence the flag, read by solve and the log
+
+    def _on_log(self, _line: str) -> None:
+        if self._stopped:
+            self._solver.stop_search()
 
     def _line(self) -> tuple[Move, ...]:
         cells = [self._area.cells[self._placed(step)] for step in range(self._steps)]
