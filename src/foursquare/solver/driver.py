@@ -46,7 +46,7 @@ INLINE_NODES = 1_000_000  # a node-bounded search this small runs on the caller'
 SMALL_TABLE_BITS = 16  # the transposition table of solve_position(small=True): 2**16 entries
 DEFAULT_TIMEOUT = 10.0  # seconds, when neither a timeout nor a node budget is given
 #: The node budget of a reproducible solve: about 3 s of the deepening on one thread of the 2-core development
-#: machine, then up to 20 units of the exact stage (about 23 s in all at most, for the 3 % of deals that reach it;
+#: machine, then up to 20 units of the exact stage (at most about 24 s in all, for the 3 % of deals that reach it;
 #: docs/solver.md). ``solve --nodes``, and the solver's studies, use it by default.
 DEFAULT_NODES = 10_000_000
 #: The node budget worth one unit of CP-SAT's deterministic time in the exact stage (each about a second of
@@ -391,8 +391,8 @@ def solve(
     Returns the optimum with a line reaching it, or a proof that no line wins, or — when ``timeout``
     seconds pass first, or ``max_nodes`` positions were examined (give or take a few thousand) — the best
     line found and a proven upper bound. With a node budget and no timeout the search never looks at the
-    clock, so the answer is the same on any machine, however busy (:data:`DEFAULT_NODES` is about 10 s
-    here); with neither, the timeout is :data:`DEFAULT_TIMEOUT`.
+    clock, so the answer is the same on any machine, however busy (:data:`DEFAULT_NODES` takes at most
+    about 24 s here, 3 s without the exact stage); with neither, the timeout is :data:`DEFAULT_TIMEOUT`.
     The deepening runs on ``threads`` threads (default: :func:`default_threads`; one with a node budget), at
     most :data:`THREADS_LIMIT`. The search runs on a thread of its own: an exception that interrupts the caller's
     wait for it (``KeyboardInterrupt``) stops it within a few thousand positions, and is raised once it has stopped.
