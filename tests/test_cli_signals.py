@@ -404,3 +404,41 @@ def test_a_signal_once_the_command_is_done_neither_kills_it_nor_raises(tmp_path:
     result = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, env=ENV, timeout=120)
     assert (result.returncode, result.stderr) == (0, "exited normally\n")
     assert result.stdout.startswith("3S AH 5C")  # deal 1, whole
+
+
+#: ``foursquare solve`` whose exact stage runs until it is stopped (a unit of CP-SAT's work per position of the
+#: budget: 100,000 units), and which says when CP-SAT's search has begun (its first log line).
+EXACT_STAGE_SOLVE = textwrap.dedent("""
+    import sys
+    from foursquare.cli import main
+    from foursquare.solver import driver, sat
+
+    driver.NODES_PER_WORK = 1
+    logged = sat.WinModel._on_log
+    said = []
+
+    def first_line_said(self, line):
+        if not said:
+            said.append(line)
+            print("searching", flush=True)
+        logged(self, line)
+
+    sat.WinModel._on_log = first_line_said
+    sys.exit(main(["solve", "--deal", "2273", "--nodes", "100000"]))
+""")
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_exact_stage_with_one_line(processes: list[subprocess.Popen[str]]) -> None:
+    """CP-SAT's own SIGINT handler once took Ctrl-C: the program aborted (``std::bad_function_call``) or went on.
+    Sent once CP-SAT has worked a CPU second past its first log line, three times over."""
+    for _ in range(3):
+        process = subprocess.Popen([sys.executable, "-c", EXACT_STAGE_SOLVE], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, env=ENV)  # fmt: skip
+        processes.append(process)
+        assert process.stdout is not None and process.stdout.readline() == "searching\n", process.communicate()
+        searching = cpu_seconds(process.pid)
+        wait_until(process, lambda: cpu_seconds(process.pid) >= searching + 1.0)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=WAIT)
+        assert (process.returncode, err, out) == (EXIT_INTERRUPTED, INTERRUPTED, "")

@@ -115,6 +115,7 @@ class WinModel:
         # stop asked for just before is acted on there. The log changes neither the answer nor the work.
         self._solver.parameters.log_search_progress = True
         self._solver.parameters.log_to_stdout = False
+        self._solver.parameters.catch_sigint_signal = False  # Ctrl-C is the program's (driver._Cancel stops CP-SAT)
         self._solver.log_callback = self._on_log
         self._build()
 
