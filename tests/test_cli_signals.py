@@ -433,12 +433,17 @@ def test_ctrl_c_stops_the_exact_stage_with_one_line(processes: list[subprocess.P
     """CP-SAT's own SIGINT handler once took Ctrl-C: the program aborted (``std::bad_function_call``) or went on.
     Sent once CP-SAT has worked a CPU second past its first log line, three times over."""
     for _ in range(3):
-        process = subprocess.Popen([sys.executable, "-c", EXACT_STAGE_SOLVE], stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, text=True, env=ENV)  # fmt: skip
-        processes.append(process)
-        assert process.stdout is not None and process.stdout.readline() == "searching\n", process.communicate()
-        searching = cpu_seconds(process.pid)
-        wait_until(process, lambda: cpu_seconds(process.pid) >= searching + 1.0)
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=WAIT)
-        assert (process.returncode, err, out) == (EXIT_INTERRUPTED, INTERRUPTED, "")
+        result = interrupted_exact_stage(processes)
+        assert (result.returncode, result.stderr, result.stdout) == (EXIT_INTERRUPTED, INTERRUPTED, "")
+
+
+def interrupted_exact_stage(processes: list[subprocess.Popen[str]]) -> subprocess.CompletedProcess[str]:
+    process = subprocess.Popen([sys.executable, "-c", EXACT_STAGE_SOLVE], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=ENV)  # fmt: skip
+    processes.append(process)
+    assert process.stdout is not None and process.stdout.readline() == "searching\n", process.communicate()
+    searching = cpu_seconds(process.pid)
+    wait_until(process, lambda: cpu_seconds(process.pid) >= searching + 1.0)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=WAIT)
+    return subprocess.CompletedProcess(EXACT_STAGE_SOLVE, process.returncode, out, err)
