@@ -14,7 +14,7 @@ import hashlib
 import json
 import os
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from db_support import every_value
 from foursquare.engine import Variant
 from foursquare.store import SCHEMA_VERSION, Store
 from foursquare.store import daily as daily_module
+from foursquare.store.tokens import stored_player
 from foursquare.web import create_app
 from foursquare.web.rate_limits import RateLimits
 from test_api import WINS, move, new_game, play_out
@@ -258,7 +259,6 @@ def test_an_earlier_daily_brought_by_signing_in_becomes_the_one_that_counts(devi
     assert later["id"] != earlier["id"]
 
 
-
 def test_a_daily_only_opened_before_signing_in_does_not_replace_the_one_played(device: Any) -> None:
     phone, laptop = device(), device()
     opened = phone.post("/api/games", json={"daily": True}).json()  # the daily's page looked at, no card placed
@@ -272,6 +272,7 @@ def test_a_daily_only_opened_before_signing_in_does_not_replace_the_one_played(d
     stats = phone.get("/api/stats").json()
     assert (stats["daily"]["played"], stats["daily"]["won"]) == (1, int(played["outcome"] == "won"))
     assert phone.get(f"/api/games/{opened['id']}").json()["yours"]  # still the person's, a repeat
+
 
 def test_signing_out_makes_a_fresh_anonymous_player_and_the_account_stays(device: Any) -> None:
     phone = device()
@@ -359,7 +360,6 @@ def test_a_second_passkey_joins_the_account(device: Any) -> None:
     assert cookie(phone) == signed  # already signed in: the session goes on
     laptop = device()
     assert sign_in(laptop, second).status_code == 200
-
 
 
 @pytest.mark.parametrize("transports", [[], ["carrier-pigeon"]])
@@ -575,7 +575,6 @@ def test_the_passkey_routes_are_rate_limited(tmp_path: Path) -> None:
         assert client.post("/api/account/sign-out").json()["code"] == "not_signed_in"  # not counted
 
 
-
 def test_the_export_is_rate_limited(tmp_path: Path) -> None:
     # Each export rebuilds every game of the player (some 0.7 s of a core for a thousand games): not in a loop.
     app = create_app(tmp_path / "games.db", rate_limits=RateLimits(exports="2/minute"))
@@ -584,6 +583,7 @@ def test_the_export_is_rate_limited(tmp_path: Path) -> None:
         answers = [client.get("/api/account/export") for _ in range(3)]
         assert [a.status_code for a in answers] == [200, 200, 429]
         assert answers[-1].json()["code"] == "rate_limited" and int(answers[-1].headers["retry-after"]) > 0
+
 
 def test_the_limit_is_read_from_the_environment() -> None:
     assert RateLimits.from_environment({"FOURSQUARE_RATE_PASSKEYS": "5/hour"}).passkeys == "5/hour"
@@ -605,10 +605,10 @@ def test_a_schema_4_database_gains_the_accounts_and_keeps_its_games(tmp_path: Pa
         conn.execute("PRAGMA user_version = 4")
     store = Store(db_path)
     with sqlite3.connect(db_path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"accounts", "credentials", "sessions", "challenges"} <= tables
-    assert store.get(game.id) == game
+    assert store.get(game.id) == replace(game, player=stored_player("alice-0000000000000000"))
     store.close()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from foursquare.engine import Variant
 from foursquare.store import SCHEMA_VERSION, Store
 from foursquare.store import daily as daily_module
 from foursquare.store.daily import DailyResults
+from foursquare.store.tokens import stored_player
 from foursquare.web import create_app
 from test_api import WINS, move, new_game, play_out
 from web_support import as_player
@@ -269,8 +271,9 @@ def test_a_schema_3_database_gains_the_daily_results_index_and_keeps_its_games(t
         conn.execute("PRAGMA user_version = 3")
     store = Store(db_path, clock=clock)
     with sqlite3.connect(db_path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
         indexes = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert "games_daily_results" in indexes
-    assert store.get(game.id) == game and store.daily_results(date(2026, 12, 1)).players == 0
+    assert store.get(game.id) == replace(game, player=stored_player("alice"))  # schema 7 hashes the cookie
+    assert store.daily_results(date(2026, 12, 1)).players == 0
     store.close()

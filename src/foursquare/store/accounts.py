@@ -1,9 +1,11 @@
 """Accounts: a person's games on every device, kept with passkeys (WebAuthn credentials), never a password.
 
-A browser is known by its player cookie. Without an account the cookie *is* the player: the games it started
-are stored under it. An account is a player of its own (``accounts.player``, a random id that is never sent to a
-browser), with one or more passkeys (``credentials``: the public key, the signature counter, the transports)
-and the browsers signed in to it (``sessions``: the SHA-256 of each browser's cookie, never the cookie itself).
+A browser is known by its player cookie. Without an account the browser is an anonymous player: the games it
+started are stored under the hash of its cookie (:func:`~foursquare.store.tokens.anonymous_player`), so that a
+copy of the database holds no cookie. An account is a player of its own (``accounts.player``, a random id that is
+never sent to a browser, nor taken from one as a cookie), with one or more passkeys (``credentials``: the public key, the signature counter, the transports)
+and the browsers signed in to it (``sessions``: the SHA-256 of each browser's cookie, never the cookie itself;
+a session unused for :data:`SESSION_IDLE` has ended).
 
 - Creating a passkey from an anonymous browser makes an account whose games are that browser's (they carry
   over: the same rows, relabelled), and signs the browser in under a new cookie.
@@ -25,18 +27,17 @@ answer (with the ``webauthn`` library) between :meth:`Accounts.credential` and :
 >>> from foursquare.store import Store
 >>> store = Store(os.path.join(tempfile.mkdtemp(), "games.db"))
 >>> phone = "phone-cookie-0000000000"
->>> game = store.create_game(phone, deal=1, variant=Variant(), hidden=False)
+>>> game = store.create_game(store.player_of(phone), deal=1, variant=Variant(), hidden=False)
 >>> key = NewCredential(id="Y3JlZA", public_key=b"cose", sign_count=0, transports=("internal",))
 >>> account, cookie = store.register(phone, "aGFuZGxl", key)
 >>> store.player_of(cookie) == account.player != phone, store.get(game.id).player == account.player
 (True, True)
->>> store.player_of(phone) == phone  # the old cookie is a stranger now, with no games
+>>> store.player_of(phone) == anonymous_player(phone)  # the old cookie is a stranger now, with no games
 True
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 from collections.abc import Sequence
@@ -47,9 +48,14 @@ from typing import Literal
 from foursquare.errors import FoursquareError
 from foursquare.store.database import Connection, timestamp
 from foursquare.store.games import GameStore
+from foursquare.store.tokens import anonymous_player, token_hash
 
 Purpose = Literal["register", "sign_in"]
 
+SESSION_IDLE = timedelta(days=30)
+"""A session unused this long has ended: its browser is anonymous again (signing in with a passkey takes a tap)."""
+SESSION_TOUCH = timedelta(hours=1)
+"""How stale a session's ``last_seen_at`` may be before a request moves it on: one write an hour, not one a move."""
 CHALLENGE_TTL = timedelta(minutes=5)
 """How long a challenge may be answered: a person takes seconds, an authenticator's own timeout is a minute."""
 MAX_CHALLENGES = 5
@@ -71,11 +77,6 @@ REASONS = {
     "passkey_replayed": "this passkey was used meanwhile: its signature counter moved",
     "no_account": "there is no such account",
 }
-
-
-def token_hash(token: str) -> str:
-    """The hex SHA-256 of a cookie or a challenge: what the database keeps instead of a bearer secret."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def new_cookie() -> str:
@@ -152,20 +153,31 @@ class Accounts(GameStore):
             return self._account_of(conn, cookie)
 
     def player_of(self, cookie: str) -> str | None:
-        """The player whose games the browser with ``cookie`` plays: its account's, else the cookie itself.
+        """The player whose games the browser with ``cookie`` plays: its account's while its session lives, else
+        the anonymous player of the cookie (:func:`anonymous_player`: its hash, never the cookie itself).
 
         None if ``cookie`` is an account's own player id, which no browser is ever given: an account's games are
-        reached through a session only.
+        reached through a session only. A session used after :data:`SESSION_TOUCH` has its last use moved on.
         """
+        moment = self.clock()
         with self.connect() as conn:
             row = conn.execute(
-                "SELECT (SELECT account FROM sessions WHERE token_hash = ?) AS account,"
-                " EXISTS (SELECT 1 FROM accounts WHERE player = ?) AS taken",
-                (token_hash(cookie), cookie),
+                "SELECT sessions.account, sessions.last_seen_at,"
+                " EXISTS (SELECT 1 FROM accounts WHERE player = ?) AS taken"
+                " FROM (SELECT 1 AS one) AS here LEFT JOIN sessions ON sessions.token_hash = ?",
+                (cookie, token_hash(cookie)),
             ).fetchone()
-        if row["account"] is not None:
-            return str(row["account"])
-        return None if row["taken"] else cookie
+        if row["taken"]:
+            return None
+        seen = row["last_seen_at"]
+        if row["account"] is None or seen is None or seen <= timestamp(moment - SESSION_IDLE):
+            return anonymous_player(cookie)
+        if seen <= timestamp(moment - SESSION_TOUCH):
+            with self.transaction(f"session:{token_hash(cookie)}") as conn:
+                conn.execute(
+                    "UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?", (timestamp(moment), token_hash(cookie))
+                )
+        return str(row["account"])
 
     def account_handle(self, player: str) -> str | None:
         """The WebAuthn user handle (base64url) of the account whose player is ``player``; None if there is none."""
@@ -234,7 +246,9 @@ class Accounts(GameStore):
         account = self.account_of(cookie)
         return [] if account is None else [passkey.id for passkey in account.passkeys]
 
-    def register(self, cookie: str, user_handle: str, credential: NewCredential) -> tuple[Account, str]:
+    def register(
+        self, cookie: str, user_handle: str, credential: NewCredential, device: str | None = None
+    ) -> tuple[Account, str]:
         """Store a verified new passkey: the account and the browser's cookie from now on.
 
         A browser signed in adds the passkey to its account (the cookie stays). An anonymous one makes an account
@@ -259,11 +273,13 @@ class Accounts(GameStore):
                 "INSERT INTO accounts (player, user_handle, created_at) VALUES (?, ?, ?)", (player, user_handle, stamp)
             )
             self._insert_credential(conn, player, credential, stamp)
-            conn.execute("UPDATE games SET player = ? WHERE player = ?", (player, cookie))
-            new = self._open_session(conn, player, stamp)
+            conn.execute("UPDATE games SET player = ? WHERE player = ?", (player, anonymous_player(cookie)))
+            new = self._open_session(conn, player, stamp, device)
             return self._read_account(conn, player), new
 
-    def sign_in(self, cookie: str, credential: StoredCredential, new_sign_count: int) -> tuple[Account, str]:
+    def sign_in(
+        self, cookie: str, credential: StoredCredential, new_sign_count: int, device: str | None = None
+    ) -> tuple[Account, str]:
         """Sign the browser in with a passkey whose signature was verified: the account and the browser's new cookie.
 
         The passkey's counter moves to ``new_sign_count`` only if it still is what was verified against (else
@@ -279,12 +295,10 @@ class Accounts(GameStore):
             ).rowcount
             if changed != 1:
                 raise AccountError("passkey_replayed")
-            row = conn.execute("SELECT account FROM sessions WHERE token_hash = ?", (token_hash(cookie),)).fetchone()
-            if row is None:
-                merge(conn, cookie, credential.account)
-            else:
-                conn.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash(cookie),))
-            new = self._open_session(conn, credential.account, stamp)
+            if self._session_account(conn, cookie) is None:
+                merge(conn, anonymous_player(cookie), credential.account)
+            conn.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash(cookie),))
+            new = self._open_session(conn, credential.account, stamp, device)
             return self._read_account(conn, credential.account), new
 
     def sign_out(self, cookie: str) -> bool:
@@ -298,10 +312,9 @@ class Accounts(GameStore):
         None, and nothing deleted, if the browser is signed in to no account.
         """
         with self.transaction() as conn:
-            row = conn.execute("SELECT account FROM sessions WHERE token_hash = ?", (token_hash(cookie),)).fetchone()
-            if row is None:
+            player = self._session_account(conn, cookie)
+            if player is None:
                 return None
-            player = row["account"]
             games = conn.execute("DELETE FROM games WHERE player = ?", (player,)).rowcount
             passkeys = conn.execute("DELETE FROM credentials WHERE account = ?", (player,)).rowcount
             sessions = conn.execute("DELETE FROM sessions WHERE account = ?", (player,)).rowcount
@@ -314,8 +327,16 @@ class Accounts(GameStore):
         return timestamp(self.clock())
 
     def _account_of(self, conn: Connection, cookie: str) -> Account | None:
-        row = conn.execute("SELECT account FROM sessions WHERE token_hash = ?", (token_hash(cookie),)).fetchone()
-        return None if row is None else self._read_account(conn, row["account"])
+        player = self._session_account(conn, cookie)
+        return None if player is None else self._read_account(conn, player)
+
+    def _session_account(self, conn: Connection, cookie: str) -> str | None:
+        """The account of the browser's session, if it has one that has not been idle for :data:`SESSION_IDLE`."""
+        row = conn.execute(
+            "SELECT account FROM sessions WHERE token_hash = ? AND last_seen_at > ?",
+            (token_hash(cookie), timestamp(self.clock() - SESSION_IDLE)),
+        ).fetchone()
+        return None if row is None else str(row["account"])
 
     def _read_account(self, conn: Connection, player: str) -> Account:
         row = conn.execute(
@@ -347,11 +368,11 @@ class Accounts(GameStore):
             ),
         )
 
-    def _open_session(self, conn: Connection, player: str, stamp: str) -> str:
+    def _open_session(self, conn: Connection, player: str, stamp: str, device: str | None) -> str:
         cookie = new_cookie()
         conn.execute(
-            "INSERT INTO sessions (token_hash, account, created_at) VALUES (?, ?, ?)",
-            (token_hash(cookie), player, stamp),
+            "INSERT INTO sessions (token_hash, account, created_at, last_seen_at, device) VALUES (?, ?, ?, ?, ?)",
+            (token_hash(cookie), player, stamp, stamp, device),
         )
         return cookie
 

@@ -93,11 +93,19 @@ CREATE TABLE credentials (
     sign_count BIGINT NOT NULL,
     transports TEXT NOT NULL,
     created_at TEXT NOT NULL,
-    last_used_at TEXT
+    last_used_at TEXT,
+    name TEXT
 );
 CREATE INDEX credentials_by_account ON credentials (account);
-CREATE TABLE sessions (token_hash TEXT PRIMARY KEY, account TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE TABLE sessions (
+    token_hash TEXT PRIMARY KEY,
+    account TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_seen_at TEXT,
+    device TEXT
+);
 CREATE INDEX sessions_by_account ON sessions (account);
+CREATE INDEX sessions_by_last_seen ON sessions (last_seen_at);
 CREATE TABLE challenges (
     challenge TEXT PRIMARY KEY,
     purpose TEXT NOT NULL,
@@ -111,12 +119,24 @@ CREATE TABLE rate_hits (key TEXT NOT NULL, at DOUBLE PRECISION NOT NULL);
 CREATE INDEX rate_hits_by_key ON rate_hits (key, at);
 CREATE INDEX rate_hits_by_time ON rate_hits (at);
 """
-"""The schema at version 6, the first PostgreSQL one: SQLite's (:data:`foursquare.store.SCHEMA`, which says what
-each column holds) in PostgreSQL's types, and a sequence for the order of finished games."""
+"""The schema at version 7: SQLite's (:data:`foursquare.store.SCHEMA`, which says what each column holds) in
+PostgreSQL's types, and a sequence for the order of finished games."""
 
-MIGRATIONS: dict[int, str] = {}
-"""SQL that upgrades a PostgreSQL database from version N to N + 1, keyed by N (none yet: it starts at 6)."""
-
+MIGRATIONS: dict[int, str] = {
+    6: """
+ALTER TABLE credentials ADD COLUMN IF NOT EXISTS name TEXT;
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS last_seen_at TEXT;
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS device TEXT;
+CREATE INDEX IF NOT EXISTS sessions_by_last_seen ON sessions (last_seen_at);
+UPDATE games SET player = 'anon:' || encode(sha256(convert_to(player, 'UTF8')), 'hex')
+    WHERE player <> 'terminal' AND substr(player, 1, 5) <> 'anon:' AND player NOT IN (SELECT player FROM accounts);
+UPDATE sessions SET last_seen_at = created_at WHERE last_seen_at IS NULL;
+UPDATE games SET daily_repeat = 1, assisted = 1
+    WHERE daily IS NOT NULL AND finished_at IS NOT NULL AND substr(finished_at, 1, 10) > daily;
+""",
+}
+"""SQL that upgrades a PostgreSQL database from version N to N + 1, keyed by N (PostgreSQL starts at 6): schema 7
+is SQLite's (:data:`foursquare.store.schema.ANONYMOUS_HASHED`), the hash of the cookie computed by PostgreSQL."""
 
 
 class Row(tuple[Any, ...]):
@@ -319,10 +339,7 @@ def check(conn: Connection, name: str, *, create: bool) -> None:
     with conn.raw.transaction():
         if create:
             conn.execute("SELECT pg_advisory_xact_lock(?::bigint)", (EVERYTHING,))
-        tables = {
-            row[0]
-            for row in conn.execute(OWN_TABLES).fetchall()
-        }
+        tables = {row[0] for row in conn.execute(OWN_TABLES).fetchall()}
         if "foursquare_schema" not in tables:
             if tables:
                 raise StoreError(

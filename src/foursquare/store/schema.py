@@ -13,8 +13,9 @@ from pathlib import Path
 
 from foursquare import sqlite
 from foursquare.store.errors import StoreError
+from foursquare.store.tokens import stored_player
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """The ``PRAGMA user_version`` of the schema this module writes."""
 
 ACCOUNTS = """
@@ -30,13 +31,16 @@ CREATE TABLE IF NOT EXISTS credentials (                  -- schema 5: the accou
     sign_count INTEGER NOT NULL,            -- the authenticator's signature counter, last seen
     transports TEXT NOT NULL,               -- JSON list of the transports the browser named
     created_at TEXT NOT NULL,
-    last_used_at TEXT                       -- the last sign-in with it; NULL: never since it was created
+    last_used_at TEXT,                      -- the last sign-in with it; NULL: never since it was created
+    name TEXT                               -- schema 7: the name its owner gave it; NULL: none
 );
 CREATE INDEX IF NOT EXISTS credentials_by_account ON credentials (account);
 CREATE TABLE IF NOT EXISTS sessions (                     -- schema 5: the browsers signed in to an account
     token_hash TEXT PRIMARY KEY,            -- hex SHA-256 of the browser's player cookie (the cookie is not kept)
     account TEXT NOT NULL,                  -- accounts.player
-    created_at TEXT NOT NULL
+    created_at TEXT NOT NULL,
+    last_seen_at TEXT,                      -- schema 7: the browser's last request (to within SESSION_TOUCH)
+    device TEXT                             -- schema 7: what the browser said it is when it signed in, short
 );
 CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions (account);
 CREATE TABLE IF NOT EXISTS challenges (                   -- schema 5: WebAuthn challenges given out, each used once
@@ -49,7 +53,8 @@ CREATE TABLE IF NOT EXISTS challenges (                   -- schema 5: WebAuthn 
 CREATE INDEX IF NOT EXISTS challenges_by_browser ON challenges (browser_hash, expires_at);
 CREATE INDEX IF NOT EXISTS challenges_by_expiry ON challenges (expires_at);
 """
-"""The tables of the accounts (schema 5), made only where missing (a file whose version was set back has them)."""
+"""The tables of the accounts (schema 5, with schema 7's columns), made only where missing (a file whose version
+was set back has them); migrating from schema 6 adds the columns to the tables that lack them."""
 
 RATE_HITS = """
 CREATE TABLE IF NOT EXISTS rate_hits (                    -- schema 6: requests counted by the shared rate limits
@@ -61,12 +66,30 @@ CREATE INDEX IF NOT EXISTS rate_hits_by_time ON rate_hits (at);
 """
 """The requests that the rate limits count, when several servers share them (:mod:`foursquare.store.rates`)."""
 
+ACCOUNTS_7 = """
+CREATE INDEX IF NOT EXISTS sessions_by_last_seen ON sessions (last_seen_at);
+"""
+"""Schema 7's index of the sessions by their last use (the idle ones are purged); its columns are in
+:data:`ADDED_COLUMNS`."""
+
+ANONYMOUS_HASHED = """
+UPDATE games SET player = fs_stored_player(player)
+    WHERE player <> 'terminal' AND player NOT IN (SELECT player FROM accounts);
+UPDATE sessions SET last_seen_at = created_at WHERE last_seen_at IS NULL;
+UPDATE games SET daily_repeat = 1, assisted = 1
+    WHERE daily IS NOT NULL AND finished_at IS NOT NULL AND substr(finished_at, 1, 10) > daily;
+"""
+"""Schema 7's changes of the rows: each anonymous player's games under the hash of its cookie
+(:func:`~foursquare.store.tokens.stored_player`, called ``fs_stored_player`` here), not the cookie; the
+sessions' last use; and each daily game finished after its date ended (when its deal could be known) made a
+repeat and assisted: it counts neither in the date's results nor as clean."""
+
 SCHEMA = (
     """
 CREATE TABLE games (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- creation order
     id TEXT NOT NULL UNIQUE,                -- secrets.token_urlsafe(16)
-    player TEXT NOT NULL,                   -- the fs_player cookie of whoever created it
+    player TEXT NOT NULL,                   -- 'anon:' + SHA-256 of the creator's cookie, an account's id, or 'terminal'
     deal TEXT,                              -- decimal: deal numbers reach 2**64 - 1, beyond SQLite integers
     stock TEXT,                             -- JSON list of 40 card names, for a game without a deal number
     deal_hidden INTEGER NOT NULL,           -- 1: a random deal, its number secret until the game ends
@@ -103,6 +126,7 @@ CREATE TABLE secrets (
 """
     + ACCOUNTS
     + RATE_HITS
+    + ACCOUNTS_7
 )
 
 COLUMNS = (
@@ -135,6 +159,7 @@ CREATE INDEX games_daily_results ON games (daily, outcome, score, daily_repeat)
 """
     + ACCOUNTS,
     5: RATE_HITS,
+    6: ACCOUNTS_7 + ANONYMOUS_HASHED,
 }
 """SQL that upgrades a database from schema version N to N + 1, keyed by N (after its :data:`ADDED_COLUMNS`).
 Games stored before schema 2 were not tracked for assistance: they count as clean (``assisted`` 0). Schema 3
@@ -145,10 +170,20 @@ are read from that index alone. Schema 5 adds the accounts (:mod:`~foursquare.st
 browsers signed in, the challenges given out; and ``daily_repeat``: when a browser signs in, its games become the
 account's, and of two daily games of one date the later attempt is marked a repeat, which counts in neither the
 date's results nor the daily streak (a person's first daily game of a date counts once, however many devices).
-Schema 6 adds the requests counted by the rate limits that several servers share (:data:`RATE_HITS`)."""
+Schema 6 adds the requests counted by the rate limits that several servers share (:data:`RATE_HITS`). Schema 7
+stores anonymous players under the hash of their cookie (a copy of the database signs nobody in), names the
+passkeys, keeps the sessions' last use and device (:data:`ACCOUNTS_7`), and takes the daily games finished after
+their date out of it (:data:`ANONYMOUS_HASHED`)."""
 
-ADDED_COLUMNS: dict[int, tuple[str, str]] = {4: ("daily_repeat", "INTEGER NOT NULL DEFAULT 0")}
-"""A column of ``games`` that the migration from version N adds first, unless the file has it already."""
+ADDED_COLUMNS: dict[int, tuple[tuple[str, str, str], ...]] = {
+    4: (("games", "daily_repeat", "INTEGER NOT NULL DEFAULT 0"),),
+    6: (
+        ("credentials", "name", "TEXT"),  # the name its owner gave the passkey; NULL: none yet
+        ("sessions", "last_seen_at", "TEXT"),  # the browser's last request, to within SESSION_TOUCH
+        ("sessions", "device", "TEXT"),  # what the browser said it is when it signed in (a short name)
+    ),
+}
+"""The columns (table, column, type) that the migration from version N adds first, unless the file has them."""
 
 DAILY_SECRET = "daily"
 """The name, in the ``secrets`` table, of the key from which each date's daily deal number is derived."""
@@ -273,15 +308,16 @@ def _check_columns(conn: sqlite3.Connection, path: Path) -> None:
 
 def _create_or_migrate(conn: sqlite3.Connection) -> None:
     """Create the schema in an empty database, or bring an older one up to date, in one transaction."""
+    conn.create_function("fs_stored_player", 1, stored_player, deterministic=True)
     with sqlite.transaction(conn):
         version = sqlite.user_version(conn)  # another process may have done it
         if version == 0:
             sqlite.run_script(conn, SCHEMA)
             version = SCHEMA_VERSION
         while version < SCHEMA_VERSION:
-            added = ADDED_COLUMNS.get(version)
-            if added is not None and added[0] not in {row[1] for row in conn.execute("PRAGMA table_info(games)")}:
-                conn.execute(f"ALTER TABLE games ADD COLUMN {added[0]} {added[1]}")
+            for table, column, kind in ADDED_COLUMNS.get(version, ()):
+                if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
+                    conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
             sqlite.run_script(conn, MIGRATIONS[version])
             version += 1
         conn.execute("INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)", (DAILY_SECRET, new_daily_key()))

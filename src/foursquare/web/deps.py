@@ -82,13 +82,19 @@ def get_store(request: Request) -> Store:
 
 
 def get_browser(request: Request) -> str:
-    """The browser's player cookie (see :mod:`foursquare.web.player`): what names its session, if it has one."""
+    """The browser's player cookie (see :mod:`foursquare.web.player`): what names its session, if it has one.
+
+    Refused as :func:`get_player` refuses it (an account's own id is no cookie), so that the account routes, which
+    act on the cookie, never take a value read from a copy of the database.
+    """
+    get_player(request)
     browser: str = request.state.browser
     return browser
 
 
 def get_player(request: Request) -> str:
-    """The player whose games the request plays: the account's for a browser signed in, else the cookie's.
+    """The player whose games the request plays: the account's for a browser signed in, else the anonymous
+    player of the cookie (its hash: :func:`foursquare.store.tokens.anonymous_player`).
 
     A cookie that is an account's own player id (which no browser is ever given) is refused 403 ``no_player``:
     an account's games are reached through a session only. Resolved once per request.
@@ -97,7 +103,8 @@ def get_player(request: Request) -> str:
     if resolved is not None:
         return resolved
     store: Store = request.app.state.store
-    player = store.player_of(get_browser(request))
+    browser: str = request.state.browser
+    player = store.player_of(browser)
     if player is None:
         raise ForbiddenError("no_player")
     request.state.player = player
