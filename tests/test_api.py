@@ -54,7 +54,7 @@ STATE_KEYS = {
     "id", "deal", "variant", "turn", "card", "stock_left", "face_down", "max_face_down", "cells", "legal",
     "legal_cells", "area",
     "outcome", "reason", "score", "can_undo", "can_redo", "created_at", "updated_at",
-    "yours", "daily", "winnable", "assisted",
+    "yours", "daily", "winnable", "assisted", "daily_late",
 }  # fmt: skip
 
 
@@ -581,7 +581,7 @@ def live_server(database: str) -> Iterator[str]:
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
     # Threads, not worker processes: a test below replaces the analysis module in this process.
-    app = create_app(database, pool=PoolSettings(kind="thread"))
+    app = create_app(database, pool=PoolSettings(kind="thread"), heavy_pool=PoolSettings(kind="thread"))
     uv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

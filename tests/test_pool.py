@@ -136,10 +136,10 @@ def tiny(db_path: Path) -> Iterator[tuple[FastAPI, str]]:
 
 
 @contextmanager
-def held(app: FastAPI, release: Path, places: int = 1, client: str = ANONYMOUS) -> Iterator[None]:
-    """Places in the pool taken by jobs of the test's own, for ``client``, until the block ends (then ``release``
-    is made)."""
-    pool = app.state.pool
+def held(app: FastAPI, release: Path, places: int = 1, client: str = ANONYMOUS, pool: str = "pool") -> Iterator[None]:
+    """Places in the app's ``pool`` (``pool``: the hints', ``heavy_pool``: the analyses') taken by jobs of the test's
+    own, for ``client``, until the block ends (then ``release`` is made)."""
+    pool = getattr(app.state, pool)
     jobs: list[Future[str]] = [pool.submit_for(client, hold_until, str(release)) for _ in range(places)]
     try:
         yield
@@ -212,13 +212,13 @@ def test_the_analysis_is_computed_once_on_the_pool_when_asked_concurrently(
     monkeypatch.setattr("foursquare.web.routes.analysis.analysis_json", slow_analysis)
     app = create_app(db_path, pool=PoolSettings(kind="process", workers=1, queue=0))
     submitted: list[Any] = []
-    submit_for = app.state.pool.submit_for
+    submit_for = app.state.heavy_pool.submit_for
 
     def counting_submit_for(client: str, fn: Any, *args: Any) -> Any:
         submitted.append(fn)
         return submit_for(client, fn, *args)
 
-    monkeypatch.setattr(app.state.pool, "submit_for", counting_submit_for)
+    monkeypatch.setattr(app.state.heavy_pool, "submit_for", counting_submit_for)
     with serving(app) as url, player_client(url) as http:
         state = play(http, 2, WIN_2)
         answers: list[httpx.Response] = []
@@ -265,7 +265,7 @@ def test_a_pool_full_of_the_clients_own_jobs_refuses_its_analysis_with_503_busy_
     app, url = tiny
     with player_client(url) as http:
         state = play(http, 1, WIN_1)
-        with held(app, tmp_path / "release", places=2, client="127.0.0.1"):
+        with held(app, tmp_path / "release", places=2, client="127.0.0.1", pool="heavy_pool"):
             refused = http.get(f"/api/games/{state['id']}/analysis")
             assert refused.status_code == 503
             assert refused.headers["retry-after"] == "3"

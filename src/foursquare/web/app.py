@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -60,6 +61,7 @@ def create_app(
     *,
     clock: Clock = system_clock,
     pool: PoolSettings | None = None,
+    heavy_pool: PoolSettings | None = None,
     rate_limits: RateLimits | None = None,
     retention: RetentionSettings | None = None,
 ) -> FastAPI:
@@ -67,11 +69,13 @@ def create_app(
     a ``postgresql://`` URL of a database that several app servers may share (:mod:`foursquare.store.postgres`).
 
     With ``allowed_hosts`` (names, ``*.example.org``, or ``*``), a request for any other ``Host`` gets 400.
-    ``clock`` tells the time (the date of the daily deal, the timestamps); a test may freeze it. Hints and
-    analyses run on a bounded pool (:mod:`foursquare.web.pool`): ``pool``, or else the settings of the
-    environment (:meth:`PoolSettings.from_environment`). Each client may start games, ask hints and analyses
-    as often as ``rate_limits`` allow, or else the environment (:meth:`RateLimits.from_environment`). Live games
-    are purged and capped as ``retention`` says, or else the environment
+    ``clock`` tells the time (the date of the daily deal, the timestamps); a test may freeze it. Hints run on a
+    bounded pool (:mod:`foursquare.web.pool`): ``pool``, or else the settings of the environment
+    (:meth:`PoolSettings.from_environment`); analyses and winnable deals on a pool of their own, ``heavy_pool``,
+    or else one worker of ``pool``'s settings, or else the environment's ``heavy`` lane. Each client may start
+    games, change them, ask hints and analyses as often as ``rate_limits`` allow, or else the environment
+    (:meth:`RateLimits.from_environment`). Live games are purged and capped as ``retention`` says, or else the
+    environment
     (:meth:`~foursquare.web.retention.RetentionSettings.from_environment`).
 
     Raises :class:`~foursquare.store.StoreError` if the database cannot be used, and
@@ -84,13 +88,18 @@ def create_app(
     if store.backend.dialect == "postgresql":
         limits.shared_in(store)  # every server on the database counts each client once
     compute = ComputePool(pool or PoolSettings.from_environment())
+    if heavy_pool is None:
+        heavy_pool = PoolSettings.from_environment(lane="heavy") if pool is None else replace(pool, workers=1)
+    heavy = ComputePool(heavy_pool, lane="heavy")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         compute.start()
+        heavy.start()
         async with Purger(store, kept):  # purges at start, then every few minutes
             yield
         compute.close()
+        heavy.close()
         store.close()
 
     app = Foursquare(
@@ -104,6 +113,7 @@ def create_app(
     app.allowed_hosts = None if allowed_hosts is None else tuple(allowed_hosts)
     app.state.store = store
     app.state.pool = compute
+    app.state.heavy_pool = heavy
     app.state.rate_limits = limits
     app.state.retention = kept
     app.state.analysis_jobs = AnalysisJobs()

@@ -42,14 +42,19 @@ WITHOUT_DATABASE = frozenset({"/api/languages", "/api/messages/{code}", "/api/le
 ROUTE_ERRORS: dict[tuple[str, str], dict[int, tuple[str, ...]]] = {
     ("post", "/api/games"): {
         404: ("unknown_game",), 409: ("still_playing", "too_many_games"), 429: ("rate_limited",),
-        503: ("not_available",),
+        503: ("not_available", "busy"),
     },
     ("post", "/api/games/{game_id}/moves"): {
         403: ("not_your_game",), 409: ("stale_turn", "wrong_card", "game_over"), 422: ("illegal_move",),
+        429: ("rate_limited",),
     },
-    ("post", "/api/games/{game_id}/undo"): {403: ("not_your_game",), 409: ("game_over", "nothing_to_undo")},
-    ("post", "/api/games/{game_id}/redo"): {403: ("not_your_game",), 409: ("game_over", "nothing_to_redo")},
-    ("post", "/api/games/{game_id}/restart"): {403: ("not_your_game",), 409: ("game_over",)},
+    ("post", "/api/games/{game_id}/undo"): {
+        403: ("not_your_game",), 409: ("game_over", "nothing_to_undo"), 429: ("rate_limited",),
+    },
+    ("post", "/api/games/{game_id}/redo"): {
+        403: ("not_your_game",), 409: ("game_over", "nothing_to_redo"), 429: ("rate_limited",),
+    },
+    ("post", "/api/games/{game_id}/restart"): {403: ("not_your_game",), 409: ("game_over",), 429: ("rate_limited",)},
     ("get", "/api/games/{game_id}/hint"): {
         403: ("not_your_game", "cross_site"), 409: ("game_over",), 429: ("rate_limited",),
         503: ("not_available", "busy"),
@@ -61,6 +66,7 @@ ROUTE_ERRORS: dict[tuple[str, str], dict[int, tuple[str, ...]]] = {
     ("get", "/api/games/{game_id}/record"): {409: ("still_playing", "daily_secret")},
     ("get", "/api/games/{game_id}/replay"): {409: ("still_playing",), 422: ("bad_replay_turn",)},
     ("get", "/api/messages/{code}"): {404: ("unknown_language", "not_found")},
+    ("patch", "/api/account/passkeys/{passkey_id}"): {422: ("bad_passkey_name",)},
 }
 """The errors an operation may answer beyond the rules above, by (method, path)."""
 

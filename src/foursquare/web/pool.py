@@ -1,4 +1,4 @@
-"""The bounded pool that computes hints and analyses, away from the moves, fairly between clients.
+"""The bounded pools that compute hints, analyses and winnable deals, away from the moves, fairly between clients.
 
 A hint costs the server far more CPU than a move, and an analysis far more than a hint (docs/performance.md).
 Run in the server's own process, they compete with the moves for the interpreter lock and for the cores,
@@ -14,12 +14,19 @@ who asks while the pool is full displaces the newest waiting job of a client hol
 (:class:`ComputePool` has the rules). So a client flooding the pool with analyses holds back its own jobs, not
 another player's hint, which waits for the jobs already running and no more.
 
+Work that takes seconds (an analysis, the solving of a winnable deal) runs on a second pool of its own, the
+*heavy* lane (one worker by default), so that it never holds a worker a hint is waiting for: a hint waits at
+most for the hints running. Each lane's workers compile (or load from numba's cache) what they run when the
+server starts, in the background: the heavy lane's the solver too, so that no player's request pays for it.
+
 The worker is given what the computation is given in the server, no more: a hint the player's
-:class:`~foursquare.engine.View` (never the stock order), an analysis the finished game.
+:class:`~foursquare.engine.View` (never the stock order), an analysis the finished game, a winnable deal its
+house rules.
 
 The settings come from :func:`create_app <foursquare.web.app.create_app>` or from the environment
 (:meth:`PoolSettings.from_environment`: ``FOURSQUARE_POOL`` = ``process`` or ``thread``,
-``FOURSQUARE_POOL_WORKERS``, ``FOURSQUARE_POOL_QUEUE``).
+``FOURSQUARE_POOL_WORKERS``, ``FOURSQUARE_POOL_QUEUE``; the heavy lane's ``FOURSQUARE_HEAVY_WORKERS``,
+``FOURSQUARE_HEAVY_QUEUE``).
 """
 
 from __future__ import annotations
@@ -37,13 +44,16 @@ from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExec
 from dataclasses import dataclass, field
 from typing import Any, Literal, ParamSpec, TypeVar
 
-from foursquare.engine import Game, View
+from foursquare.engine import Game, Variant, View
 from foursquare.web.errors import BusyError
 
 log = logging.getLogger("foursquare.web")
 
 P = ParamSpec("P")
 T = TypeVar("T")
+
+Lane = Literal["hints", "heavy"]
+"""Which pool: ``hints``, or ``heavy`` for the work that takes seconds (analyses, winnable deals)."""
 
 WORKER_NICENESS = 10
 """How much lower the workers' scheduling priority is than the server's: on a busy machine a move is served
@@ -91,13 +101,15 @@ class PoolSettings:
             raise PoolSettingsError(f"Retry-After is a number of seconds from 1, not {self.retry_after}")
 
     @classmethod
-    def from_environment(cls, environ: Mapping[str, str] = os.environ) -> PoolSettings:
-        """The settings named by ``FOURSQUARE_POOL``, ``FOURSQUARE_POOL_WORKERS``, ``FOURSQUARE_POOL_QUEUE``."""
+    def from_environment(cls, environ: Mapping[str, str] = os.environ, lane: Lane = "hints") -> PoolSettings:
+        """The settings named by ``FOURSQUARE_POOL``, ``FOURSQUARE_POOL_WORKERS``, ``FOURSQUARE_POOL_QUEUE``; for
+        the ``heavy`` lane ``FOURSQUARE_HEAVY_WORKERS`` (default one worker) and ``FOURSQUARE_HEAVY_QUEUE``."""
         kind = environ.get("FOURSQUARE_POOL", "process")
         if kind not in ("process", "thread"):
             raise PoolSettingsError(f"FOURSQUARE_POOL must be 'process' or 'thread', not {kind!r}")
-        numbers: dict[str, int] = {}
-        for name, key in (("workers", "FOURSQUARE_POOL_WORKERS"), ("queue", "FOURSQUARE_POOL_QUEUE")):
+        prefix = "FOURSQUARE_HEAVY" if lane == "heavy" else "FOURSQUARE_POOL"
+        numbers: dict[str, int] = {"workers": 1} if lane == "heavy" else {}
+        for name, key in (("workers", f"{prefix}_WORKERS"), ("queue", f"{prefix}_QUEUE")):
             text = environ.get(key)
             if text is None or text == "":
                 continue
@@ -111,8 +123,9 @@ class PoolSettings:
 # --- what the workers run (module-level functions: a process pool sends them by name) ----------------------
 
 
-def warm_up_worker(niceness: int, server: int) -> None:
-    """A worker's initializer: follow the ``server`` process out, step aside for it, load the compiled kernel once.
+def warm_up_worker(niceness: int, server: int, lane: Lane = "hints") -> None:
+    """A worker's initializer: follow the ``server`` process out, step aside for it, load the compiled code once
+    (:func:`warm_up`).
 
     The server's pid is given, not read here: a server killed while the worker starts would be missed.
     """
@@ -120,12 +133,22 @@ def warm_up_worker(niceness: int, server: int) -> None:
     if niceness:
         with contextlib.suppress(OSError):  # not allowed here: the worker just runs at the server's priority
             os.nice(niceness)
-    try:
-        from foursquare.players import warm_up
+    warm_up(lane)
 
-        warm_up()
+
+def warm_up(lane: Lane) -> None:
+    """Compile, or load from numba's cache, what a worker of ``lane`` runs: the players' kernel, and for the heavy
+    lane the solver too (its first compile takes tens of seconds)."""
+    try:
+        from foursquare.players import warm_up as warm_up_players
+
+        warm_up_players()
+        if lane == "heavy":
+            from foursquare.solver import solve_position
+
+            solve_position(Game(deal=1), max_nodes=1, exact=False)
     except Exception:  # the first job pays the compilation instead, and reports its own errors
-        log.exception("warming up a hint worker failed")
+        log.exception("warming up a %s worker failed", lane)
 
 
 def exit_with_parent(parent: int, every: float = 1.0) -> None:
@@ -154,47 +177,58 @@ def analysis_json(game: Game) -> dict[str, Any]:
     return analyze(game)
 
 
+def winnable_deal(variant: Variant) -> int:
+    """A random deal number the solver proves winnable under ``variant`` (``POST /api/games {"winnable": true}``);
+    :class:`~foursquare.solver.SolverError` if it finds none."""
+    from foursquare.solver import random_winnable_deal
+
+    return random_winnable_deal(variant)
+
+
 # --- the pool -------------------------------------------------------------------------------------------------
 
-_executors: dict[tuple[str, int], Executor] = {}
+_Key = tuple[Lane, str, int]
+_executors: dict[_Key, Executor] = {}
 _executors_guard = threading.Lock()
 
 
-def _shared_executor(settings: PoolSettings) -> Executor:
-    """The executor for these settings, shared by every app of this process (the cores are shared too)."""
-    key = (settings.kind, settings.workers)
+def _shared_executor(lane: Lane, settings: PoolSettings) -> Executor:
+    """The executor of ``lane`` for these settings, shared by every app of this process (the cores are shared
+    too)."""
+    key = (lane, settings.kind, settings.workers)
     with _executors_guard:
         executor = _executors.get(key)
         if executor is None:
-            executor = _new_executor(settings)
+            executor = _new_executor(lane, settings)
             _executors[key] = executor
         return executor
 
 
-def _new_executor(settings: PoolSettings) -> Executor:
+def _new_executor(lane: Lane, settings: PoolSettings) -> Executor:
     if settings.kind == "thread":
-        return ThreadPoolExecutor(settings.workers, thread_name_prefix="foursquare-hint")
+        return ThreadPoolExecutor(settings.workers, thread_name_prefix=f"foursquare-{lane}")
     # "spawn", not "fork": the server has threads, and a forked copy of a threaded process may deadlock.
     return ProcessPoolExecutor(
         settings.workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=warm_up_worker,
-        initargs=(WORKER_NICENESS, os.getpid()),
+        initargs=(WORKER_NICENESS, os.getpid(), lane),
     )
 
 
-def _replace_broken(settings: PoolSettings, broken: Executor) -> None:
+def _replace_broken(lane: Lane, settings: PoolSettings, broken: Executor) -> None:
     """Forget an executor whose worker died (killed, out of memory), so the next job starts a fresh one."""
+    key = (lane, settings.kind, settings.workers)
     with _executors_guard:
-        if _executors.get((settings.kind, settings.workers)) is broken:
-            del _executors[(settings.kind, settings.workers)]
+        if _executors.get(key) is broken:
+            del _executors[key]
     broken.shutdown(wait=False, cancel_futures=True)
 
 
-def _stop(settings: PoolSettings) -> None:
+def _stop(lane: Lane, settings: PoolSettings) -> None:
     """Stop the executor of these settings now: cancel its waiting jobs and end its workers, busy or not."""
     with _executors_guard:
-        executor = _executors.pop((settings.kind, settings.workers), None)
+        executor = _executors.pop((lane, settings.kind, settings.workers), None)
     if executor is None:
         return
     # No public way to end a process pool's busy workers before Python 3.14 (terminate_workers): its _processes.
@@ -237,7 +271,7 @@ class _Client:
 
 
 class ComputePool:
-    """Runs hints and analyses on the shared executor, fairly between clients, ``workers + queue`` at most.
+    """Runs the jobs of one ``lane`` on its shared executor, fairly between clients, ``workers + queue`` at most.
 
     At most ``workers`` jobs are handed to the executor; the others wait here, in one line per client. When a
     worker is free it takes the oldest job of the client with the fewest jobs running, and of those the one
@@ -249,8 +283,9 @@ class ComputePool:
     belongs to a client with no other job in the pool.
     """
 
-    def __init__(self, settings: PoolSettings) -> None:
+    def __init__(self, settings: PoolSettings, lane: Lane = "hints") -> None:
         self.settings = settings
+        self.lane: Lane = lane
         self._clients: dict[str, _Client] = {}
         self._running = 0
         self._waiting = 0
@@ -275,8 +310,10 @@ class ComputePool:
             return 0 if found is None else found.unfinished
 
     def start(self) -> None:
-        """Start every worker now (each loads the kernel once), so the first hints do not wait for it."""
-        executor = _shared_executor(self.settings)
+        """Start every worker now, in the background: a worker process compiles or loads what it runs
+        (:func:`warm_up`) before its first job, so that no request pays for it (a job that comes meanwhile waits
+        for a worker). Threads warm up nothing."""
+        executor = _shared_executor(self.lane, self.settings)
         for _ in range(self.settings.workers):
             executor.submit(ready)
 
@@ -295,7 +332,7 @@ class ComputePool:
         for job in waiting:
             self._refuse(job)
         if running:
-            _stop(self.settings)
+            _stop(self.lane, self.settings)
 
     def submit(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Future[T]:
         """:meth:`submit_for` for a client that is not named (all such jobs are one client's)."""
@@ -401,12 +438,12 @@ class ComputePool:
         inner.add_done_callback(lambda done: self._finished(job, done))
 
     def _submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
-        executor = _shared_executor(self.settings)
+        executor = _shared_executor(self.lane, self.settings)
         try:
             return executor.submit(fn, *args, **kwargs)
         except BrokenExecutor:
-            _replace_broken(self.settings, executor)
-            return _shared_executor(self.settings).submit(fn, *args, **kwargs)
+            _replace_broken(self.lane, self.settings, executor)
+            return _shared_executor(self.lane, self.settings).submit(fn, *args, **kwargs)
 
     def _finished(self, job: _Job, inner: Future[Any]) -> None:
         """A job's computation is over: free its place, pass its outcome on, start the next job."""

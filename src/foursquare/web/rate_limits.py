@@ -1,5 +1,5 @@
-"""Fair use: how often one client may start games, ask hints and analyses, use passkeys and export its games (429
-``rate_limited``).
+"""Fair use: how often one client may start games, deal winnable ones, change games, ask hints and analyses, use
+passkeys and export its games (429 ``rate_limited``).
 
 A client is its address (:func:`foursquare.web.deps.get_client`), not its cookie, which it may drop at will.
 Each limit is a `limits <https://limits.readthedocs.io>`_ string (``"60/minute"``, ``"1000/day"``, several
@@ -29,21 +29,27 @@ from limits.strategies import MovingWindowRateLimiter
 
 from foursquare.store import Store, StoreError
 
-Kind = Literal["games", "hints", "analyses", "passkeys", "exports"]
+Kind = Literal["games", "winnable", "moves", "hints", "analyses", "passkeys", "exports"]
 
 DEFAULTS: dict[Kind, str] = {
     "games": "60/minute;1000/day",
+    "winnable": "10/minute;200/day",
+    "moves": "10/second;600/minute",
     "hints": "120/minute",
     "analyses": "60/minute",
     "passkeys": "30/minute;300/day",
     "exports": "10/minute;100/day",
 }
-"""The limits when the environment names none: per client address. ``passkeys`` counts every request of the
-account routes that give out a challenge or check an authenticator's answer (creating a passkey or signing in
-is two of them); ``exports`` counts ``GET /api/account/export``, which rebuilds every game of the player."""
+"""The limits when the environment names none: per client address. ``winnable`` counts the new games that ask for
+a winnable deal (each is a solver's search; they count as ``games`` too); ``moves`` counts every change of a game
+(a move, undo, redo, restart); ``passkeys`` counts every request of the account routes that give out a challenge
+or check an authenticator's answer (creating a passkey or signing in is two of them); ``exports`` counts ``GET
+/api/account/export``, which rebuilds every game of the player."""
 
 VARIABLES: dict[Kind, str] = {
     "games": "FOURSQUARE_RATE_GAMES",
+    "winnable": "FOURSQUARE_RATE_WINNABLE",
+    "moves": "FOURSQUARE_RATE_MOVES",
     "hints": "FOURSQUARE_RATE_HINTS",
     "analyses": "FOURSQUARE_RATE_ANALYSES",
     "passkeys": "FOURSQUARE_RATE_PASSKEYS",
@@ -76,6 +82,8 @@ class RateLimits:
     """The limit of each kind of request, and the counts of each client in the current windows."""
 
     games: str = DEFAULTS["games"]
+    winnable: str = DEFAULTS["winnable"]
+    moves: str = DEFAULTS["moves"]
     hints: str = DEFAULTS["hints"]
     analyses: str = DEFAULTS["analyses"]
     passkeys: str = DEFAULTS["passkeys"]
@@ -90,8 +98,8 @@ class RateLimits:
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str]) -> RateLimits:
-        """The limits named by ``FOURSQUARE_RATE_GAMES``, ``…_HINTS``, ``…_ANALYSES``, ``…_PASSKEYS``,
-        ``…_EXPORTS``; the defaults for the others."""
+        """The limits named by ``FOURSQUARE_RATE_GAMES``, ``…_WINNABLE``, ``…_MOVES``, ``…_HINTS``, ``…_ANALYSES``,
+        ``…_PASSKEYS``, ``…_EXPORTS``; the defaults for the others."""
         given: dict[str, str] = {}
         for kind, name in VARIABLES.items():
             text = environ.get(name)

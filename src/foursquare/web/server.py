@@ -117,11 +117,16 @@ def _url(sock: socket.socket, host: str) -> str:
     return f"http://{shown}:{port}/"
 
 
-def _warm_up_players() -> None:
+def _warm_up(in_threads: bool) -> None:
+    """Import the players, the solver and the analysis now (numba's import takes a second), so that no request
+    pays for it; compile (or load) the players' kernel too if hints are computed ``in_threads`` of this process.
+    With worker processes, the workers compile what they run, never this process (:mod:`foursquare.web.pool`)."""
     try:
+        import foursquare.analysis  # noqa: F401  # imports the players and the solver
         from foursquare.players import warm_up
 
-        warm_up()
+        if in_threads:
+            warm_up()
     except Exception:  # a failed warm-up only means the first hint is slow; the hint endpoint reports errors
         logging.getLogger("foursquare").exception("warming up the players failed")
 
@@ -194,8 +199,8 @@ def serve(
         server_header=False,  # no need to tell every client which server software and version to try
     )
     server = uvicorn.Server(config)
-    # Load (or compile) the AI's kernel now, so the first hint does not pay for it.
-    threading.Thread(target=_warm_up_players, daemon=True).start()
+    # Import (and with a pool of threads, compile) the AI now, so the first hint does not pay for it.
+    threading.Thread(target=_warm_up, args=(app.state.pool.settings.kind == "thread",), daemon=True).start()
     if open_browser:
 
         def open_when_ready() -> None:

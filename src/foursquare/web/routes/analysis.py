@@ -2,7 +2,8 @@
 
 Nothing here changes a game. What would reveal the stock (the record's deal number, the analysis's
 perfect-information verdict) is served only once the game is over, and for a daily game once its UTC day is.
-Hints and analyses are computed on the bounded pool of :mod:`foursquare.web.pool`, not in the server's process.
+Hints are computed on the bounded pool of :mod:`foursquare.web.pool`, analyses on its heavy pool, never in the
+server's process.
 """
 
 from __future__ import annotations
@@ -10,14 +11,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
-import json
 from concurrent.futures import BrokenExecutor, Future
 from functools import partial
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Response
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse
 
 from foursquare.engine import Placement, View
 from foursquare.store import Store, StoredGame
@@ -26,7 +25,7 @@ from foursquare.web.errors import BusyError, ConflictError, UnavailableError, Un
 from foursquare.web.messages import Phrase
 from foursquare.web.models import Analysis, GameRecord, Hint, ReplayPosition
 from foursquare.web.pool import ComputePool, analysis_json, hint_json
-from foursquare.web.routes.games import refuse_if_not_yours, refuse_if_over
+from foursquare.web.routes.games import HeavyPoolDep, refuse_if_not_yours, refuse_if_over
 from foursquare.web.routing import Route
 from foursquare.web.views import record_answer, replay_position
 
@@ -81,12 +80,12 @@ def hint_view(store: Store, game_id: str, player: str) -> tuple[View, bool]:
     dependencies=[Depends(rate_limited("analyses"))],
 )
 async def analysis(
-    game_id: str, store: StoreDep, jobs: AnalysisJobsDep, pool: PoolDep, client: ClientDep
-) -> JSONResponse:
+    game_id: str, store: StoreDep, jobs: AnalysisJobsDep, pool: HeavyPoolDep, client: ClientDep
+) -> Response:
     start = partial(start_analysis, pool, client)
     found = await run_in_threadpool(jobs.stored_or_job, store, game_id, analysable, start)
     if isinstance(found, str):
-        return JSONResponse(json.loads(found))
+        return stored_json(found)
     # Shielded: a client who leaves does not cancel the computation the others wait for. Its outcome, a failure
     # included, is for jobs.finish (which forgets a failed job, so that a later request starts it again).
     with contextlib.suppress(Exception):
@@ -95,7 +94,12 @@ async def analysis(
         text = await run_in_threadpool(jobs.finish, store, game_id, found)
     except BrokenExecutor:
         raise BusyError(retry_after=pool.settings.retry_after) from None
-    return JSONResponse(json.loads(text))
+    return stored_json(text)
+
+
+def stored_json(text: str) -> Response:
+    """The stored analysis answered as it is stored: never parsed in the server's event loop."""
+    return Response(text, media_type="application/json")
 
 
 def analysable(stored: StoredGame) -> None:

@@ -3,24 +3,37 @@
 Every change runs in one store transaction (:meth:`~foursquare.store.Store.change`) that
 re-reads the game, checks the request against it and applies it with the engine. Only the game's
 player (the ``fs_player`` cookie that started it) may change it; anyone with its id may look at it.
+Changes are rate-limited per client (``moves``); a winnable deal is solved on the heavy pool
+(:mod:`foursquare.web.pool`), never in the server's own threads, and has a rate of its own (``winnable``).
 """
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Query, Response
+from fastapi import APIRouter, Body, Depends, Query, Request, Response
+from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from foursquare.cards import MAX_DEAL, random_deal_number
 from foursquare.engine import Game, Placement, Variant
 from foursquare.store import Store, StoredGame, TooManyGamesError
-from foursquare.web.deps import PlayerDep, RetentionDep, StoreDep, rate_limited
-from foursquare.web.errors import ConflictError, ForbiddenError, IllegalMove, UnavailableError, UnprocessableError
+from foursquare.web.deps import ClientDep, PlayerDep, RetentionDep, StoreDep, rate_limited
+from foursquare.web.errors import (
+    ConflictError,
+    ForbiddenError,
+    IllegalMove,
+    RateLimitedError,
+    UnavailableError,
+    UnprocessableError,
+)
 from foursquare.web.fields import WHOLE, Integer
 from foursquare.web.messages import Phrase
 from foursquare.web.models import CARD_NAME, GameList, GameState, MoveResult
+from foursquare.web.pool import ComputePool, winnable_deal
+from foursquare.web.rate_limits import RateLimits
 from foursquare.web.routing import Route
 from foursquare.web.views import game_state, move_result, summary
 
@@ -29,6 +42,16 @@ MAX_PER_PAGE = 100
 MAX_PAGE = 10**9
 
 router = APIRouter(prefix="/api/games", route_class=Route)
+
+
+def get_heavy_pool(request: Request) -> ComputePool:
+    """The pool of the work that takes seconds: analyses and winnable deals (:mod:`foursquare.web.pool`)."""
+    pool: ComputePool = request.app.state.heavy_pool
+    return pool
+
+
+HeavyPoolDep = Annotated[ComputePool, Depends(get_heavy_pool)]
+MOVES_LIMITED = [Depends(rate_limited("moves"))]
 
 
 class VariantBody(BaseModel):
@@ -105,15 +128,16 @@ def refuse_if_not_yours(stored: StoredGame, player: str, what: Phrase) -> None:
         200: {"model": GameState, "description": "The player's daily game of today, started before (`daily` only)"}
     },
 )
-def new_game(
+async def new_game(
     store: StoreDep,
     player: PlayerDep,
     retention: RetentionDep,
+    client: ClientDep,
+    heavy: HeavyPoolDep,
+    request: Request,
     response: Response,
     body: Annotated[NewGameBody | None, Body()] = None,
 ) -> GameState:
-    # A plain (not async) route: FastAPI runs it in a worker thread, so a winnable deal's solving
-    # never holds up the event loop.
     body = body or NewGameBody()
     kinds = [body.deal is not None, body.daily, body.winnable, body.like is not None]
     if sum(kinds) > 1:
@@ -121,43 +145,59 @@ def new_game(
     if body.like is not None and body.variant is not None:
         raise UnprocessableError("bad_request", problems=Phrase("like_keeps_rules"))
     try:
-        stored, created = start_game(store, player, body, retention.live_games)
+        if body.winnable:
+            limits: RateLimits = request.app.state.rate_limits
+            stored, created = await winnable_game(store, player, heavy, client, limits, body, retention.live_games)
+        else:
+            stored, created = await run_in_threadpool(start_game, store, player, body, retention.live_games)
     except TooManyGamesError as exc:
         raise ConflictError("too_many_games", limit=exc.limit) from None
     if not created:
         response.status_code = 200
-    return game_state(stored, stored.rebuild(), viewer=player)
+    return await run_in_threadpool(lambda: game_state(stored, stored.rebuild(), viewer=player))
+
+
+def variant_of(body: NewGameBody) -> Variant:
+    return Variant(**body.variant.model_dump()) if body.variant else Variant()
 
 
 def start_game(store: Store, player: str, body: NewGameBody, live_limit: int) -> tuple[StoredGame, bool]:
-    """The game ``body`` asks for, stored for ``player`` unless they have ``live_limit`` live games already."""
-    variant = Variant(**body.variant.model_dump()) if body.variant else Variant()
+    """The game ``body`` asks for (not a winnable deal: :func:`winnable_game`), stored for ``player`` unless they
+    have ``live_limit`` live games already."""
+    variant = variant_of(body)
     if body.like is not None:
         return game_like(store, player, body.like, live_limit)
     if body.daily:
         return store.daily_game(player, variant, live_limit=live_limit)
-    if body.winnable:
-        if store.live_game_count(player) >= live_limit:
-            raise TooManyGamesError(live_limit)  # before solving: a capped player costs no solve
-        deal = winnable_deal(variant)
-        return store.create_game(
-            player, deal=deal, variant=variant, hidden=True, winnable=True, live_limit=live_limit
-        ), True
     hidden = body.deal is None
     deal = random_deal_number() if body.deal is None else body.deal
     return store.create_game(player, deal=deal, variant=variant, hidden=hidden, live_limit=live_limit), True
 
 
-def winnable_deal(variant: Variant) -> int:
-    """A random deal number the solver proves winnable (503 if the solver is missing or gives up)."""
-    try:
-        from foursquare.solver import SolverError, random_winnable_deal
+async def winnable_game(
+    store: Store, player: str, heavy: ComputePool, client: str, limits: RateLimits, body: NewGameBody, live_limit: int
+) -> tuple[StoredGame, bool]:
+    """A new game of a deal the solver proves winnable, solved on the ``heavy`` pool for ``client``: 429 past the
+    client's ``winnable`` rate, 503 ``busy`` when the pool is full, 503 ``not_available`` without the solver or
+    when it finds no deal; 409 before any solving when ``player`` has ``live_limit`` live games."""
+    retry_after = await run_in_threadpool(limits.retry_after, "winnable", client)
+    if retry_after is not None:
+        raise RateLimitedError(retry_after)
+    if await run_in_threadpool(store.live_game_count, player) >= live_limit:
+        raise TooManyGamesError(live_limit)  # before solving: a capped player costs no solve
+    variant = variant_of(body)
+    try:  # the workers need it: answer 503 at once without it (imported in a thread: numba's import is slow)
+        solver = await run_in_threadpool(importlib.import_module, "foursquare.solver")
     except ImportError as exc:
         raise UnavailableError("not_available", what=Phrase("what.winnable"), error=exc) from None
     try:
-        return random_winnable_deal(variant)
-    except SolverError as exc:
+        deal = await heavy.run_for(client, winnable_deal, variant)
+    except solver.SolverError as exc:  # no deal proven winnable
         raise UnavailableError("not_available", what=Phrase("what.winnable"), error=exc) from None
+    created = await run_in_threadpool(
+        lambda: store.create_game(player, deal=deal, variant=variant, hidden=True, winnable=True, live_limit=live_limit)
+    )
+    return created, True
 
 
 def game_like(store: Store, player: str, game_id: str, live_limit: int) -> tuple[StoredGame, bool]:
@@ -202,7 +242,7 @@ def get_game(game_id: str, store: StoreDep, player: PlayerDep) -> GameState:
     return game_state(stored, stored.rebuild(), viewer=player)
 
 
-@router.post("/{game_id}/moves", summary="Place the card to place")
+@router.post("/{game_id}/moves", summary="Place the card to place", dependencies=MOVES_LIMITED)
 def move(game_id: str, body: MoveBody, store: StoreDep, player: PlayerDep) -> MoveResult:
     def apply(game: Game, stored: StoredGame) -> Placement:
         refuse_if_not_yours(stored, player, Phrase("doing.place"))
@@ -239,17 +279,19 @@ def step_in_history(store: Store, game_id: str, player: str, *, undo: bool) -> G
     return game_state(stored, game, viewer=player)
 
 
-@router.post("/{game_id}/undo", summary="Take back the last card")
+@router.post("/{game_id}/undo", summary="Take back the last card", dependencies=MOVES_LIMITED)
 def undo(game_id: str, store: StoreDep, player: PlayerDep) -> GameState:
     return step_in_history(store, game_id, player, undo=True)
 
 
-@router.post("/{game_id}/redo", summary="Play the last undone card again")
+@router.post("/{game_id}/redo", summary="Play the last undone card again", dependencies=MOVES_LIMITED)
 def redo(game_id: str, store: StoreDep, player: PlayerDep) -> GameState:
     return step_in_history(store, game_id, player, undo=False)
 
 
-@router.post("/{game_id}/restart", summary="Back to the first card of the same deal")
+@router.post(
+    "/{game_id}/restart", summary="Back to the first card of the same deal", dependencies=MOVES_LIMITED
+)
 def restart(game_id: str, store: StoreDep, player: PlayerDep) -> GameState:
     def apply(game: Game, stored: StoredGame) -> None:
         refuse_if_not_yours(stored, player, Phrase("doing.restart"))
