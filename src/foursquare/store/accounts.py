@@ -11,7 +11,7 @@ a session unused for :data:`SESSION_IDLE` has ended).
   over: the same rows, relabelled), and signs the browser in under a new cookie.
 - Signing in on another device makes that browser the account's: its own anonymous games join the account's.
   Of two daily games of one UTC date (one from each side), the first attempt stays the account's daily game of
-  that date (one played before one only opened, then the first created: :func:`merge`); the other is marked a
+  that date (the first finished; of open ones, one played before one only opened: :func:`merge`); the other is a
   repeat (``daily_repeat``), which neither the date's results nor the daily streak count — the daily deal counts
   once per person, however many devices.
 - Signing out forgets the browser's session; deleting the account deletes its games, passkeys and sessions.
@@ -382,8 +382,9 @@ def merge(conn: Connection, source: str, target: str) -> None:
 
     Where both have a daily game of one date, one stays the daily game of that date and the other becomes a repeat
     (``daily_repeat``): the daily deal's results and streak count one game per date. The one that stays is the
-    first attempt: a game played before one only opened (no card placed, none taken back, no hint: else a page
-    left open on the phone would push out the game finished on the laptop), then the one created first.
+    first finished (never the better-informed one, played knowing the other's cards); of two still open, a game
+    played before one only opened (no card placed, none taken back, no hint: else a page left open on the phone
+    would push out the game played on the laptop), then the one created first.
     """
     better = f"{_attempt_order('other')} < {_attempt_order('games')}"
     for worse, other in ((source, target), (target, source)):
@@ -397,8 +398,13 @@ def merge(conn: Connection, source: str, target: str) -> None:
 
 
 def _attempt_order(table: str) -> str:
-    """SQL: the order of daily games as attempts, the first first: played before only opened, then created."""
-    return f"({table}.turn = 0 AND {table}.assisted = 0, {table}.seq)"
+    """SQL: the order of daily games as attempts, the first first: the first finished (a game finished later may
+    have been played knowing the other's cards), then, of games still open, one played before one only opened,
+    then the first created."""
+    return (
+        f"({table}.finished_seq IS NULL, coalesce({table}.finished_seq, 0),"
+        f" {table}.turn = 0 AND {table}.assisted = 0, {table}.seq)"
+    )
 
 
 def _transports(text: str) -> tuple[str, ...]:

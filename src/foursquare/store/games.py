@@ -93,6 +93,16 @@ class StoredGame:
         return self.daily is not None and (self.read_on is None or self.daily >= self.read_on)
 
     @property
+    def daily_late(self) -> bool:
+        """A daily game played on after its UTC date ended (finished then, or still open): other games of that date
+        show its deal by then, so it counts neither as that date's daily game nor as clean (:meth:`GameStore.change`
+        marks it so when it is played on)."""
+        if self.daily is None:
+            return False
+        moment = self.finished_at[:10] if self.finished_at is not None else self.read_on and self.read_on.isoformat()
+        return moment is not None and moment > self.daily.isoformat()
+
+    @property
     def visible_deal(self) -> int | None:
         """The deal number as the player may see it: hidden while a random deal is played, a daily one all its day."""
         if (self.deal_hidden and not self.is_over) or self.daily_secret:
@@ -270,7 +280,9 @@ class GameStore(Database):
         Returns the stored game as written, the engine's game and what ``apply`` returned.
 
         A change that takes a card back (undo, or restart after a card was placed) marks the game
-        assisted, in the same transaction: the player has seen the card that came next.
+        assisted, in the same transaction: the player has seen the card that came next. So does any change of a
+        daily game after its date ended (:attr:`StoredGame.daily_late`), which also makes it a repeat: once the
+        date's finished games show its deal, this one may be played with the whole stock known.
         """
         with self.transaction(game_scope(game_id)) as conn:
             stored = self._read(conn, game_id)
@@ -278,6 +290,8 @@ class GameStore(Database):
             result = apply(game, stored)
             if game.turn < stored.turn:  # not on every move: a statement a move is a share of PostgreSQL's work
                 conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,))
+            if stored.daily_late:
+                conn.execute("UPDATE games SET assisted = 1, daily_repeat = 1 WHERE id = ?", (game_id,))
             # A game once over takes no change (apply refuses it), so its end is written once.
             return self._write_position(conn, game_id, game), game, result
 

@@ -149,6 +149,10 @@ class GameState(Answer):
     daily: date | None = Field(description=DAILY)
     winnable: bool = Field(description="whether the deal was drawn as one the solver proves winnable (`winnable`)")
     assisted: bool = Field(description=ASSISTED)
+    daily_late: bool = Field(
+        description="a daily game played on after its UTC date ended, when that date's finished games show its deal:"
+        " it counts neither in that date's results and daily streak nor as clean (`assisted` too once played on)"
+    )
 
 
 class MoveResult(GameState):

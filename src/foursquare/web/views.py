@@ -86,6 +86,7 @@ def state_fields(stored: StoredGame, game: Game, viewer: str | None) -> dict[str
         "daily": stored.daily,
         "winnable": stored.winnable,
         "assisted": stored.assisted,
+        "daily_late": stored.daily_late,
     }
 
 

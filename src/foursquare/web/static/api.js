@@ -44,6 +44,7 @@
  * @property {string | null} daily the UTC date of a daily deal
  * @property {boolean} winnable
  * @property {boolean} assisted
+ * @property {boolean} daily_late a daily game played on after its date ended: it no longer counts for that date
  */
 
 /**

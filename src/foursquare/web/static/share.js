@@ -132,7 +132,7 @@ export function dealText(state) {
 export const isMine = (state) => state?.yours === true;
 
 /**
- * Show the game view's parts that depend on whose game it is (read-only notice, Share, the assisted tag).
+ * Show the game view's parts that depend on whose game it is (read-only notice, Share, the assisted and late tags).
  * @param {GameState} state
  * @param {boolean} playing
  */
@@ -146,6 +146,7 @@ export function renderSharing(state, playing) {
   $("btn-play-deal").hidden = playing;
   $("btn-share").hidden = !playing; // once over, the over screen has its own
   $("assisted-tag").hidden = !state.assisted;
+  $("late-tag").hidden = !state.daily_late;
 }
 
 /** Show the game as assisted (after a hint, before the server's next state says so). */
