@@ -24,7 +24,7 @@ from foursquare.store.errors import DamagedGameError, StoreError, TooManyGamesEr
 from foursquare.store.schema import COLUMNS
 
 TERMINAL_PLAYER = "terminal"
-"""The player of every game the terminal game records (web players are random cookie tokens)."""
+"""The player of every game the terminal game records (a web player is an account's id or the hash of a cookie)."""
 
 T = TypeVar("T")
 
@@ -99,8 +99,9 @@ class StoredGame:
         marks it so when it is played on)."""
         if self.daily is None:
             return False
-        moment = self.finished_at[:10] if self.finished_at is not None else self.read_on and self.read_on.isoformat()
-        return moment is not None and moment > self.daily.isoformat()
+        if self.finished_at is not None:
+            return self.finished_at[:10] > self.daily.isoformat()
+        return self.read_on is not None and self.read_on > self.daily
 
     @property
     def visible_deal(self) -> int | None:
