@@ -335,3 +335,17 @@ def test_schemathesis_finds_no_failure(tmp_path: Path) -> None:
     # Only the links know a game's id and its card to place: moves placed prove the stateful phase played.
     placed = len(re.findall(r'"POST /api/games/[\w-]+/moves HTTP/1.1" 200', access_log))
     assert placed > 0, "the stateful phase placed no card: its links did not lead to moves"
+
+
+@pytest.mark.slow
+def test_schemathesis_without_a_cookie_gets_405_for_every_undeclared_method(tmp_path: Path) -> None:
+    """A client without the player cookie (a script, another site's page) asking a method no route declares gets
+    405 with ``Allow``, not the 403 of a change it could not make."""
+    pytest.importorskip("schemathesis", reason="schemathesis (the test extra) is not installed")
+    with serving(tmp_path / "games.db") as (url, _):
+        run = [
+            *SCHEMATHESIS, "run", f"{url}/openapi.json", "--checks", "unsupported_method", "--phases", "coverage",
+            "--mode", "negative", "--max-examples", "1", "--seed", str(FUZZ_SEED), "--workers", "1",
+        ]  # fmt: skip
+        result = subprocess.run(run, capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert result.returncode == 0, result.stdout[-20_000:] + result.stderr[-5_000:]

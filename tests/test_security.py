@@ -111,6 +111,35 @@ def test_the_docs_page_has_a_policy_of_its_own(client: TestClient) -> None:
     assert client.get("/redoc").status_code == 404  # one interactive description is enough
 
 
+# --- 405 ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allow"),
+    [
+        ("DELETE", "/api/games", "GET, HEAD, POST"),
+        ("PUT", "/api/games/some-game/moves", "POST"),
+        ("PATCH", "/api/games/some-game", "GET, HEAD"),
+        ("DELETE", "/api/stats", "GET, HEAD"),
+        ("TRACE", "/api/account/sign-out", "POST"),
+    ],
+)
+def test_a_method_the_path_does_not_declare_is_405_before_the_player_check(
+    tmp_path: Path, method: str, path: str, allow: str
+) -> None:
+    with TestClient(create_app(tmp_path / "games.db")) as stranger:  # no cookie: a change would be 403 no_player
+        for headers in ({}, {"origin": "https://elsewhere.example"}):
+            response = stranger.request(method, path, headers=headers)
+            assert response.status_code == 405, (method, path, headers, response.text)
+            assert response.json() == {"detail": "method not allowed", "code": "method_not_allowed"}
+            assert response.headers["allow"] == allow
+            assert "set-cookie" not in response.headers
+            assert_secured(response)
+        # A method the path declares still needs the cookie, and only this site's pages may send it.
+        refused = stranger.post("/api/games", json={})
+        assert (refused.status_code, refused.json()["code"]) == (403, "no_player")
+
+
 # --- 404 ---------------------------------------------------------------------------------------------------
 
 

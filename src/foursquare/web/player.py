@@ -13,7 +13,9 @@ cookie is the player of an anonymous browser; a signed-in browser's player is it
 
 A request that changes something (any method but ``GET``, ``HEAD``, ``OPTIONS``) is
 refused 403 ``cross_site`` when a browser says another site made it, and 403 ``no_player`` without the cookie:
-so a page elsewhere that posts a form here can neither act as the player nor replace their identity.
+so a page elsewhere that posts a form here can neither act as the player nor replace their identity. A method
+that the path does not declare changes nothing, so it is not refused here: the router answers it 405 with
+``Allow``, whoever asks.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from urllib.parse import urlsplit
 
 from fastapi import Request
 from fastapi.responses import Response
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from foursquare.web.errors import error_response, translator_of
@@ -90,7 +93,7 @@ class IdentifyPlayer:
         from_elsewhere = cross_site(request)
         if request.method not in SAFE_METHODS:
             refusal = "cross_site" if from_elsewhere else None if known else "no_player"
-            if refusal is not None:
+            if refusal is not None and not undeclared_method(scope):
                 response: Response = error_response(403, refusal, say_in(translator_of(request), refusal))
                 response.headers["Cache-Control"] = "no-store"
                 await response(scope, receive, send)
@@ -111,6 +114,12 @@ class IdentifyPlayer:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def undeclared_method(scope: Scope) -> bool:
+    """Whether the request's path is a route's but its method is none of theirs (the router answers 405)."""
+    matches = {route.matches(dict(scope))[0] for route in scope["app"].router.routes}  # a copy: nothing routed yet
+    return Match.FULL not in matches and Match.PARTIAL in matches
 
 
 def player_cookie_headers(request: Request, value: str) -> list[tuple[bytes, bytes]]:
