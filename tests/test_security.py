@@ -6,9 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+import fastapi_offline
 import pytest
 from fastapi.testclient import TestClient
 
@@ -100,15 +102,37 @@ def test_even_an_internal_error_carries_them(client: TestClient) -> None:
     assert_secured(response)
 
 
-def test_the_docs_page_has_a_policy_of_its_own(client: TestClient) -> None:
-    """Swagger UI needs its CDN and one inline script (allowed by its hash); the rest of the site allows neither."""
+def test_the_docs_page_loads_nothing_from_another_site(client: TestClient) -> None:
+    """Swagger UI's script and style come from the installed package, at addresses of its version; the page's
+    policy names no other origin (only its one inline script, by its hash), and its markup no other address."""
     response = client.get("/docs")
     assert response.status_code == 200
     assert_secured(response)
-    csp = policy(response.headers["content-security-policy"])
+    header = response.headers["content-security-policy"]
+    csp = policy(header)
     (inline,) = re.findall(r"<script>(.*?)</script>", response.text, flags=re.S)
-    assert csp["script-src"] == f"'self' https://cdn.jsdelivr.net {sha256_source(inline)}"
+    assert csp["script-src"] == f"'self' {sha256_source(inline)}" and csp["style-src"] == "'self'"
+    assert not re.search(r"https?:|//|\*", header), header
+    addresses = re.findall(r'(?:src|href)="([^"]*)"', response.text)
+    assert addresses and all(address.startswith("/") and not address.startswith("//") for address in addresses)
+    assert "/static/favicon.svg" in addresses  # the game's own icon
     assert client.get("/redoc").status_code == 404  # one interactive description is enough
+
+
+def test_the_docs_assets_are_the_packages_and_kept_a_year(client: TestClient) -> None:
+    page = client.get("/docs").text
+    package = Path(fastapi_offline.__file__).parent / "static"
+    for name, kind in [("swagger-ui-bundle.js", "text/javascript"), ("swagger-ui.css", "text/css")]:
+        (address,) = re.findall(rf'"(/docs/[^"]*/{re.escape(name)})"', page)
+        asset = client.get(address)
+        assert asset.status_code == 200 and asset.headers["content-type"].startswith(kind), address
+        assert asset.content == (package / name).read_bytes()
+        assert asset.headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert_secured(asset)
+        # The address names the version: another version's is no file (so a year's cache is never stale).
+        assert client.get(address.replace(version("fastapi-offline"), "0.0.0")).status_code == 404
+    for other in ("redoc.standalone.js", "favicon.png", "../routes/docs.py"):
+        assert client.get(f"/docs/{version('fastapi-offline')}/{other}").status_code == 404
 
 
 # --- 405 ---------------------------------------------------------------------------------------------------
@@ -323,3 +347,31 @@ def test_the_not_found_page_in_the_browser(browser: Any, server: str) -> None:
         wait_turn(page, 0)
         assert page.errors == []
         page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@NEEDS_CHROMIUM
+def test_the_docs_page_in_the_browser_asks_only_this_server(browser: Any, server: str) -> None:
+    page = secured_page(browser)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    response = page.goto(server + "/docs")
+    assert response is not None and response.status == 200
+    # Swagger UI ran: it read /openapi.json and drew its operations.
+    expect(page.locator('.opblock-summary-path[data-path="/api/games/{game_id}/moves"]')).to_be_visible()
+    # It works: an operation tried (its answer highlighted), a schema opened.
+    page.click('.opblock-summary-path[data-path="/api/stats"]')
+    page.click(".try-out__btn")
+    page.click(".execute")
+    expect(page.locator(".live-responses-table tr.response .response-col_status")).to_have_text("200")
+    title = page.locator(".json-schema-2020-12__title", has_text=re.compile(r"^Stats$"))
+    stats = page.locator("section.models article[data-json-schema-level='0']").filter(has=title)
+    stats.locator(".json-schema-2020-12-expand-deep-button").click()
+    expect(stats.locator(".json-schema-2020-12-property").first).to_be_visible()
+    shot(page, "docs")
+    assert violations(page) == []
+    assert page.errors == []
+    assert f"{server}/openapi.json" in asked
+    assert [url for url in asked if not url.startswith((f"{server}/", "data:"))] == []
+    page.context.close()
