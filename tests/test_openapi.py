@@ -88,9 +88,10 @@ def test_every_operation_documents_its_errors_with_the_real_error_body(document:
         statuses = set(operation["responses"])
         assert {"400", "413"} <= statuses, (method, path)
         # Only an operation on a game, or a new game "like" another, names a game that may not exist (and the
-        # catalogue of a language, a language that may not be ours; the results of a date, text that is no date).
+        # catalogue of a language, a language that may not be ours; the results of a date, text that is no date;
+        # a passkey or a session of the account, which it may not have).
         names = (("post", "/api/games"), ("get", "/api/messages/{code}"), ("get", "/api/daily/{day}/results"))
-        names_one = "{game_id}" in path or (method, path) in names
+        names_one = any(part in path for part in ("{game_id}", "{passkey_id}", "{handle}")) or (method, path) in names
         assert ("404" in statuses) == names_one, (method, path)
         for status in statuses - {"200", "201", "304"}:  # 304: a catalogue's ETag is current (no body)
             assert set(codes_of(document, path, method, int(status))) <= set(ERROR_CODES)
@@ -196,6 +197,18 @@ def every_answer(client: TestClient) -> dict[tuple[str, str], list[httpx.Respons
     ask("post", "/api/account/sign-out", "/api/account/sign-out")
     options = ask("post", "/api/account/sign-in/options", "/api/account/sign-in/options")
     ask("post", "/api/account/sign-in", "/api/account/sign-in", key.get(options))
+    # The owner's controls: name and remove the passkey, list the sessions, end another one, end all others.
+    passkey = f"/api/account/credentials/{ask('get', '/api/account', '/api/account')['passkeys'][0]['id']}"
+    ask("patch", "/api/account/credentials/{passkey_id}", passkey, {"name": "Phone"})
+    other = as_player(TestClient(client.app))  # a second device (the app is running already: no lifespan)
+    options = other.post("/api/account/sign-in/options").json()
+    assert other.post("/api/account/sign-in", json=key.get(options)).is_success
+    handles = [s["handle"] for s in ask("get", "/api/account/sessions", "/api/account/sessions")["sessions"]]
+    mine = next(s["handle"] for s in client.get("/api/account/sessions").json()["sessions"] if s["current"])
+    (theirs,) = set(handles) - {mine}
+    ask("delete", "/api/account/sessions/{handle}", f"/api/account/sessions/{theirs}")
+    ask("post", "/api/account/sign-out-everywhere", "/api/account/sign-out-everywhere")
+    ask("delete", "/api/account/credentials/{passkey_id}", f"{passkey}?confirm=true")
     ask("post", "/api/account/delete", "/api/account/delete", {"confirm": True})
     return answers
 

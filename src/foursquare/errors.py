@@ -55,7 +55,9 @@ class FoursquareError(ValueError):
       :class:`~foursquare.store.UnknownGameError`: ``unknown_game`` (``game_id``);
       :class:`~foursquare.store.TooManyGamesError`: ``too_many_games`` (``limit``);
       :class:`~foursquare.store.AccountError`: ``passkey_taken``, ``wrong_account``, ``passkey_replayed``,
-      ``no_account``.
+      ``no_account``, ``no_passkey``, ``last_passkey``, ``no_session``, ``current_session``;
+      :class:`~foursquare.store.PasskeyNameError`: ``name_too_long`` (``length``, ``limit``), ``name_control``
+      (``position``).
     - :class:`~foursquare.study.StudyError`: ``no_scheduler``, ``no_worker``, ``chunk_dropped``,
       ``cannot_open``, ``not_a_study_db``, ``format_version``, ``busy``, ``read_only``, ``needs_pyarrow``,
       ``bad_seed``, and reading rows back ``no_such_file``, ``cannot_read``, ``too_large``, ``unknown_format``,

@@ -17,7 +17,8 @@ One :class:`Store` does it all; its rooms, each a module of this package:
 - :mod:`~foursquare.store.games`: :class:`StoredGame` and the games, created, read, changed, recorded, listed;
 - :mod:`~foursquare.store.daily`: the daily deal;
 - :mod:`~foursquare.store.stats`: a player's statistics and streaks;
-- :mod:`~foursquare.store.retention`: the purges of live games never played or long abandoned;
+- :mod:`~foursquare.store.retention`: the purges of live games never played or long abandoned, and of the
+  sessions, challenges and rate counts past their time;
 - :mod:`~foursquare.store.rates`: the requests counted by rate limits that several servers share;
 - :mod:`~foursquare.store.postgres`: PostgreSQL as the database (``postgresql://…``), shared by several servers;
 - :mod:`~foursquare.store.accounts`: the accounts a person keeps their games with (passkeys, the browsers signed
@@ -37,6 +38,8 @@ from foursquare.store.accounts import (
     Deleted,
     NewCredential,
     Passkey,
+    PasskeyNameError,
+    Session,
     StoredCredential,
     new_cookie,
 )
@@ -68,10 +71,10 @@ from foursquare.store.stats import MAX_SCORE, Statistics, daily_streaks, streaks
 __all__ = [
     "CHALLENGE_TTL", "COLUMNS", "DAILY_SECRET", "DATABASE_ENV", "DATA_DIR_ENV", "MAX_CHALLENGES", "MAX_SCORE",
     "MIGRATIONS", "SCHEMA", "SCHEMA_VERSION", "TERMINAL_PLAYER", "Account", "AccountError", "Clock", "DailyResults",
-    "DamagedGameError", "Deleted", "NewCredential", "Passkey", "Store", "StoreError", "StoreUnavailableError",
-    "StoredCredential", "StoredGame", "TooManyGamesError", "UnknownGameError", "daily_deal_number", "daily_streaks",
-    "data_dir", "default_path", "is_database_url", "new_cookie", "new_game_id", "now", "streaks", "summarize",
-    "summarize_clean", "system_clock", "timestamp",
+    "DamagedGameError", "Deleted", "NewCredential", "Passkey", "PasskeyNameError", "Session", "Store", "StoreError",
+    "StoreUnavailableError", "StoredCredential", "StoredGame", "TooManyGamesError", "UnknownGameError",
+    "daily_deal_number", "daily_streaks", "data_dir", "default_path", "is_database_url", "new_cookie", "new_game_id",
+    "now", "streaks", "summarize", "summarize_clean", "system_clock", "timestamp",
 ]  # fmt: skip
 
 

@@ -3,9 +3,10 @@
 A browser is known by its player cookie. Without an account the browser is an anonymous player: the games it
 started are stored under the hash of its cookie (:func:`~foursquare.store.tokens.anonymous_player`), so that a
 copy of the database holds no cookie. An account is a player of its own (``accounts.player``, a random id that is
-never sent to a browser, nor taken from one as a cookie), with one or more passkeys (``credentials``: the public key, the signature counter, the transports)
-and the browsers signed in to it (``sessions``: the SHA-256 of each browser's cookie, never the cookie itself;
-a session unused for :data:`SESSION_IDLE` has ended).
+never sent to a browser, nor taken from one as a cookie), with one or more passkeys (``credentials``: the public
+key, the signature counter, the transports, the name its owner gave it) and the browsers signed in to it
+(``sessions``: the SHA-256 of each browser's cookie, never the cookie itself, with its last use and its short
+name; a session unused for :data:`SESSION_IDLE` has ended).
 
 - Creating a passkey from an anonymous browser makes an account whose games are that browser's (they carry
   over: the same rows, relabelled), and signs the browser in under a new cookie.
@@ -15,6 +16,11 @@ a session unused for :data:`SESSION_IDLE` has ended).
   repeat (``daily_repeat``), which neither the date's results nor the daily streak count — the daily deal counts
   once per person, however many devices.
 - Signing out forgets the browser's session; deleting the account deletes its games, passkeys and sessions.
+- Its owner lists the browsers signed in (:meth:`Accounts.sessions`, each by a short :data:`HANDLE_LENGTH`
+  handle) and ends them, one or all but their own (:meth:`Accounts.end_other_sessions`: "sign out everywhere
+  else"); names and removes passkeys. The last passkey goes only when asked with ``last=True``: the browsers
+  signed in stay so, and may add a passkey again; once none is left, nobody can ever sign in to the account, and
+  the purges delete it with its games (:meth:`~foursquare.store.retention.Retention.purge_sessions`).
 
 Every change is one transaction: a process killed at any moment loses at most the change in flight. Challenges
 (:meth:`Accounts.new_challenge`) are single-use and expire; a browser holds at most :data:`MAX_CHALLENGES` of
@@ -39,6 +45,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -60,12 +67,22 @@ CHALLENGE_TTL = timedelta(minutes=5)
 """How long a challenge may be answered: a person takes seconds, an authenticator's own timeout is a minute."""
 MAX_CHALLENGES = 5
 """The challenges of one purpose a browser holds at once (a sixth replaces the oldest): a few tabs' worth."""
+HANDLE_LENGTH = 16
+"""The hex digits of a session's hash that name it to its owner: enough to tell an account's sessions apart, too
+few to be of use to anyone else (the hash is of a random cookie, and signs nobody in anyway)."""
+NAME_LENGTH = 64
+"""The longest name of a passkey, in characters once trimmed."""
+NAME_FORBIDDEN = "\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
+"""The characters a passkey's name may not hold, as a regular expression's class: the control characters, the line
+and paragraph separators, and the marks that reorder text (which would make a name read as another)."""
 
 
 class AccountError(FoursquareError):
     """A change of accounts that cannot be made; ``code`` says why: ``passkey_taken`` (the passkey is stored
     already), ``wrong_account`` (a passkey made for another account), ``passkey_replayed`` (its counter moved
-    meanwhile), ``no_account`` (the account is gone)."""
+    meanwhile), ``no_account`` (the account is gone), ``no_passkey`` (the account has no such passkey),
+    ``last_passkey`` (removing it needs ``last=True``), ``no_session`` (the account has no such session),
+    ``current_session`` (a browser ends its own session by signing out)."""
 
     def __init__(self, code: str) -> None:
         super().__init__(REASONS[code], code)
@@ -76,7 +93,17 @@ REASONS = {
     "wrong_account": "this passkey was made for another account",
     "passkey_replayed": "this passkey was used meanwhile: its signature counter moved",
     "no_account": "there is no such account",
+    "no_passkey": "the account has no such passkey",
+    "last_passkey": "this is the account's last passkey: without one, no new device can sign in to it",
+    "no_session": "the account has no such session",
+    "current_session": "this is this browser's own session: sign out instead",
 }
+
+
+class PasskeyNameError(FoursquareError):
+    """A passkey's name that cannot be kept; ``code`` says why: ``name_too_long`` (``length``, ``limit``: more
+    than :data:`NAME_LENGTH` characters once trimmed), ``name_control`` (``position``: a control character, such
+    as a line break, at that index of the trimmed name)."""
 
 
 def new_cookie() -> str:
@@ -92,6 +119,23 @@ class Passkey:
     transports: tuple[str, ...]
     created_at: str
     last_used_at: str | None
+    name: str | None = None
+    """The name its owner gave it; None: none yet."""
+
+
+@dataclass(frozen=True)
+class Session:
+    """A browser signed in to an account, as its owner may see it (never its cookie nor the cookie's hash)."""
+
+    handle: str
+    """The first :data:`HANDLE_LENGTH` hex digits of its cookie's hash: its name for :meth:`Accounts.end_session`."""
+    created_at: str
+    last_seen_at: str
+    """Its last request, to within :data:`SESSION_TOUCH`."""
+    device: str | None
+    """What the browser said it is when it signed in (``Chrome on Android``); None: it did not say."""
+    current: bool
+    """Whether it is the browser asking."""
 
 
 @dataclass(frozen=True)
@@ -321,6 +365,94 @@ class Accounts(GameStore):
             conn.execute("DELETE FROM accounts WHERE player = ?", (player,))
         return Deleted(games=games, passkeys=passkeys, sessions=sessions)
 
+    # --- the owner's controls: sessions and passkeys --------------------------------------------------------------
+
+    def sessions(self, cookie: str) -> list[Session] | None:
+        """The live sessions of the account the browser is signed in to, the last used first; None if it is not."""
+        with self.connect() as conn:
+            player = self._session_account(conn, cookie)
+            if player is None:
+                return None
+            rows = conn.execute(
+                "SELECT token_hash, created_at, last_seen_at, device FROM sessions"
+                " WHERE account = ? AND last_seen_at > ? ORDER BY last_seen_at DESC, created_at DESC, token_hash",
+                (player, timestamp(self.clock() - SESSION_IDLE)),
+            ).fetchall()
+        mine = token_hash(cookie)
+        return [
+            Session(row["token_hash"][:HANDLE_LENGTH], row["created_at"], row["last_seen_at"], row["device"],
+                    row["token_hash"] == mine)
+            for row in rows
+        ]  # fmt: skip
+
+    def end_session(self, cookie: str, handle: str) -> bool:
+        """Sign out the account's browser named ``handle`` (:attr:`Session.handle`); False if this browser is
+        signed in to no account. :class:`AccountError` ``no_session`` if the account has no session of that
+        handle, ``current_session`` if it is this browser's own (which :meth:`sign_out` ends)."""
+        mine = token_hash(cookie)
+        with self.transaction() as conn:
+            player = self._session_account(conn, cookie)
+            if player is None:
+                return False
+            if mine[:HANDLE_LENGTH] == handle:
+                raise AccountError("current_session")
+            ended = conn.execute(
+                "DELETE FROM sessions WHERE account = ? AND substr(token_hash, 1, ?) = ? AND token_hash <> ?",
+                (player, HANDLE_LENGTH, handle, mine),
+            ).rowcount
+            if not ended:
+                raise AccountError("no_session")
+        return True
+
+    def end_other_sessions(self, cookie: str) -> int | None:
+        """Sign out every browser of the account but this one ("sign out everywhere else"); how many were signed
+        in (idle ones included), or None if this browser is signed in to no account."""
+        mine = token_hash(cookie)
+        with self.transaction() as conn:
+            player = self._session_account(conn, cookie)
+            if player is None:
+                return None
+            return int(
+                conn.execute("DELETE FROM sessions WHERE account = ? AND token_hash <> ?", (player, mine)).rowcount
+            )
+
+    def rename_passkey(self, cookie: str, passkey_id: str, name: str | None) -> Account | None:
+        """Name a passkey of the account the browser is signed in to (:func:`passkey_name`: trimmed; empty or None
+        forgets the name); the account after, or None if the browser is signed in to none. :class:`AccountError`
+        ``no_passkey`` if the account has no passkey ``passkey_id``."""
+        kept = passkey_name(name)
+        with self.transaction() as conn:
+            player = self._session_account(conn, cookie)
+            if player is None:
+                return None
+            changed = conn.execute(
+                "UPDATE credentials SET name = ? WHERE id = ? AND account = ?", (kept, passkey_id, player)
+            ).rowcount
+            if changed != 1:
+                raise AccountError("no_passkey")
+            return self._read_account(conn, player)
+
+    def remove_passkey(self, cookie: str, passkey_id: str, *, last: bool = False) -> Account | None:
+        """Remove a passkey of the account the browser is signed in to; the account after, or None if the browser
+        is signed in to none. :class:`AccountError` ``no_passkey`` if the account has no passkey ``passkey_id``,
+        ``last_passkey`` if it is the account's last one and ``last`` is False: without a passkey, no new device
+        can sign in. The browsers signed in stay so (and may add one again)."""
+        with self.transaction() as conn:
+            player = self._session_account(conn, cookie)
+            if player is None:
+                return None
+            owned = conn.execute(
+                "SELECT count(*) AS total, sum(CASE WHEN id = ? THEN 1 ELSE 0 END) AS this"
+                " FROM credentials WHERE account = ?",
+                (passkey_id, player),
+            ).fetchone()
+            if not owned["this"]:
+                raise AccountError("no_passkey")
+            if owned["total"] == 1 and not last:
+                raise AccountError("last_passkey")
+            conn.execute("DELETE FROM credentials WHERE id = ? AND account = ?", (passkey_id, player))
+            return self._read_account(conn, player)
+
     # --- inside -----------------------------------------------------------------------------------------------
 
     def _now(self) -> str:
@@ -345,12 +477,13 @@ class Accounts(GameStore):
         if row is None:
             raise AccountError("no_account")
         keys = conn.execute(
-            "SELECT id, transports, created_at, last_used_at FROM credentials WHERE account = ?"
+            "SELECT id, transports, created_at, last_used_at, name FROM credentials WHERE account = ?"
             " ORDER BY created_at, id",
             (player,),
         ).fetchall()
         passkeys = tuple(
-            Passkey(key["id"], _transports(key["transports"]), key["created_at"], key["last_used_at"]) for key in keys
+            Passkey(key["id"], _transports(key["transports"]), key["created_at"], key["last_used_at"], key["name"])
+            for key in keys
         )
         return Account(row["player"], row["user_handle"], row["created_at"], passkeys)
 
@@ -405,6 +538,42 @@ def _attempt_order(table: str) -> str:
         f"({table}.finished_seq IS NULL, coalesce({table}.finished_seq, 0),"
         f" {table}.turn = 0 AND {table}.assisted = 0, {table}.seq)"
     )
+
+
+_FORBIDDEN = re.compile(f"[{NAME_FORBIDDEN}]")
+
+
+def passkey_name(name: str | None) -> str | None:
+    """A passkey's name as it is kept: trimmed, None if empty; :class:`PasskeyNameError` if it is longer than
+    :data:`NAME_LENGTH` characters or holds a character of :data:`NAME_FORBIDDEN` (a line break, a tab, a direction
+    mark).
+
+    >>> passkey_name("  Phone "), passkey_name("   "), passkey_name(None)
+    ('Phone', None, None)
+    >>> try:
+    ...     passkey_name("a\\tb")
+    ... except PasskeyNameError as error:
+    ...     print(error.code, error)
+    name_control a passkey's name may not hold a control character (U+0009 at 1)
+    """
+    if name is None or not name.strip():
+        return None
+    kept = name.strip()
+    if len(kept) > NAME_LENGTH:
+        raise PasskeyNameError(
+            f"a passkey's name has at most {NAME_LENGTH} characters, not {len(kept)}",
+            "name_too_long",
+            length=len(kept),
+            limit=NAME_LENGTH,
+        )
+    control = _FORBIDDEN.search(kept)
+    if control is not None:
+        raise PasskeyNameError(
+            f"a passkey's name may not hold a control character (U+{ord(control[0]):04X} at {control.start()})",
+            "name_control",
+            position=control.start(),
+        )
+    return kept
 
 
 def _transports(text: str) -> tuple[str, ...]:

@@ -1,4 +1,5 @@
-"""What the store forgets: live games never played, and live games long abandoned. Finished games stay for good.
+"""What the store forgets: live games never played, and live games long abandoned. Finished games stay for good,
+unless their account can never be signed in to again (:meth:`Retention.purge_unreachable_accounts`).
 
 Each purge is one ``DELETE`` in one transaction, chosen by SQL alone (a damaged row is deleted like any other,
 never decoded), over the index of live games (``games_live_by_update``), so that it never reads the finished
@@ -6,6 +7,10 @@ games, however many there are. The time is the store's clock, against ``updated_
 redo or restart. A purge only ever deletes games in play (no ``finished_seq``), so a player's statistics,
 streaks and daily streaks, which count finished games only, are the same after it. The terminal game's records
 (:data:`~foursquare.store.TERMINAL_PLAYER`) are the player's own, on their own machine: they are never purged.
+
+The accounts' rows are purged the same way: the sessions idle for
+:data:`~foursquare.store.accounts.SESSION_IDLE` (their browsers are anonymous already), the challenges past their
+time, then the accounts left with neither a passkey nor a session, with their games (nobody can reach them again).
 
 >>> import tempfile, os
 >>> from datetime import UTC, datetime, timedelta
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from foursquare.store.accounts import SESSION_IDLE
 from foursquare.store.database import timestamp
 from foursquare.store.games import TERMINAL_PLAYER, GameStore
 
@@ -41,9 +47,16 @@ hinted, was played: its player has seen cards, and its ``assisted`` mark must st
 ABANDONED = "outcome = 'playing' AND finished_seq IS NULL AND player != ? AND updated_at < ?"
 """A game in play, untouched since the cut-off."""
 
+UNREACHABLE = (
+    "SELECT player FROM accounts WHERE NOT EXISTS (SELECT 1 FROM credentials WHERE account = accounts.player)"
+    " AND NOT EXISTS (SELECT 1 FROM sessions WHERE account = accounts.player)"
+)
+"""The accounts that no browser is signed in to and no passkey can sign in to: their last passkey was removed
+(:meth:`~foursquare.store.accounts.Accounts.remove_passkey`) and their last session ended since."""
+
 
 class Retention(GameStore):
-    """The purges of live games: never played, or abandoned."""
+    """The purges of live games (never played, or abandoned) and of the accounts' rows past their time."""
 
     def purge_unplayed(self, older_than: timedelta) -> int:
         """Delete the games never played (see :data:`UNPLAYED`) untouched for ``older_than``; how many went."""
@@ -59,3 +72,20 @@ class Retention(GameStore):
         cutoff = timestamp(self.clock() - older_than)
         with self.transaction() as conn:
             return conn.execute(f"DELETE FROM games WHERE {where}", (TERMINAL_PLAYER, cutoff)).rowcount
+
+    def purge_sessions(self) -> int:
+        """Delete the sessions unused for :data:`~foursquare.store.accounts.SESSION_IDLE`; how many went."""
+        cutoff = timestamp(self.clock() - SESSION_IDLE)
+        with self.transaction() as conn:
+            return conn.execute("DELETE FROM sessions WHERE last_seen_at <= ?", (cutoff,)).rowcount
+
+    def purge_challenges(self) -> int:
+        """Delete the challenges past their time, never answered; how many went."""
+        with self.transaction() as conn:
+            return conn.execute("DELETE FROM challenges WHERE expires_at <= ?", (timestamp(self.clock()),)).rowcount
+
+    def purge_unreachable_accounts(self) -> int:
+        """Delete the accounts of :data:`UNREACHABLE` with their games, finished or not; how many accounts went."""
+        with self.transaction() as conn:
+            conn.execute(f"DELETE FROM games WHERE player IN ({UNREACHABLE})")
+            return conn.execute(f"DELETE FROM accounts WHERE player IN ({UNREACHABLE})").rowcount

@@ -39,6 +39,7 @@ ERROR_CODES = (
     "not_your_game",
     "busy", "unknown_language", "cross_site", "no_player", "rate_limited", "too_many_games", "daily_secret",
     "passkey_host", "stale_challenge", "passkey_refused", "unknown_passkey", "passkey_taken", "not_signed_in",
+    "no_passkey", "last_passkey", "no_session", "current_session",
     "database_unavailable", *HTTP_CODES.values(), "http_error", *MIDDLEWARE_CODES,
 )  # fmt: skip
 """Every ``code`` an error answer may carry (``docs/api.md``, and the page's catalogue, name each one)."""
@@ -98,6 +99,12 @@ class IllegalMove(UnprocessableError):
 
     def body(self, t: Translator | None = None) -> dict[str, Any]:
         return {**super().body(t), "reason": self.reason}
+
+
+class NotFoundError(ApiError):
+    """The request names something its player does not have (a passkey, a session)."""
+
+    status = 404
 
 
 class PageMissingError(ApiError):

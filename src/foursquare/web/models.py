@@ -393,11 +393,15 @@ class Catalogue(Answer):
 B64URL = r"^[A-Za-z0-9_-]*$"
 """Bytes as WebAuthn's JSON writes them: base64url, without padding."""
 Base64Url = Annotated[str, Field(pattern=B64URL)]
+SESSION_HANDLE = r"^[0-9a-f]{16}$"
+"""A session's handle: the first 16 hex digits of its cookie's hash."""
 
 
 class PasskeyInfo(Answer):
-    """A passkey of the account (never its key or its id: the page has no use for them)."""
+    """A passkey of the account (never its key)."""
 
+    id: Base64Url = Field(description="its credential id, base64url: what renames or removes it")
+    name: str | None = Field(description="the name its owner gave it; null: none yet")
     transports: list[str] = Field(description="how the browser said the authenticator is reached (`internal`, …)")
     created_at: Timestamp = Field(description="when it was created (ISO 8601, UTC)")
     last_used_at: Timestamp | None = Field(description="the last sign-in with it; null: none since it was created")
@@ -409,6 +413,26 @@ class AccountState(Answer):
     signed_in: bool = Field(description="whether this browser is signed in to an account (else: an anonymous player)")
     created_at: Timestamp | None = Field(description="when the account was created; null when not signed in")
     passkeys: list[PasskeyInfo] = Field(description="the account's passkeys, oldest first; [] when not signed in")
+
+
+class SessionInfo(Answer):
+    """A browser signed in to the account (never its cookie)."""
+
+    handle: str = Field(
+        pattern=SESSION_HANDLE, description="a short name of it (not a secret): what `DELETE …/sessions/{handle}` takes"
+    )
+    created_at: Timestamp = Field(description="when it signed in (ISO 8601, UTC)")
+    last_seen_at: Timestamp = Field(description="its last request, to within an hour (ISO 8601, UTC)")
+    browser: str | None = Field(description="its browser (`Chrome`, `Firefox`, …), as it said; null: unknown")
+    system: str | None = Field(description="its system (`Android`, `Windows`, …), as it said; null: unknown")
+    current: bool = Field(description="whether it is the browser asking")
+
+
+class SessionList(Answer):
+    """The browsers signed in to the account, the last used first."""
+
+    sessions: list[SessionInfo] = Field(description="the live sessions, this browser's among them")
+    ended: Count = Field(description="how many sessions the request ended (0 for a plain listing)")
 
 
 class DeletedCounts(Answer):

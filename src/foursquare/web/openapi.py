@@ -66,7 +66,7 @@ ROUTE_ERRORS: dict[tuple[str, str], dict[int, tuple[str, ...]]] = {
     ("get", "/api/games/{game_id}/record"): {409: ("still_playing", "daily_secret")},
     ("get", "/api/games/{game_id}/replay"): {409: ("still_playing",), 422: ("bad_replay_turn",)},
     ("get", "/api/messages/{code}"): {404: ("unknown_language", "not_found")},
-    ("patch", "/api/account/passkeys/{passkey_id}"): {422: ("bad_passkey_name",)},
+    ("delete", "/api/account/sessions/{handle}"): {422: ("bad_request",)},
 }
 """The errors an operation may answer beyond the rules above, by (method, path)."""
 

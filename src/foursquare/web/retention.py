@@ -4,7 +4,9 @@ Finished games are kept for good: they are the players' statistics. A live game 
 played (no move, nothing to redo, never assisted) and untouched for ``FOURSQUARE_UNPLAYED_HOURS`` (1 by
 default), or untouched, played or not, for ``FOURSQUARE_ABANDONED_DAYS`` (30); a player has at most
 ``FOURSQUARE_LIVE_GAMES`` (50) games in play. :class:`Purger` runs both purges when the server starts and
-then every :data:`PURGE_EVERY` seconds (:mod:`foursquare.store.retention` says what each deletes).
+then every :data:`PURGE_EVERY` seconds, with those of the sessions idle for 30 days, the challenges past their
+time, the accounts nobody can sign in to again, and the rate limits' counts older than their longest window
+(:mod:`foursquare.store.retention` says what each deletes).
 
 >>> RetentionSettings.from_environment({"FOURSQUARE_UNPLAYED_HOURS": "0.5", "FOURSQUARE_LIVE_GAMES": "20"})
 RetentionSettings(unplayed_hours=0.5, abandoned_days=30.0, live_games=20)
@@ -23,12 +25,14 @@ import logging
 import math
 import os
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from types import TracebackType
 
 from foursquare.store import Store
+from foursquare.web.rate_limits import DEFAULTS, VARIABLES, parse_limit
 
 log = logging.getLogger("foursquare.web")
 
@@ -122,23 +126,55 @@ def _plain(number: float) -> str:
     return str(int(number)) if number == int(number) else str(number)
 
 
+def longest_window(environ: Mapping[str, str] = os.environ) -> timedelta:
+    """The longest window of the rate limits the environment names (the defaults for the others): the counts of
+    the shared rate limits (the table ``rate_hits``) older than this count in no window.
+
+    >>> longest_window({}), longest_window({"FOURSQUARE_RATE_HINTS": "1000/month"})
+    (datetime.timedelta(days=1), datetime.timedelta(days=30))
+    """
+    seconds = max(
+        item.get_expiry()
+        for kind, name in VARIABLES.items()
+        for item in parse_limit(name, environ.get(name) or DEFAULTS[kind])
+    )
+    return timedelta(seconds=seconds)
+
+
 @dataclass(frozen=True)
 class Purged:
-    """How many games one round of purges deleted."""
+    """How many rows one round of purges deleted: games, then the accounts' rows and the rate limits' counts."""
 
     unplayed: int
     abandoned: int
+    sessions: int = 0
+    challenges: int = 0
+    accounts: int = 0
+    rate_hits: int = 0
+
+    @property
+    def anything(self) -> bool:
+        """Whether the round deleted anything."""
+        return any((self.unplayed, self.abandoned, self.sessions, self.challenges, self.accounts, self.rate_hits))
 
 
-def purge(store: Store, settings: RetentionSettings) -> Purged:
-    """One round: the games never played, then the abandoned ones (one transaction each)."""
+def purge(store: Store, settings: RetentionSettings, rates_kept: timedelta | None = None) -> Purged:
+    """One round, one transaction each: the games never played, the abandoned ones, the idle sessions, the expired
+    challenges, the accounts nobody can sign in to again, and the rate limits' counts older than ``rates_kept``
+    (:func:`longest_window` by default)."""
     unplayed = store.purge_unplayed(settings.unplayed)
     abandoned = store.purge_abandoned(settings.abandoned)
-    return Purged(unplayed, abandoned)
+    sessions = store.purge_sessions()
+    challenges = store.purge_challenges()
+    accounts = store.purge_unreachable_accounts()
+    kept = longest_window() if rates_kept is None else rates_kept
+    rate_hits = store.forget_hits(before=time.time() - kept.total_seconds())
+    return Purged(unplayed, abandoned, sessions, challenges, accounts, rate_hits)
 
 
 class Purger:
-    """Purge ``store`` by ``settings`` now, then every ``every`` seconds, until :meth:`stop`.
+    """Purge ``store`` by ``settings`` now, then every ``every`` seconds, until :meth:`stop` (the rate limits'
+    counts older than ``rates_kept``: by default the longest window the environment's limits name).
 
     Each round runs in a worker thread, away from the event loop. A round that fails (the database locked past
     its timeout, a full disk) is logged and the next one tries again; a purge is never needed at once. Use it
@@ -146,12 +182,20 @@ class Purger:
     :meth:`start` and :meth:`stop`. ``rounds`` counts the rounds done, ``last`` is what the last one purged.
     """
 
-    def __init__(self, store: Store, settings: RetentionSettings, *, every: float = PURGE_EVERY) -> None:
+    def __init__(
+        self,
+        store: Store,
+        settings: RetentionSettings,
+        *,
+        every: float = PURGE_EVERY,
+        rates_kept: timedelta | None = None,
+    ) -> None:
         if not math.isfinite(every) or every < 0:
             raise RetentionSettingsError(f"the purges run every 0 seconds or more, not {every!r}")
         self.store = store
         self.settings = settings
         self.every = every
+        self.rates_kept = longest_window() if rates_kept is None else rates_kept
         self.rounds = 0
         self.last: Purged | None = None
         self._stopping = asyncio.Event()
@@ -174,12 +218,17 @@ class Purger:
     async def _run(self) -> None:
         while not self._stopping.is_set():
             try:
-                self.last = await asyncio.to_thread(purge, self.store, self.settings)
+                self.last = await asyncio.to_thread(purge, self.store, self.settings, self.rates_kept)
             except Exception:
                 log.exception("purging old games failed; the next round tries again")
             else:
-                if self.last.unplayed or self.last.abandoned:
-                    log.info("purged games: %d never played, %d abandoned", self.last.unplayed, self.last.abandoned)
+                if self.last.anything:
+                    log.info(
+                        "purged games: %d never played, %d abandoned; %d idle sessions, %d expired challenges,"
+                        " %d accounts nobody can sign in to, %d rate counts",
+                        *(self.last.unplayed, self.last.abandoned, self.last.sessions, self.last.challenges),
+                        *(self.last.accounts, self.last.rate_hits),
+                    )
             self.rounds += 1
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopping.wait(), self.every)

@@ -1,4 +1,5 @@
-"""Accounts: keep one's games on every device with a passkey (WebAuthn), sign in, sign out, delete, export.
+"""Accounts: keep one's games on every device with a passkey (WebAuthn), sign in, sign out, delete, export; and
+the owner's controls: name and remove passkeys, list the browsers signed in and sign them out.
 
 Creating a passkey and signing in are two requests each: the options (a single-use challenge the server keeps a
 few minutes, :mod:`foursquare.store.accounts`), then the authenticator's answer, which the ``webauthn`` library
@@ -14,6 +15,10 @@ they are refused when another site makes them or the cookie is missing (403, :mo
 An answer that does not verify is 403 ``passkey_refused``, whatever is wrong with it (malformed bytes, another
 origin, a bad signature, a counter going backwards); a challenge unknown, used or expired is 409
 ``stale_challenge``. None is ever a 500: the authenticator's answer is untrusted input.
+
+The owner's controls answer 409 ``not_signed_in`` to a browser signed in to no account, and are counted by the
+``passkeys`` rate limit too. A session records the browser's name as its ``User-Agent`` gives it
+(:mod:`foursquare.web.devices`: ``Chrome/Android``, never the header itself).
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import json
 import secrets
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from webauthn import (
     generate_authentication_options,
@@ -42,12 +47,30 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from foursquare.store import Account, AccountError, NewCredential, Store, StoredGame, new_cookie, now
-from foursquare.store.accounts import CHALLENGE_TTL, Challenge, Purpose, transports_of
+from foursquare.store import (
+    Account,
+    AccountError,
+    NewCredential,
+    Session,
+    Store,
+    StoredGame,
+    new_cookie,
+    now,
+)
+from foursquare.store.accounts import (
+    CHALLENGE_TTL,
+    NAME_FORBIDDEN,
+    NAME_LENGTH,
+    Challenge,
+    Purpose,
+    transports_of,
+)
 from foursquare.web.deps import BrowserDep, PlayerDep, StoreDep, rate_limited
-from foursquare.web.errors import ConflictError, ForbiddenError
+from foursquare.web.devices import device_of, parts_of
+from foursquare.web.errors import ApiError, ConflictError, ForbiddenError, NotFoundError
 from foursquare.web.models import (
     B64URL,
+    SESSION_HANDLE,
     AccountDeleted,
     AccountState,
     AuthenticationOptions,
@@ -56,6 +79,8 @@ from foursquare.web.models import (
     GamesExport,
     PasskeyInfo,
     RegistrationOptions,
+    SessionInfo,
+    SessionList,
 )
 from foursquare.web.openapi import error_response
 from foursquare.web.player import DEFAULT_PORTS, host_and_port, set_player_cookie
@@ -147,6 +172,23 @@ class DeleteBody(BaseModel):
         return value
 
 
+class RenameBody(BaseModel):
+    """``PATCH /api/account/credentials/{passkey_id}``: the passkey's new name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(
+        max_length=NAME_LENGTH,
+        pattern=f"^[^{NAME_FORBIDDEN}]*$",
+        description=f"the name (trimmed), at most {NAME_LENGTH} characters, no control character nor direction mark;"
+        " empty or null: none",
+    )
+
+
+PasskeyId = Annotated[str, Path(pattern=B64URL, max_length=1_400, description="the passkey's id, base64url")]
+SessionHandle = Annotated[str, Path(pattern=SESSION_HANDLE, description="the session's handle (16 hex digits)")]
+
+
 # --- errors ------------------------------------------------------------------------------------------------------
 
 
@@ -180,6 +222,11 @@ def relying_party(request: Request) -> tuple[str, str]:
     shown = f"[{name}]" if ":" in name else name
     origin = f"{scheme}://{shown}" if port in (None, DEFAULT_PORTS.get(scheme)) else f"{scheme}://{shown}:{port}"
     return name, origin
+
+
+def device_agent(request: Request) -> str | None:
+    """The short name of the requesting browser that its session keeps (:func:`~foursquare.web.devices.device_of`)."""
+    return device_of(request.headers.get("user-agent"))
 
 
 def decode(text: str) -> bytes:
@@ -217,9 +264,29 @@ def take_challenge(store: Store, browser: str, purpose: Purpose, client_data: st
 def account_state(account: Account | None) -> AccountState:
     if account is None:
         return AccountState(signed_in=False, created_at=None, passkeys=[])
-    passkeys = [PasskeyInfo(transports=list(p.transports), created_at=p.created_at, last_used_at=p.last_used_at)
-                for p in account.passkeys]  # fmt: skip
+    passkeys = [PasskeyInfo(id=p.id, name=p.name, transports=list(p.transports), created_at=p.created_at,
+                            last_used_at=p.last_used_at) for p in account.passkeys]  # fmt: skip
     return AccountState(signed_in=True, created_at=account.created_at, passkeys=passkeys)
+
+
+def session_list(sessions: list[Session] | None, ended: int = 0) -> SessionList:
+    """The sessions as the API gives them; 409 ``not_signed_in`` for None (a browser signed in to no account)."""
+    if sessions is None:
+        raise ConflictError("not_signed_in")
+    return SessionList(sessions=[session_info(session) for session in sessions], ended=ended)
+
+
+def session_info(session: Session) -> SessionInfo:
+    browser, system = parts_of(session.device)
+    return SessionInfo(handle=session.handle, created_at=session.created_at, last_seen_at=session.last_seen_at,
+                       browser=browser, system=system, current=session.current)  # fmt: skip
+
+
+def account_refusal(error: AccountError) -> ApiError:
+    """The API's refusal for a change of the owner's controls that the store refused."""
+    if error.code in ("no_passkey", "no_session"):
+        return NotFoundError(error.code)
+    return ConflictError(error.code)
 
 
 def descriptors(account: Account | None) -> list[PublicKeyCredentialDescriptor]:
@@ -306,7 +373,7 @@ def register(
         transports=transports_of(body.response.transports),
     )
     try:
-        account, cookie = store.register(browser, challenge.user_handle or "", credential)
+        account, cookie = store.register(browser, challenge.user_handle or "", credential, device_agent(request))
     except AccountError as exc:
         if exc.code == "passkey_taken":
             raise ConflictError("passkey_taken") from None
@@ -374,7 +441,7 @@ def sign_in(
     except Exception as exc:  # untrusted bytes, parsed by the library: any failure is the answer's fault
         raise PasskeyRefused(str(exc) or type(exc).__name__) from None
     try:
-        account, cookie = store.sign_in(browser, stored, verified.new_sign_count)
+        account, cookie = store.sign_in(browser, stored, verified.new_sign_count, device_agent(request))
     except AccountError as exc:
         raise PasskeyRefused(str(exc)) from None
     set_player_cookie(request, response, cookie)
@@ -407,6 +474,100 @@ def delete_account(
     set_player_cookie(request, response, new_cookie())
     counts = DeletedCounts(games=deleted.games, passkeys=deleted.passkeys, sessions=deleted.sessions)
     return AccountDeleted(deleted=counts, account=account_state(None))
+
+
+NOT_SIGNED_IN: Responses = {409: {**error_response(409, ("not_signed_in",)), "description": "Signed in to nothing"}}
+
+
+@router.patch(
+    "/credentials/{passkey_id}",
+    summary="Name a passkey of this account (the name only helps its owner tell their passkeys apart)",
+    dependencies=LIMITED,
+    responses={**refused(404, "no_passkey"), **NOT_SIGNED_IN, **RATE},
+)
+def rename_passkey(passkey_id: PasskeyId, body: RenameBody, store: StoreDep, browser: BrowserDep) -> AccountState:
+    try:
+        account = store.rename_passkey(browser, passkey_id, body.name)  # the body's pattern is the store's rule
+    except AccountError as exc:
+        raise account_refusal(exc) from None
+    if account is None:
+        raise ConflictError("not_signed_in")
+    return account_state(account)
+
+
+@router.delete(
+    "/credentials/{passkey_id}",
+    summary="Remove a passkey of this account (its last one only with confirm=true)",
+    dependencies=LIMITED,
+    responses={
+        **refused(404, "no_passkey"),
+        409: {
+            **error_response(409, ("not_signed_in", "last_passkey")),
+            "description": "Signed in to nothing, or the account's last passkey without confirm=true",
+        },
+        **RATE,
+    },
+)
+def remove_passkey(
+    passkey_id: PasskeyId,
+    store: StoreDep,
+    browser: BrowserDep,
+    confirm: Annotated[
+        bool, Query(description="true to remove the account's last passkey: then no new device can sign in to it")
+    ] = False,
+) -> AccountState:
+    try:
+        account = store.remove_passkey(browser, passkey_id, last=confirm)
+    except AccountError as exc:
+        raise account_refusal(exc) from None
+    if account is None:
+        raise ConflictError("not_signed_in")
+    return account_state(account)
+
+
+@router.get(
+    "/sessions",
+    summary="The browsers signed in to this account, the last used first",
+    responses=NOT_SIGNED_IN,
+)
+def list_sessions(store: StoreDep, browser: BrowserDep) -> SessionList:
+    return session_list(store.sessions(browser))
+
+
+@router.delete(
+    "/sessions/{handle}",
+    summary="Sign out another browser of this account (this one signs out with POST /api/account/sign-out)",
+    dependencies=LIMITED,
+    responses={
+        **refused(404, "no_session"),
+        409: {
+            **error_response(409, ("not_signed_in", "current_session")),
+            "description": "Signed in to nothing, or the handle is this browser's",
+        },
+        **RATE,
+    },
+)
+def end_session(handle: SessionHandle, store: StoreDep, browser: BrowserDep) -> SessionList:
+    try:
+        ended = store.end_session(browser, handle)
+    except AccountError as exc:
+        raise account_refusal(exc) from None
+    if not ended:
+        raise ConflictError("not_signed_in")
+    return session_list(store.sessions(browser), ended=1)
+
+
+@router.post(
+    "/sign-out-everywhere",
+    summary="Sign out every other browser of this account; this one stays signed in",
+    dependencies=LIMITED,
+    responses={**NOT_SIGNED_IN, **RATE},
+)
+def sign_out_everywhere(store: StoreDep, browser: BrowserDep) -> SessionList:
+    ended = store.end_other_sessions(browser)
+    if ended is None:
+        raise ConflictError("not_signed_in")
+    return session_list(store.sessions(browser), ended=ended)
 
 
 @router.get(
