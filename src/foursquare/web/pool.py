@@ -309,6 +309,17 @@ class ComputePool:
             found = self._clients.get(client)
             return 0 if found is None else found.unfinished
 
+    def refuse_if_full(self, client: str) -> None:
+        """:class:`BusyError` now if a job of ``client`` would be refused now (the rule of :meth:`submit_for`): a
+        route checks it before it reads and rebuilds the game to compute from, so that a refusal costs the server
+        next to nothing. (The pool may fill before the job comes: :meth:`submit_for` checks again.)"""
+        with self._guard:
+            if self._running + self._waiting < self.capacity:
+                return
+            found = self._clients.get(client)
+            if self._displaceable(0 if found is None else found.unfinished) is None:
+                raise BusyError(retry_after=self.settings.retry_after)
+
     def start(self) -> None:
         """Start every worker now, in the background: a worker process compiles or loads what it runs
         (:func:`warm_up`) before its first job, so that no request pays for it (a job that comes meanwhile waits
@@ -378,16 +389,21 @@ class ComputePool:
         """The waiting job that ``owner``'s new job displaces (None: there is room); BusyError if none may."""
         if self._running + self._waiting < self.capacity:
             return None
+        heaviest = self._displaceable(owner.unfinished)
+        if heaviest is None:
+            raise BusyError(retry_after=self.settings.retry_after)
+        job = heaviest.waiting[-1]
+        self._take_waiting(job)
+        return job
+
+    def _displaceable(self, unfinished: int) -> _Client | None:
+        """The client whose newest waiting job a client with ``unfinished`` jobs may displace (None: none)."""
         heaviest = max(
             (client for client in self._clients.values() if client.waiting),
             key=lambda client: (client.unfinished, client.waiting[-1].number),
             default=None,
         )
-        if heaviest is None or heaviest.unfinished < owner.unfinished + 2:
-            raise BusyError(retry_after=self.settings.retry_after)
-        job = heaviest.waiting[-1]
-        self._take_waiting(job)
-        return job
+        return None if heaviest is None or heaviest.unfinished < unfinished + 2 else heaviest
 
     def _take_waiting(self, job: _Job) -> None:
         job.client.waiting.remove(job)

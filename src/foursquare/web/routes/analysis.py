@@ -50,6 +50,7 @@ def refuse_if_daily_secret(stored: StoredGame, what: Phrase) -> None:
     "/{game_id}/hint", summary="Rank the legal moves, best first", dependencies=[Depends(rate_limited("hints"))]
 )
 async def hint(game_id: str, store: StoreDep, player: PlayerDep, pool: PoolDep, client: ClientDep) -> Hint:
+    pool.refuse_if_full(client)  # before the game is read and rebuilt: a refusal costs the server next to nothing
     view, assisted = await run_in_threadpool(hint_view, store, game_id, player)
     answer = Hint.model_validate(await pool.run_for(client, hint_json, view))
     if not assisted:  # only a hint answered is assistance; a game marked stays so, without a write a hint

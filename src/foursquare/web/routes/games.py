@@ -183,6 +183,7 @@ async def winnable_game(
     retry_after = await run_in_threadpool(limits.retry_after, "winnable", client)
     if retry_after is not None:
         raise RateLimitedError(retry_after)
+    heavy.refuse_if_full(client)  # before the database is read: a refusal costs the server next to nothing
     if await run_in_threadpool(store.live_game_count, player) >= live_limit:
         raise TooManyGamesError(live_limit)  # before solving: a capped player costs no solve
     variant = variant_of(body)
