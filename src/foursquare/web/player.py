@@ -7,9 +7,10 @@ cookie that started it (the routes answer anyone else 403 ``not_your_game``; any
 It is set by a same-origin ``GET`` of an ``/api/`` path that came without a valid one (the page makes one
 before its first change), and replaced by the account routes (:mod:`foursquare.web.routes.account`): a browser
 that creates a passkey or signs in gets a new cookie that names its session (the old one, which may have been
-seen elsewhere, means nothing any more), and one that signs out or deletes its account a new anonymous one. The
-cookie is the player of an anonymous browser; a signed-in browser's player is its account's
-(:func:`foursquare.web.deps.get_player`), so its games and statistics are the same on every device.
+seen elsewhere, means nothing any more), and one that signs out or deletes its account a new anonymous one. An
+anonymous browser's player is the hash of its cookie (the database never holds the cookie); a signed-in browser's
+player is its account's (:func:`foursquare.web.deps.get_player`), so its games and statistics are the same on
+every device.
 
 A request that changes something (any method but ``GET``, ``HEAD``, ``OPTIONS``) is
 refused 403 ``cross_site`` when a browser says another site made it, and 403 ``no_player`` without the cookie:
