@@ -3,8 +3,8 @@
 The web app (``foursquare serve``) keeps every game here as it is played; the terminal game
 (``foursquare play``) records each game it finishes (:meth:`Store.record_game`), and ``foursquare stats``
 reads the figures back. Both write the same format, so they may share one file (``games.db`` in the
-user's data directory by default, :func:`default_path`); a game belongs to a player (the web's
-player cookie, or :data:`TERMINAL_PLAYER`), and the statistics are a player's.
+user's data directory by default, :func:`default_path`); a game belongs to a player (a web browser's,
+by the hash of its cookie, or an account's; or :data:`TERMINAL_PLAYER`), and the statistics are a player's.
 
 Each game also records whether it was assisted (undo, restart, hint), the UTC date of a daily deal
 and whether it was drawn winnable.
