@@ -96,7 +96,7 @@ def test_every_operation_documents_its_errors_with_the_real_error_body(document:
         for status in statuses - {"200", "201", "304"}:  # 304: a catalogue's ETag is current (no body)
             assert set(codes_of(document, path, method, int(status))) <= set(ERROR_CODES)
     moves = document["paths"]["/api/games/{game_id}/moves"]["post"]["responses"]
-    assert set(moves) == {"200", "400", "403", "404", "409", "413", "422", "503"}
+    assert set(moves) == {"200", "400", "403", "404", "409", "413", "422", "429", "503"}
     assert codes_of(document, "/api/games/{game_id}/moves", "post", 503) == ["database_unavailable"]
     hint_unavailable = ["not_available", "busy", "database_unavailable"]
     assert codes_of(document, "/api/games/{game_id}/hint", "get", 503) == hint_unavailable
