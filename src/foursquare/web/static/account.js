@@ -1,16 +1,20 @@
 // @ts-check
 // The Account section of the settings dialog, built here at run time (index.html has none): keep one's games on
 // every device with a passkey (WebAuthn), sign in on another device, sign out, delete the account, export one's
-// games. The server does the rest (docs/api.md, "Accounts and passkeys"); after a change of who this browser is,
+// games; name and remove one's passkeys (the last one after a stronger warning), see the devices signed in and
+// sign them out, one or all but this one. The server does the rest (docs/api.md, "Accounts and passkeys"); after a change of who this browser is,
 // the page is loaded again so that every view shows the new player's games and statistics, and a notice kept in
 // sessionStorage says what happened. Its styles are account.css, linked from here.
 
 import { api, ApiError, EXPORT_PATH } from "./api.js";
+import { confirm } from "./dialogs.js";
 import { el, errorMessage, toast } from "./dom.js";
-import { integer, onLanguageChange, t } from "./i18n.js";
+import { dateTime, integer, onLanguageChange, t } from "./i18n.js";
 import { dailyDate } from "./share.js";
 
 /** @typedef {import("./api.js").AccountState} AccountState */
+/** @typedef {import("./api.js").PasskeyInfo} PasskeyInfo */
+/** @typedef {import("./api.js").SessionInfo} SessionInfo */
 
 const NOTICE = "fs.accountNotice";
 // The game this browser shows on its start page (game.js's key): forgotten when the browser becomes a new
@@ -21,7 +25,16 @@ const STORAGE_GAME = "fs.game";
 let section = null;
 /** @type {AccountState | null} */
 let known = null;
+/** @type {SessionInfo[]} the browsers signed in to the account, as last known */
+let sessions = [];
+/** @type {string | null} the passkey whose name is being typed */
+let renaming = null;
 let busy = false;
+
+// The days a signed-in browser may stay unused before the server signs it out (docs/api.md).
+const SESSION_IDLE_DAYS = 30;
+// The longest name of a passkey (the server's limit).
+const NAME_LENGTH = 64;
 
 // --- base64url and WebAuthn's JSON ---------------------------------------------------------------------------
 
@@ -172,6 +185,57 @@ const signOut = () =>
     reloadAs("account.signedOutNotice", { forget: true, view: "#/stats" });
   });
 
+/** @param {PasskeyInfo} passkey */
+const passkeyName = (passkey) => passkey.name ?? t("account.passkeyUnnamed");
+
+/** @param {SessionInfo} session */
+function deviceName(session) {
+  if (session.browser && session.system) return t("account.device", { browser: session.browser, system: session.system });
+  return session.browser ?? session.system ?? t("account.deviceUnknown");
+}
+
+/**
+ * Keep the passkey's name typed in `input`.
+ * @param {PasskeyInfo} passkey
+ * @param {HTMLInputElement} input
+ */
+const savePasskeyName = (passkey, input) =>
+  run(async () => {
+    known = await api.renamePasskey(passkey.id, input.value.trim());
+    renaming = null;
+    render();
+    toast(t("account.renamedNotice"));
+  });
+
+/** @param {PasskeyInfo} passkey */
+const removePasskey = (passkey) =>
+  run(async () => {
+    const last = (known?.passkeys.length ?? 0) <= 1;
+    const question = last ? t("account.removeLastConfirm") : t("account.removeConfirm", { name: passkeyName(passkey) });
+    if (!(await confirm(question, { ok: "account.remove", danger: true }))) return;
+    known = await api.removePasskey(passkey.id, last);
+    render();
+    toast(t("account.removedNotice"));
+  });
+
+/** @param {SessionInfo} session */
+const endSession = (session) =>
+  run(async () => {
+    const question = t("account.sessionSignOutConfirm", { device: deviceName(session) });
+    if (!(await confirm(question, { ok: "account.signOut" }))) return;
+    sessions = (await api.endSession(session.handle)).sessions;
+    render();
+    toast(t("account.sessionEndedNotice"));
+  });
+
+const signOutEverywhere = () =>
+  run(async () => {
+    if (!(await confirm(t("account.signOutEverywhereConfirm"), { ok: "account.signOut" }))) return;
+    sessions = (await api.signOutEverywhere()).sessions;
+    render();
+    toast(t("account.signedOutEverywhereNotice"));
+  });
+
 const deleteAccount = () =>
   run(async () => {
     await api.deleteAccount();
@@ -200,6 +264,91 @@ function action(control, helpKey) {
 const button = (name, labelKey, onclick, kind = "") =>
   el("button", { type: "button", class: `button ${kind}`.trim(), "data-action": name, text: t(labelKey), onclick });
 
+/**
+ * One passkey of the list: its name and dates, Rename (a field in its place while it is typed) and Remove.
+ * @param {PasskeyInfo} passkey
+ */
+function passkeyItem(passkey) {
+  const created = dailyDate(passkey.created_at.slice(0, 10));
+  const dates = passkey.last_used_at
+    ? t("account.passkeyDates", { created, used: dailyDate(passkey.last_used_at.slice(0, 10)) })
+    : t("account.passkeyNeverUsed", { created });
+  const item = el("li", { class: "account-item", "data-passkey": passkey.id });
+  if (renaming === passkey.id) {
+    const input = el("input", { type: "text", class: "account-name-input", maxlength: String(NAME_LENGTH),
+      value: passkey.name ?? "", "aria-label": t("account.renameLabel"), "data-action": "passkey-name" });  // prettier-ignore
+    const form = el(
+      "div",
+      { class: "account-item-buttons" },
+      button("passkey-rename-save", "account.renameSave", () => savePasskeyName(passkey, input), "button-primary"),
+      button("passkey-rename-cancel", "action.cancel", () => {
+        renaming = null;
+        render();
+      }),
+    );
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        savePasskeyName(passkey, input);
+      }
+    });
+    item.append(input, form);
+    queueMicrotask(() => input.focus());
+    return item;
+  }
+  item.append(
+    el("span", { class: "account-item-name", text: passkeyName(passkey) }),
+    el("small", { class: "account-item-meta", text: dates }),
+    el(
+      "div",
+      { class: "account-item-buttons" },
+      button("passkey-rename", "account.rename", () => {
+        renaming = passkey.id;
+        render();
+      }),
+      button("passkey-remove", "account.remove", () => removePasskey(passkey), "button-danger-quiet"),
+    ),
+  );
+  return item;
+}
+
+/**
+ * One signed-in device of the list: its name, whether it is this browser, its dates, and Sign out for another.
+ * @param {SessionInfo} session
+ */
+function sessionItem(session) {
+  const name = el("span", { class: "account-item-name", text: deviceName(session) });
+  if (session.current) name.append(" ", el("span", { class: "account-badge", text: t("account.thisDevice") }));
+  const dates = t("account.sessionDates", { created: dateTime(session.created_at), seen: dateTime(session.last_seen_at) });
+  const item = el("li", { class: "account-item", "data-session": session.handle }, name,
+    el("small", { class: "account-item-meta", text: dates }));  // prettier-ignore
+  if (!session.current) {
+    item.append(el("div", { class: "account-item-buttons" },
+      button("session-sign-out", "account.signOut", () => endSession(session))));  // prettier-ignore
+  }
+  return item;
+}
+
+/**
+ * The account's passkeys and signed-in devices, with their controls.
+ * @returns {HTMLElement[]}
+ */
+function controls() {
+  const passkeys = known?.passkeys ?? [];
+  const others = sessions.filter((session) => !session.current);
+  const everywhere = button("sign-out-everywhere", "account.signOutEverywhere", signOutEverywhere);
+  if (!others.length) everywhere.setAttribute("disabled", "");
+  return [
+    el("h3", { class: "account-heading", text: t("account.passkeysTitle") }),
+    el("ul", { class: "account-list", id: "account-passkeys" }, ...passkeys.map(passkeyItem)),
+    el("h3", { class: "account-heading", text: t("account.sessionsTitle") }),
+    el("ul", { class: "account-list", id: "account-sessions" }, ...sessions.map(sessionItem)),
+    ...(others.length ? [] : [el("p", { class: "account-help", text: t("account.noOtherSessions") })]),
+    action(everywhere, "account.signOutEverywhereHelp"),
+    el("p", { class: "account-help", text: t("account.sessionsHelp", { days: integer(SESSION_IDLE_DAYS) }) }),
+  ];
+}
+
 /** The section's contents for the account as last known. */
 function render() {
   if (!section) return;
@@ -209,6 +358,7 @@ function render() {
   const status = signedIn
     ? t("account.signedIn", { date: dailyDate((account?.created_at ?? "").slice(0, 10)) })
     : t("account.anonymous");
+  /** @type {HTMLElement[]} */
   const parts = [el("legend", { text: t("account.title") }), el("p", { class: "account-status", text: status })];
   if (signedIn) parts.push(el("p", { class: "account-count", text: t("account.passkeyCount", { count: integer(account?.passkeys.length ?? 0) }) }));
   const exportLink = el("a", {
@@ -223,6 +373,7 @@ function render() {
   } else if (signedIn) {
     parts.push(action(button("sign-out", "account.signOut", signOut), "account.signOutHelp"));
     parts.push(action(button("passkey-create", "account.add", createPasskey), "account.addHelp"));
+    parts.push(...controls());
   } else {
     parts.push(action(button("passkey-create", "account.create", createPasskey, "button-primary"), "account.createHelp"));
     parts.push(action(button("passkey-sign-in", "account.signIn", signIn), "account.signInHelp"));
@@ -257,8 +408,10 @@ function render() {
 export async function refreshAccount() {
   try {
     known = await api.account();
+    sessions = known.signed_in ? (await api.sessions()).sessions : [];
   } catch {
     known = null; // the server cannot say: the section offers what an anonymous browser may do
+    sessions = [];
   }
   render();
 }

@@ -117,8 +117,11 @@
 
 /**
  * This browser's account (docs/api.md, "Accounts and passkeys").
- * @typedef {{transports: string[], created_at: string, last_used_at: string | null}} PasskeyInfo
+ * @typedef {{id: string, name: string | null, transports: string[], created_at: string, last_used_at: string | null}} PasskeyInfo
  * @typedef {{signed_in: boolean, created_at: string | null, passkeys: PasskeyInfo[]}} AccountState
+ * @typedef {{handle: string, created_at: string, last_seen_at: string, browser: string | null, system: string | null,
+ *   current: boolean}} SessionInfo
+ * @typedef {{sessions: SessionInfo[], ended: number}} SessionList
  * @typedef {{deleted: {games: number, passkeys: number, sessions: number}, account: AccountState}} AccountDeleted
  * The options of navigator.credentials.create() and .get(), as the server writes them (bytes in base64url):
  * @typedef {{id: string, type: "public-key", transports?: string[]}} CredentialDescriptorJSON
@@ -279,7 +282,7 @@ const IDENTITY_PATH = "/api/stats";
  * A request refused for want of the player's cookie (403 no_player: cookies cleared, or a page opened from
  * the service worker's copy, which asked the server nothing) is made again, once, after a GET that gives one.
  * @template T
- * @param {"GET" | "POST"} method
+ * @param {"GET" | "POST" | "PATCH" | "DELETE"} method
  * @param {string} path
  * @param {unknown} [body]
  * @returns {Promise<T>}
@@ -297,7 +300,7 @@ async function request(method, path, body) {
 /**
  * One request, as `request` describes it.
  * @template T
- * @param {"GET" | "POST"} method
+ * @param {"GET" | "POST" | "PATCH" | "DELETE"} method
  * @param {string} path
  * @param {unknown} [body]
  * @returns {Promise<T>}
@@ -397,6 +400,17 @@ export const api = {
   signOut: () => request("POST", "/api/account/sign-out"),
   /** @type {() => Promise<AccountDeleted>} */
   deleteAccount: () => request("POST", "/api/account/delete", { confirm: true }),
+  /** @type {(id: string, name: string) => Promise<AccountState>} name a passkey ("": none) */
+  renamePasskey: (id, name) => request("PATCH", `/api/account/credentials/${encodeURIComponent(id)}`, { name }),
+  /** @type {(id: string, last: boolean) => Promise<AccountState>} last: the account's last passkey, confirmed */
+  removePasskey: (id, last) =>
+    request("DELETE", `/api/account/credentials/${encodeURIComponent(id)}${last ? "?confirm=true" : ""}`),
+  /** @type {() => Promise<SessionList>} */
+  sessions: () => request("GET", "/api/account/sessions"),
+  /** @type {(handle: string) => Promise<SessionList>} */
+  endSession: (handle) => request("DELETE", `/api/account/sessions/${encodeURIComponent(handle)}`),
+  /** @type {() => Promise<SessionList>} */
+  signOutEverywhere: () => request("POST", "/api/account/sign-out-everywhere"),
 };
 
 /** Where a browser downloads every game of its player as a JSON file (docs/api.md). */

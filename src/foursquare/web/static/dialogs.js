@@ -9,13 +9,24 @@ const MAX_DEAL = 18446744073709551615n;
 
 /** @typedef {import("./api.js").NewGameOptions} NewGameOptions */
 
+const CONFIRM_OK = "action.restart";
+
 /**
- * Ask `question`; resolves to true when the player confirms.
+ * Ask `question`; resolves to true when the player confirms (with the button `ok` names, a catalogue key:
+ * Restart unless said; `danger`: a button that warns).
  * @param {string} question
+ * @param {{ok?: string, danger?: boolean}} [how]
  */
-export async function confirm(question) {
+export async function confirm(question, { ok = CONFIRM_OK, danger = false } = {}) {
   const dialog = $("confirm-dialog");
+  const button = $("confirm-ok");
+  const label = button.querySelector("span");
   $("confirm-text").textContent = question;
+  if (label) {
+    label.dataset.i18n = ok;
+    label.textContent = t(ok);
+  }
+  button.classList.toggle("button-danger", danger);
   dialog.returnValue = "";
   dialog.showModal();
   $("confirm-cancel").focus();
@@ -23,6 +34,11 @@ export async function confirm(question) {
   const answer = await new Promise((resolve) =>
     dialog.addEventListener("close", () => resolve(dialog.returnValue), { once: true }),
   );
+  if (label) {
+    label.dataset.i18n = CONFIRM_OK;
+    label.textContent = t(CONFIRM_OK);
+  }
+  button.classList.remove("button-danger");
   return answer === "ok";
 }
 

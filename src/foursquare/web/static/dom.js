@@ -10,7 +10,7 @@ import { hasMessage, t } from "./i18n.js";
 /**
  * @typedef {"btn-again" | "btn-analyze" | "btn-hint" | "btn-new" | "btn-no-game-new" | "btn-over-share" |
  *   "btn-play-deal" | "btn-redo" | "btn-restart" | "btn-same-deal" | "btn-settings" | "btn-share" | "btn-undo" |
- *   "confirm-cancel" | "new-cancel" | "page-next" | "page-prev" | "replay-first" | "replay-last" | "replay-next" |
+ *   "confirm-cancel" | "confirm-ok" | "new-cancel" | "page-next" | "page-prev" | "replay-first" | "replay-last" | "replay-next" |
  *   "replay-prev" | "theme-toggle"} ButtonId
  * @typedef {"new-buried" | "new-deal" | "new-diagonal" | "replay-slider" | "settings-four-colour" |
  *   "share-link"} InputId
