@@ -33,7 +33,7 @@ from foursquare.store.tokens import stored_player
 from foursquare.web import create_app
 from foursquare.web.rate_limits import RateLimits
 from test_api import WINS, move, new_game, play_out
-from web_support import as_player
+from web_support import UNHURRIED, as_player
 
 WON_DEAL = 1
 DAY = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -566,7 +566,7 @@ def test_an_accounts_own_player_id_is_no_cookie(device: Any, app: Any) -> None:
 
 
 def test_the_passkey_routes_are_rate_limited(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "games.db", rate_limits=RateLimits(passkeys="3/minute"))
+    app = create_app(tmp_path / "games.db", rate_limits=RateLimits(passkeys="3/minute", moves=UNHURRIED))
     with TestClient(app) as client:
         as_player(client)
         answers = [client.post("/api/account/sign-in/options") for _ in range(4)]
@@ -577,7 +577,7 @@ def test_the_passkey_routes_are_rate_limited(tmp_path: Path) -> None:
 
 def test_the_export_is_rate_limited(tmp_path: Path) -> None:
     # Each export rebuilds every game of the player (some 0.7 s of a core for a thousand games): not in a loop.
-    app = create_app(tmp_path / "games.db", rate_limits=RateLimits(exports="2/minute"))
+    app = create_app(tmp_path / "games.db", rate_limits=RateLimits(exports="2/minute", moves=UNHURRIED))
     with TestClient(app) as client:
         as_player(client)
         answers = [client.get("/api/account/export") for _ in range(3)]

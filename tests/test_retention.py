@@ -37,6 +37,7 @@ from foursquare.web.retention import (
     purge,
 )
 from test_api import WINS
+from web_support import UNHURRIED
 
 GUARD = 120.0
 """Seconds after which a wait is a hang: only a hang reaches it."""
@@ -156,7 +157,7 @@ def test_three_thousand_new_games_leave_only_those_with_moves(store: Store, cloc
 def test_hundreds_of_new_games_through_the_api_leave_only_those_with_moves(tmp_path: Path) -> None:
     clock = Clock()
     # The fair-use limit on new games (per address, and a TestClient has one) is not what is tested here.
-    app = create_app(tmp_path / "games.db", clock=clock, rate_limits=RateLimits(games="1000/minute"))
+    app = create_app(tmp_path / "games.db", clock=clock, rate_limits=RateLimits(games="1000/minute", moves=UNHURRIED))
     players: list[dict[str, Any]] = []
     with TestClient(app) as client:
         for _ in range(10):

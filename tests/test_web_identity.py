@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from foursquare.web import create_app
 from foursquare.web.player import COOKIE
 from foursquare.web.rate_limits import RateLimits, RateLimitSettingsError
-from web_support import as_player
+from web_support import UNHURRIED, as_player
 
 CROSS_SITE = {"sec-fetch-site": "cross-site", "origin": "https://evil.example"}
 FORM = {"content-type": "application/x-www-form-urlencoded"}
@@ -26,7 +26,10 @@ FORM = {"content-type": "application/x-www-form-urlencoded"}
 
 @pytest.fixture
 def app(tmp_path: Path) -> Any:
-    return create_app(tmp_path / "games.db", rate_limits=RateLimits(games="5/hour", hints="2/hour", analyses="2/hour"))
+    return create_app(
+        tmp_path / "games.db",
+        rate_limits=RateLimits(games="5/hour", hints="2/hour", analyses="2/hour", moves=UNHURRIED),
+    )
 
 
 @pytest.fixture
@@ -172,7 +175,7 @@ def test_a_flooding_client_is_limited_and_another_client_is_not(app: Any) -> Non
 
 
 def test_a_refused_request_spends_no_other_window(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "games.db", rate_limits=RateLimits(games="2/hour;4/day"))
+    app = create_app(tmp_path / "games.db", rate_limits=RateLimits(games="2/hour;4/day", moves=UNHURRIED))
     with TestClient(app, client=("203.0.113.11", 4000)) as client:
         as_player(client)
         statuses = [client.post("/api/games", json={"deal": n}).status_code for n in range(6)]

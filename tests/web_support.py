@@ -11,6 +11,10 @@ from typing import TypeVar
 import httpx
 from starlette.testclient import TestClient
 
+UNHURRIED = "1000000/minute"
+"""A rate of changes no test's loop of moves reaches: a test that sets some limits of its own plays its moves as
+fast as the machine allows, past the default rate of changes (``moves``: 10 a second)."""
+
 Client = TypeVar("Client", httpx.Client, TestClient)
 
 
