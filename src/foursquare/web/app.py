@@ -96,7 +96,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         compute.start()
         heavy.start()
-        async with Purger(store, kept):  # purges at start, then every few minutes
+        async with Purger(store, kept, rates_kept=limits.longest_window()):  # at start, then every few minutes
             yield
         compute.close()
         heavy.close()

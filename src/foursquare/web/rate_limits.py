@@ -21,6 +21,7 @@ import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from datetime import timedelta
 from typing import Literal
 
 from limits import RateLimitItem, parse_many
@@ -43,7 +44,8 @@ DEFAULTS: dict[Kind, str] = {
 """The limits when the environment names none: per client address. ``winnable`` counts the new games that ask for
 a winnable deal (each is a solver's search; they count as ``games`` too); ``moves`` counts every change of a game
 (a move, undo, redo, restart); ``passkeys`` counts every request of the account routes that give out a challenge
-or check an authenticator's answer (creating a passkey or signing in is two of them); ``exports`` counts ``GET
+or check an authenticator's answer (creating a passkey or signing in is two of them) and every change of the
+account's passkeys and sessions (renaming, removing, signing out a device); ``exports`` counts ``GET
 /api/account/export``, which rebuilds every game of the player."""
 
 VARIABLES: dict[Kind, str] = {
@@ -108,10 +110,14 @@ class RateLimits:
                 given[kind] = text
         return cls(**given)
 
+    def longest_window(self) -> timedelta:
+        """The longest window of these limits: a count older than this is in no window (the purges forget it)."""
+        return timedelta(seconds=max(item.get_expiry() for items in self._items.values() for item in items))
+
     def shared_in(self, store: Store) -> None:
         """Count in ``store``'s database from now on (PostgreSQL: every server on it shares the counts)."""
-        longest = max(item.get_expiry() for items in self._items.values() for item in items)
-        object.__setattr__(self, "_limiter", MovingWindowRateLimiter(StoreStorage(store, keep=longest)))
+        keep = self.longest_window().total_seconds()
+        object.__setattr__(self, "_limiter", MovingWindowRateLimiter(StoreStorage(store, keep=keep)))
 
     def retry_after(self, kind: Kind, client: str) -> int | None:
         """Count one request of ``kind`` by ``client``: None if allowed, else the seconds until it would be.
