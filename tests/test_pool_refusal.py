@@ -1,6 +1,6 @@
 """A job the pool would refuse is refused before its route reads anything (``ComputePool.refuse_if_full``): the
 check agrees with :meth:`ComputePool.submit_for` in every case of its rule, and a hint refused ``busy`` never
-reads or rebuilds the game."""
+reads or rebuilds the game; nor does a hint asked while the server is behind on the moves (``InFlight``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from foursquare.engine import View
 from foursquare.store import Store
 from foursquare.web import create_app
 from foursquare.web.errors import BusyError
-from foursquare.web.pool import ComputePool, PoolSettings
+from foursquare.web.pool import CHANGES_BEFORE_HINTS_WAIT, ComputePool, InFlight, PoolSettings
 from foursquare.web.routes import analysis
 from test_pool import GUARD, Gates, one_worker
 
@@ -72,3 +72,20 @@ def test_a_hint_refused_busy_never_reads_the_game(tmp_path: Path, monkeypatch: p
     assert read == []
     gates.release("hold")
     assert held.result(timeout=GUARD) == "hold"
+
+
+def test_a_hint_waits_while_the_server_is_behind_on_the_moves(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "games.db", pool=PoolSettings(kind="thread", workers=1, queue=0))
+    transport = httpx.ASGITransport(app=app)
+
+    async def hint_while(changes: int) -> httpx.Response:
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            await http.get("/api/stats")
+            game = (await http.post("/api/games", json={})).json()
+            app.state.changes_in_flight = InFlight()
+            app.state.changes_in_flight.count = changes  # as if so many moves were being answered
+            return await http.get(f"/api/games/{game['id']}/hint")
+
+    busy = asyncio.run(hint_while(CHANGES_BEFORE_HINTS_WAIT))
+    assert busy.status_code == 503 and busy.json()["code"] == "busy" and "retry-after" in busy.headers
+    assert asyncio.run(hint_while(CHANGES_BEFORE_HINTS_WAIT - 1)).status_code == 200

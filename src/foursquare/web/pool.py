@@ -14,6 +14,10 @@ who asks while the pool is full displaces the newest waiting job of a client hol
 (:class:`ComputePool` has the rules). So a client flooding the pool with analyses holds back its own jobs, not
 another player's hint, which waits for the jobs already running and no more.
 
+Hints wait for the moves: while the server's process is answering :data:`CHANGES_BEFORE_HINTS_WAIT` changes of
+games or more (:class:`InFlight`), it is behind on them, and a hint is refused ``busy`` before anything is read,
+so that the hint clients' requests do not take the process from the moves.
+
 Work that takes seconds (an analysis, the solving of a winnable deal) runs on a second pool of its own, the
 *heavy* lane (one worker by default), so that it never holds a worker a hint is waiting for: a hint waits at
 most for the hints running. Each lane's workers compile (or load from numba's cache) what they run when the
@@ -39,7 +43,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal, ParamSpec, TypeVar
@@ -118,6 +122,31 @@ class PoolSettings:
             except ValueError:
                 raise PoolSettingsError(f"{key} must be a whole number, not {text!r}") from None
         return cls(kind, **numbers)  # type: ignore[arg-type]  # kind was checked above
+
+
+class InFlight:
+    """How many requests of a kind the server's process is answering now (any thread may count one)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._guard = threading.Lock()
+
+    @contextlib.contextmanager
+    def counting(self) -> Iterator[None]:
+        """Count one request while the block runs."""
+        with self._guard:
+            self.count += 1
+        try:
+            yield
+        finally:
+            with self._guard:
+                self.count -= 1
+
+
+CHANGES_BEFORE_HINTS_WAIT = 4
+"""Changes of games (moves, undo, redo, restart) in progress at once from which a hint is refused ``busy`` at
+once: the server's process is behind on the moves, and every hint it routes (its request, its answer) would take
+them longer still. The hint's client waits its ``Retry-After``; the moves catch up."""
 
 
 # --- what the workers run (module-level functions: a process pool sends them by name) ----------------------

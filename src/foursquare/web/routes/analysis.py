@@ -24,8 +24,8 @@ from foursquare.web.deps import AnalysisJobsDep, ClientDep, PlayerDep, PoolDep, 
 from foursquare.web.errors import BusyError, ConflictError, UnavailableError, UnprocessableError
 from foursquare.web.messages import Phrase
 from foursquare.web.models import Analysis, GameRecord, Hint, ReplayPosition
-from foursquare.web.pool import ComputePool, analysis_json, hint_json
-from foursquare.web.routes.games import HeavyPoolDep, refuse_if_not_yours, refuse_if_over
+from foursquare.web.pool import CHANGES_BEFORE_HINTS_WAIT, ComputePool, analysis_json, hint_json
+from foursquare.web.routes.games import ChangesDep, HeavyPoolDep, refuse_if_not_yours, refuse_if_over
 from foursquare.web.routing import Route
 from foursquare.web.views import record_answer, replay_position
 
@@ -49,7 +49,11 @@ def refuse_if_daily_secret(stored: StoredGame, what: Phrase) -> None:
 @router.get(
     "/{game_id}/hint", summary="Rank the legal moves, best first", dependencies=[Depends(rate_limited("hints"))]
 )
-async def hint(game_id: str, store: StoreDep, player: PlayerDep, pool: PoolDep, client: ClientDep) -> Hint:
+async def hint(
+    game_id: str, store: StoreDep, player: PlayerDep, pool: PoolDep, client: ClientDep, changes: ChangesDep
+) -> Hint:
+    if changes.count >= CHANGES_BEFORE_HINTS_WAIT:  # behind on the moves: the hint waits for them
+        raise BusyError(retry_after=pool.settings.retry_after)
     pool.refuse_if_full(client)  # before the game is read and rebuilt: a refusal costs the server next to nothing
     view, assisted = await run_in_threadpool(hint_view, store, game_id, player)
     answer = Hint.model_validate(await pool.run_for(client, hint_json, view))

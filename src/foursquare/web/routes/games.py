@@ -32,7 +32,7 @@ from foursquare.web.errors import (
 from foursquare.web.fields import WHOLE, Integer
 from foursquare.web.messages import Phrase
 from foursquare.web.models import CARD_NAME, GameList, GameState, MoveResult
-from foursquare.web.pool import ComputePool, winnable_deal
+from foursquare.web.pool import ComputePool, InFlight, winnable_deal
 from foursquare.web.rate_limits import RateLimits
 from foursquare.web.routing import Route
 from foursquare.web.views import game_state, move_result, summary
@@ -52,6 +52,18 @@ def get_heavy_pool(request: Request) -> ComputePool:
 
 HeavyPoolDep = Annotated[ComputePool, Depends(get_heavy_pool)]
 MOVES_LIMITED = [Depends(rate_limited("moves"))]
+
+
+async def get_changes(request: Request) -> InFlight:
+    """The changes of games the server is answering now (made here, in the event loop, on the first request)."""
+    state = request.app.state
+    if not hasattr(state, "changes_in_flight"):
+        state.changes_in_flight = InFlight()
+    changes: InFlight = state.changes_in_flight
+    return changes
+
+
+ChangesDep = Annotated[InFlight, Depends(get_changes)]
 
 
 class VariantBody(BaseModel):
@@ -244,7 +256,7 @@ def get_game(game_id: str, store: StoreDep, player: PlayerDep) -> GameState:
 
 
 @router.post("/{game_id}/moves", summary="Place the card to place", dependencies=MOVES_LIMITED)
-def move(game_id: str, body: MoveBody, store: StoreDep, player: PlayerDep) -> MoveResult:
+def move(game_id: str, body: MoveBody, store: StoreDep, player: PlayerDep, changes: ChangesDep) -> MoveResult:
     def apply(game: Game, stored: StoredGame) -> Placement:
         refuse_if_not_yours(stored, player, Phrase("doing.place"))
         refuse_if_over(stored, game)
@@ -259,8 +271,9 @@ def move(game_id: str, body: MoveBody, store: StoreDep, player: PlayerDep) -> Mo
             raise IllegalMove(illegal)
         return game.place(body.row, body.col)
 
-    stored, game, placement = store.change(game_id, apply)
-    return move_result(stored, game, placement, viewer=player)
+    with changes.counting():
+        stored, game, placement = store.change(game_id, apply)
+        return move_result(stored, game, placement, viewer=player)
 
 
 def step_in_history(store: Store, game_id: str, player: str, *, undo: bool) -> GameState:
@@ -281,23 +294,26 @@ def step_in_history(store: Store, game_id: str, player: str, *, undo: bool) -> G
 
 
 @router.post("/{game_id}/undo", summary="Take back the last card", dependencies=MOVES_LIMITED)
-def undo(game_id: str, store: StoreDep, player: PlayerDep) -> GameState:
-    return step_in_history(store, game_id, player, undo=True)
+def undo(game_id: str, store: StoreDep, player: PlayerDep, changes: ChangesDep) -> GameState:
+    with changes.counting():
+        return step_in_history(store, game_id, player, undo=True)
 
 
 @router.post("/{game_id}/redo", summary="Play the last undone card again", dependencies=MOVES_LIMITED)
-def redo(game_id: str, store: StoreDep, player: PlayerDep) -> GameState:
-    return step_in_history(store, game_id, player, undo=False)
+def redo(game_id: str, store: StoreDep, player: PlayerDep, changes: ChangesDep) -> GameState:
+    with changes.counting():
+        return step_in_history(store, game_id, player, undo=False)
 
 
 @router.post(
     "/{game_id}/restart", summary="Back to the first card of the same deal", dependencies=MOVES_LIMITED
 )
-def restart(game_id: str, store: StoreDep, player: PlayerDep) -> GameState:
+def restart(game_id: str, store: StoreDep, player: PlayerDep, changes: ChangesDep) -> GameState:
     def apply(game: Game, stored: StoredGame) -> None:
         refuse_if_not_yours(stored, player, Phrase("doing.restart"))
         refuse_if_over(stored, game)
         game.restart()
 
-    stored, game, _ = store.change(game_id, apply)
-    return game_state(stored, game, viewer=player)
+    with changes.counting():
+        stored, game, _ = store.change(game_id, apply)
+        return game_state(stored, game, viewer=player)
