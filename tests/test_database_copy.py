@@ -25,13 +25,16 @@ from test_accounts import Authenticator, create_passkey, finished_game, sign_in
 from test_api import move, new_game
 from web_support import as_player
 
-UNLIMITED = RateLimits(**{limit.name: "1000000/minute" for limit in fields(RateLimits) if limit.init})
-"""The attack sends thousands of requests from one address: the rate limits are another test's business."""
+
+def unlimited() -> RateLimits:
+    """No limit in reach: the attack sends thousands of requests from one address (the limits are another test's
+    business). A new one for each app: a server on PostgreSQL makes its limits count in its database."""
+    return RateLimits(**{limit.name: "1000000/minute" for limit in fields(RateLimits) if limit.init})
 
 
 @pytest.fixture
 def app(database: str) -> Any:
-    return create_app(database, rate_limits=UNLIMITED)
+    return create_app(database, rate_limits=unlimited())
 
 
 @pytest.fixture
