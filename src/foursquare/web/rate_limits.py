@@ -142,11 +142,30 @@ PURGE_EVERY_HITS = 1000
 counts of clients who went away, which their own next request would have deleted."""
 
 
+class MovingWindowOnly(Storage, MovingWindowSupport):
+    """A ``limits`` storage for the moving window alone: always healthy, and without the fixed window's calls."""
+
+    STORAGE_SCHEME = None
+
+    def check(self) -> bool:
+        return True
+
+    # The fixed-window calls, which the moving window never makes.
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        raise NotImplementedError("the rate limits use the moving window")
+
+    def get(self, key: str) -> int:
+        raise NotImplementedError("the rate limits use the moving window")
+
+    def get_expiry(self, key: str) -> float:
+        raise NotImplementedError("the rate limits use the moving window")
+
+
 SWEEP_EVERY = 60.0
 """Seconds between two sweeps of :class:`LocalStorage`, which forget the clients whose hits have all expired."""
 
 
-class LocalStorage(Storage, MovingWindowSupport):
+class LocalStorage(MovingWindowOnly):
     """``limits``' storage in this process's memory, for the moving window: each key's hit times, oldest first.
 
     ``limits``' own ``MemoryStorage`` expires its entries on a timer thread that it starts again every 10 ms while
@@ -154,8 +173,6 @@ class LocalStorage(Storage, MovingWindowSupport):
     interpreter from the moves (benchmarks/hint_traffic_history.md). Here a key's expired hits are dropped when
     the key is used, and the keys of clients gone quiet once every :data:`SWEEP_EVERY` seconds.
     """
-
-    STORAGE_SCHEME = None
 
     def __init__(self) -> None:
         super().__init__()
@@ -208,25 +225,10 @@ class LocalStorage(Storage, MovingWindowSupport):
             self._hits.clear()
         return count
 
-    def check(self) -> bool:
-        return True
 
-    # The fixed-window calls, which the moving window never makes.
-    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
-        raise NotImplementedError("the rate limits use the moving window")
-
-    def get(self, key: str) -> int:
-        raise NotImplementedError("the rate limits use the moving window")
-
-    def get_expiry(self, key: str) -> float:
-        raise NotImplementedError("the rate limits use the moving window")
-
-
-class StoreStorage(Storage, MovingWindowSupport):
+class StoreStorage(MovingWindowOnly):
     """``limits``' storage in the games database (:class:`~foursquare.store.rates.RateHits`), for the moving window;
     counts older than ``keep`` seconds are deleted as it goes (:data:`PURGE_EVERY_HITS`)."""
-
-    STORAGE_SCHEME = None
 
     def __init__(self, store: Store, *, keep: float) -> None:
         super().__init__()
@@ -252,16 +254,3 @@ class StoreStorage(Storage, MovingWindowSupport):
 
     def reset(self) -> int | None:
         return self.store.forget_hits()
-
-    def check(self) -> bool:
-        return True
-
-    # The fixed-window calls, which the moving window never makes.
-    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
-        raise NotImplementedError("the rate limits use the moving window")
-
-    def get(self, key: str) -> int:
-        raise NotImplementedError("the rate limits use the moving window")
-
-    def get_expiry(self, key: str) -> float:
-        raise NotImplementedError("the rate limits use the moving window")
