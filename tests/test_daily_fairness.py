@@ -8,53 +8,21 @@ The clock is the test's: it moves past midnight between two requests.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
-from foursquare.store import daily as daily_module
-from foursquare.web import create_app
 from test_accounts import Authenticator, create_passkey, sign_in
 from test_api import WINS, move
-from web_support import as_player
+from test_daily_results import DAY, WON_DEAL, Clock, app, clock, players
 
-DEAL = 1
-"""The daily deal in these tests: a deal of :data:`test_api.WINS`, whose perfect line wins with 24."""
+DEAL = WON_DEAL
+"""The daily deal in these tests (:mod:`test_daily_results`' fixtures): a deal of :data:`test_api.WINS`, whose
+perfect line wins with 24."""
 LINE = WINS[DEAL][1]
-DAY = datetime(2026, 12, 1, 23, 0, tzinfo=UTC)
-"""An hour before midnight, UTC."""
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.when = DAY
-
-    def __call__(self) -> datetime:
-        return self.when
-
-    def past_midnight(self) -> None:
-        self.when += timedelta(hours=2)
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def app(database: str, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setattr(daily_module, "daily_deal_number", lambda key, day: DEAL)
-    return create_app(database, clock=clock)  # on each engine in turn
-
-
-@pytest.fixture
-def players(app: Any) -> Iterator[Callable[[], TestClient]]:
-    with ExitStack() as stack:
-        yield lambda: as_player(stack.enter_context(TestClient(app)))
+# Fixtures are found by name in this module's namespace.
+__all__ = ["app", "clock", "players"]
 
 
 def daily(client: TestClient) -> dict[str, Any]:
@@ -81,7 +49,7 @@ def test_a_daily_game_finished_after_midnight_counts_neither_for_its_date_nor_as
     early_game = play(early, daily(early), LINE)
     late_game = play(late, daily(late), LINE[:3])
     assert early_game["outcome"] == "won" and early_game["deal"] is None  # secret while its day lasts
-    clock.past_midnight()
+    clock.next_day()
     # The day is over: the finished game shows its deal, and anyone may solve it.
     assert early.get(f"/api/games/{early_game['id']}").json()["deal"] == DEAL
     seen = late.get(f"/api/games/{late_game['id']}").json()
@@ -102,7 +70,7 @@ def test_a_daily_game_finished_after_midnight_counts_neither_for_its_date_nor_as
 def test_a_daily_game_finished_before_midnight_still_counts_after_it(app: Any, players: Any, clock: Clock) -> None:
     player = players()
     game = play(player, daily(player), LINE)
-    clock.past_midnight()
+    clock.next_day()
     state = player.get(f"/api/games/{game['id']}").json()
     assert (state["daily_late"], state["assisted"]) == (False, False)
     assert results(app).players == 1 and player.get("/api/stats").json()["daily"]["won"] == 1

@@ -21,9 +21,12 @@ from foursquare.store.tokens import anonymous_player
 from foursquare.web import create_app
 from foursquare.web.player import COOKIE, valid_player_id
 from foursquare.web.rate_limits import RateLimits
-from test_accounts import Authenticator, create_passkey, finished_game, sign_in
+from test_accounts import Authenticator, create_passkey, device, finished_game, sign_in
 from test_api import move, new_game
 from web_support import as_player
+
+# Fixtures are found by name in this module's namespace (device: a new browser of this module's app).
+__all__ = ["device"]
 
 
 def unlimited() -> RateLimits:
@@ -35,21 +38,6 @@ def unlimited() -> RateLimits:
 @pytest.fixture
 def app(database: str) -> Any:
     return create_app(database, rate_limits=unlimited())
-
-
-@pytest.fixture
-def browsers(app: Any) -> Any:
-    clients: list[TestClient] = []
-
-    def open_one(cookie: str | None = None) -> TestClient:
-        client = TestClient(app, cookies=None if cookie is None else {COOKIE: cookie})
-        client.__enter__()
-        clients.append(client)
-        return client if cookie is not None else as_player(client)
-
-    yield open_one
-    for client in clients:
-        client.__exit__(None, None, None)
 
 
 def views(client: TestClient) -> dict[str, Any]:
@@ -110,22 +98,22 @@ def check_answer(what: str, answer: Any, victims: set[str]) -> None:
         assert what == "look" and answer.json()["yours"] is False, (what, answer.text)
 
 
-def test_no_value_of_a_database_copy_acts_as_a_player(app: Any, browsers: Any) -> None:
+def test_no_value_of_a_database_copy_acts_as_a_player(app: Any, device: Any) -> None:
     # The victims: an anonymous player with a finished game and a live one; an account on two devices.
-    anonymous = browsers()
+    anonymous = device()
     finished_game(anonymous)
     anonymous_live = move(anonymous, new_game(anonymous, deal=3), 0, 0)
-    phone = browsers()
+    phone = device()
     key = Authenticator()
     finished_game(phone, deal=2)
     assert create_passkey(phone, key).status_code == 201
     account_live = move(phone, new_game(phone, deal=4), 0, 0)
-    laptop = browsers()
+    laptop = device()
     assert sign_in(laptop, key.copy()).status_code == 200
     phone.post("/api/account/passkeys/options")  # a challenge in flight: its browser's hash is in the copy
     # The thief has an account of their own, to bring a victim's games into.
     thief = Authenticator()
-    assert create_passkey(browsers(), thief).status_code == 201
+    assert create_passkey(device(), thief).status_code == 201
 
     store: Store = app.state.store
     account = store.player_of(phone.cookies[COOKIE])
@@ -137,21 +125,21 @@ def test_no_value_of_a_database_copy_acts_as_a_player(app: Any, browsers: Any) -
     values = candidates(every_value(store))
     assert {account, anonymous_player(anonymous.cookies[COOKIE])} <= set(values) or len(values) > 10
     for value in values:
-        for what, answer in attack(browsers(cookie=value), [anonymous_live, account_live], thief):
+        for what, answer in attack(device(cookie=value), [anonymous_live, account_live], thief):
             check_answer(what, answer, victims)
 
     assert views(anonymous) == before["anonymous"]
     assert views(phone) == before["phone"] and views(laptop) == before["laptop"]
     assert victims_rows(store, victims, account) == stored_before
-    thief_browser = browsers()
+    thief_browser = device()
     assert sign_in(thief_browser, thief).status_code == 200
     assert not {game["id"] for game in thief_browser.get("/api/games").json()["games"]} & victims
 
 
-def test_the_copy_holds_no_cookie_of_any_browser(app: Any, browsers: Any) -> None:
-    anonymous = browsers()
+def test_the_copy_holds_no_cookie_of_any_browser(app: Any, device: Any) -> None:
+    anonymous = device()
     new_game(anonymous, deal=1)
-    signed_in = browsers()
+    signed_in = device()
     create_passkey(signed_in, Authenticator())
     dump = every_value(app.state.store)
     for client in (anonymous, signed_in):
