@@ -70,9 +70,19 @@ def edge(page: Any, kind: str) -> list[str]:
     return [e["text"] for e in sorted(edges, key=lambda e: e["x"] if kind == "column" else e["y"])]
 
 
+SETTLED = """() => {
+  const board = document.getElementById('board');
+  const moving = board.getAnimations({subtree: true}).filter(
+    (a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity);
+  return !board.classList.contains('recentring') && moving.length === 0;
+}"""
+"""Whether the board is still: no glide under way, nor any other finite animation or transition of its parts (the
+class alone comes off when the glide's own timer ends, and a busy machine may draw the last frames after it)."""
+
+
 def settle(page: Any) -> None:
     """Wait until no slot or edge label is gliding any more."""
-    page.wait_for_function("!document.getElementById('board').classList.contains('recentring')")
+    page.wait_for_function(SETTLED)
 
 
 def check_names(page: Any, game: Game) -> list[dict[str, Any]]:
