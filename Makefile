@@ -14,7 +14,7 @@ BIN := $(VENV)/bin
 LOCK := requirements/ci.txt
 PIP := $(BIN)/python -m pip install --quiet --constraint $(LOCK)
 
-.PHONY: play test check serve install test-install browser postgresql lint typecheck layers jscheck test-loaded lock clean
+.PHONY: play test check serve install test-install browser postgresql warm-start lint typecheck layers jscheck test-loaded lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -99,8 +99,16 @@ layers: test-install
 # which a third worker fills (pytest 895 s with -n 3 against 998 s with -n 2 here: benchmarks/test_suite.md).
 # A test module stays on one worker (--dist loadfile), so its server and browser are started once.
 WORKERS ?= 3
-test: test-install browser postgresql lint typecheck layers jscheck
+test: test-install browser postgresql warm-start lint typecheck layers jscheck
+	@while kill -0 $$(cat $(VENV)/warm.pid) 2>/dev/null; do sleep 1; done
 	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile --durations=15
+
+# Fill numba's cache (the players and the solver, what a pool's heavy worker loads as it starts) while the single-
+# core checks run: on a clean clone every test process and server would otherwise compile them side by side at
+# the start of the tests (about 45 s of a core each). A failure only means the tests compile as they go.
+warm-start: test-install
+	@$(BIN)/python -c "from foursquare.web.pool import warm_up; warm_up('heavy')" > $(VENV)/warm.log 2>&1 & \
+	echo $$! > $(VENV)/warm.pid
 
 # The checks side by side: the tests' output as it comes, then the log of any other check that failed.
 check: test-install browser postgresql node_modules/.installed
