@@ -14,7 +14,7 @@ BIN := $(VENV)/bin
 LOCK := requirements/ci.txt
 PIP := $(BIN)/python -m pip install --quiet --constraint $(LOCK)
 
-.PHONY: play test check serve install test-install browser postgresql warm-start lint typecheck layers jscheck test-loaded lock clean
+.PHONY: play test check serve install test-install browser postgresql warm-start lint typecheck layers jscheck jstest test-loaded lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -86,6 +86,11 @@ node_modules/.installed: package.json package-lock.json
 jscheck: node_modules/.installed
 	npm run --silent typecheck
 
+# The page's copy of the rules (static/engine.js) replays the engine's games under Node: the committed ones here,
+# 10,000 fresh ones in tests/test_js_engine.py.
+jstest: node_modules/.installed
+	node --test tests/js/
+
 lint: test-install
 	$(BIN)/ruff check src tests
 
@@ -99,7 +104,7 @@ layers: test-install
 # which a third worker fills (pytest 895 s with -n 3 against 998 s with -n 2 here: benchmarks/test_suite.md).
 # A test module stays on one worker (--dist loadfile), so its server and browser are started once.
 WORKERS ?= 3
-test: test-install browser postgresql warm-start lint typecheck layers jscheck
+test: test-install browser postgresql warm-start lint typecheck layers jscheck jstest
 	@while kill -0 $$(cat $(VENV)/warm.pid) 2>/dev/null; do sleep 1; done
 	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile --durations=15
 
@@ -111,7 +116,7 @@ warm-start: test-install
 	echo $$! > $(VENV)/warm.pid
 
 # The checks side by side: the tests' output as it comes, then the log of any other check that failed.
-check: test-install browser postgresql node_modules/.installed
+check: test-install browser postgresql node_modules/.installed jstest
 	@trap 'kill $$(jobs -p) 2>/dev/null' EXIT; \
 	$(BIN)/ruff check src tests > $(VENV)/ruff.log 2>&1 & ruff=$$!; \
 	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & mypy=$$!; \

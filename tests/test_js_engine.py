@@ -1,0 +1,84 @@
+"""The page's copy of the rules (``static/engine.js``) plays as the engine: Node replays the engine's games.
+
+``tests/js_engine_support.py`` plays random games with :mod:`foursquare.engine` in the four rule sets and writes
+every action, flip and state, with the stock of edge and random deal numbers; ``tests/js/engine.test.mjs``,
+run by ``node --test``, replays them through engine.js and compares everything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from js_engine_support import FIXTURE, coverage, fixture_text, write
+
+ROOT = Path(__file__).resolve().parent.parent
+JS_TESTS = ROOT / "tests" / "js"
+
+# What a file of games must exercise for its replay to vouch for every rule (a redo made illegal by a pop is
+# rarer: engine.test.mjs checks it on its own).
+EVERY_RULE = {
+    "deal",
+    "stock",
+    *(f"{adjacency} count_buried={buried}" for adjacency in ("orthogonal", "diagonal") for buried in (False, True)),
+    *(f"outcome {reason}" for reason in ("won", "too_many_face_down", "stock_empty")),
+    *(f"flip {part}" for part in ("row", "column", "highest", "lowest", "none_face_up")),
+    *(f"probe {reason}" for reason in ("legal", "game_over", "first_card", "pile_full", "not_adjacent", "outside_4x4")),
+    *("start", "place", "undo", "redo", "pop", "restart"),
+}
+
+
+def _replay(cases: Path | None) -> str:
+    """Run the Node tests on ``cases`` (None: the committed games); their report, or a failure with it."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed (Debian's nodejs): the page's copy of the rules cannot be run")
+    env = {key: value for key, value in os.environ.items() if key != "FOURSQUARE_JS_ENGINE_CASES"}
+    if cases is not None:
+        env["FOURSQUARE_JS_ENGINE_CASES"] = str(cases)
+    run = subprocess.run(
+        [node, "--test", "--test-reporter=tap", str(JS_TESTS)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=900,
+    )
+    if run.returncode != 0:
+        pytest.fail(f"node --test {JS_TESTS} failed (exit {run.returncode}):\n{run.stdout}\n{run.stderr}")
+    return run.stdout
+
+
+def _games(cases: Path) -> list[dict[str, Any]]:
+    with cases.open(encoding="utf-8") as lines:
+        next(lines)
+        return [json.loads(line) for line in lines]
+
+
+def _check_and_replay(tmp_path: Path, games: int, seed: int) -> None:
+    cases = tmp_path / "cases.jsonl"
+    write(cases, games, seed)
+    assert EVERY_RULE - coverage(_games(cases)) == set()
+    assert "# fail 0" in _replay(cases)
+
+
+def test_engine_js_replays_a_thousand_games_of_the_engine(tmp_path: Path) -> None:
+    _check_and_replay(tmp_path, 1000, seed=1)
+
+
+@pytest.mark.slow
+def test_engine_js_replays_ten_thousand_games_of_the_engine(tmp_path: Path) -> None:
+    _check_and_replay(tmp_path, 10_000, seed=2)
+
+
+def test_the_committed_games_are_the_engines_and_replay() -> None:
+    assert FIXTURE.read_text(encoding="utf-8") == fixture_text(), "refresh: .venv/bin/python tests/js_engine_support.py"
+    assert EVERY_RULE - coverage(_games(FIXTURE)) == set()
+    assert "# fail 0" in _replay(None)
