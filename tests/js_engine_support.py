@@ -9,7 +9,7 @@ of several numbered deals and the first numbers of SplitMix64. The texts below a
 test writes engine.js's games in the same words.
 
 The file is JSON Lines: a header (the deals), then one game a line. ``tests/js/engine_cases.jsonl`` is a small
-one, committed so that ``node --test tests/js/`` runs alone; ``tests/test_js_engine.py`` writes larger ones.
+one, committed so that ``node --test tests/js/*.test.mjs`` runs alone; ``tests/test_js_engine.py`` writes larger ones.
 Refresh the committed one after a change of the rules with ``.venv/bin/python tests/js_engine_support.py``.
 """
 

@@ -43,7 +43,7 @@ def _replay(cases: Path | None) -> str:
     if cases is not None:
         env["FOURSQUARE_JS_ENGINE_CASES"] = str(cases)
     run = subprocess.run(
-        [node, "--test", "--test-reporter=tap", str(JS_TESTS)],
+        [node, "--test", "--test-reporter=tap", *map(str, sorted(JS_TESTS.glob("*.test.mjs")))],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -52,7 +52,7 @@ def _replay(cases: Path | None) -> str:
         timeout=900,
     )
     if run.returncode != 0:
-        pytest.fail(f"node --test {JS_TESTS} failed (exit {run.returncode}):\n{run.stdout}\n{run.stderr}")
+        pytest.fail(f"node --test {JS_TESTS}/*.test.mjs failed (exit {run.returncode}):\n{run.stdout}\n{run.stderr}")
     return run.stdout
 
 

@@ -2,8 +2,8 @@
 // engine's random games written by tests/js_engine_support.py — every action, what it did, the state after it,
 // the legal cells, why one more cell is illegal — and shuffles the same stocks for the same deal numbers.
 //
-//   node --test tests/js/                                          the committed games (engine_cases.jsonl)
-//   FOURSQUARE_JS_ENGINE_CASES=cases.jsonl node --test tests/js/   a file of more (tests/test_js_engine.py)
+//   node --test tests/js/*.test.mjs                                          the committed games (engine_cases.jsonl)
+//   FOURSQUARE_JS_ENGINE_CASES=cases.jsonl node --test tests/js/*.test.mjs   a file of more (tests/test_js_engine.py)
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
