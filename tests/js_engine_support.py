@@ -4,12 +4,13 @@
 replaying, under Node, the games this module plays with the engine: every action (a placement, an undo, a
 redo, a pop, a restart), what it did (the card placed, each flip with its line and reason, the outcome and
 score) and the state after it (every pile, card by card with its face; the face-down count; the card to place;
-the outcome; undo and redo), the legal cells, and why one more cell is illegal or not. It also writes the stock
-of several numbered deals and the first numbers of SplitMix64. The texts below are the comparison's terms: the
-test writes engine.js's games in the same words.
+the outcome; undo and redo), the legal cells, why one more cell is illegal or not, and now and then the server's
+answer to the placement (:mod:`foursquare.web.views`), which engine.js must give in the same shapes. It also
+writes the stock of several numbered deals and the first numbers of SplitMix64. The texts below are the
+comparison's terms: the test writes engine.js's games in the same words.
 
 The file is JSON Lines: a header (the deals), then one game a line. ``tests/js/engine_cases.jsonl`` is a small
-one, committed so that ``node --test tests/js/*.test.mjs`` runs alone; ``tests/test_js_engine.py`` writes larger ones.
+one, committed so that ``node --test tests/js/*.test.mjs`` runs alone; ``tests/test_js_engine.py`` writes more.
 Refresh the committed one after a change of the rules with ``.venv/bin/python tests/js_engine_support.py``.
 """
 
@@ -30,7 +31,7 @@ from foursquare.engine import AREA_REACH, CellView, Game, IllegalMoveError, Move
 FORMAT = "foursquare-js-engine-cases"
 FIXTURE = Path(__file__).resolve().parent / "js" / "engine_cases.jsonl"
 FIXTURE_GAMES = 16
-FIXTURE_SEED = 4  # its 16 games win, lose both ways, pop, restart, redo, and probe every illegal cell
+FIXTURE_SEED = 27  # the first whose 16 games cover EVERY_RULE of test_js_engine.py: find another after a change of play
 
 #: The four rule sets; game i plays the rule set i mod 4.
 VARIANTS = (
@@ -64,6 +65,28 @@ SPLITMIX_SEEDS = (0, 1, 2**63, 2**64 - 1)
 UNDO, REDO, POP, RESTART, REPLAY_REDO = 0.07, 0.07, 0.02, 0.004, 0.3
 END_UNDO = 0.5
 MAX_ACTIONS = 120
+# How often the server's answer to a placement is written (making it takes longer than playing), and its
+# fields that the rules decide: the rest (the game's id, dates, owner, daily deal) is the server's own.
+API_ANSWERS = 1 / 16
+API_FIELDS = (
+    "variant",
+    "turn",
+    "card",
+    "stock_left",
+    "face_down",
+    "max_face_down",
+    "cells",
+    "legal",
+    "legal_cells",
+    "area",
+    "outcome",
+    "reason",
+    "score",
+    "can_undo",
+    "can_redo",
+    "placed",
+    "flips",
+)
 
 
 # The names of cells and cards, looked up (the engine's properties are slow for 10,000 games).
@@ -172,38 +195,71 @@ def _policy_move(game: Game, legal: list[Move], *, win: bool) -> Move:
     return best
 
 
-def _act(game: Game, legal: list[Move], rng: random.Random, player: str) -> tuple[str, str] | None:
+def api_answer(game: Game, placement: Placement) -> dict[str, Any]:
+    """What the server answers after ``placement`` (``views.move_result``), less what the rules do not decide:
+    the API's shapes that engine.js's ``Game.state()`` and placements must have for the page to draw them."""
+    from foursquare.store.games import StoredGame  # late: the web extra's imports, for this only
+    from foursquare.web import views
+
+    outcome = game.outcome()
+    stored = StoredGame(
+        id="game",
+        player="player",
+        deal=game.deal,
+        stock=None if game.deal is not None else game.stock,
+        deal_hidden=False,
+        variant=game.variant,
+        moves=tuple(game.moves),
+        redo=tuple(game.redo_moves),
+        turn=game.turn,
+        outcome=outcome.status,
+        reason=outcome.reason,
+        score=outcome.score,
+        analysis=None,
+        created_at="",
+        updated_at="",
+    )
+    answer = views.move_result(stored, game, placement, viewer="player").model_dump(mode="json")
+    return {key: answer[key] for key in API_FIELDS}
+
+
+def _act(game: Game, legal: list[Move], rng: random.Random, player: str) -> tuple[str, str, Placement | None] | None:
     """One random action (mostly a placement among ``legal``, the legal moves; at the end, an undo half the time)
     and what it did, or None to stop.
 
     A pop keeps the redo list, whose next move may then be illegal: redoing it raises (and drops it).
     """
     if game.is_over():
-        return ("undo", placement_text(game.undo())) if rng.random() < END_UNDO else None
+        return ("undo", placement_text(game.undo()), None) if rng.random() < END_UNDO else None
     draw = rng.random()
     if draw < UNDO and game.can_undo:
-        return "undo", placement_text(game.undo())
+        return "undo", placement_text(game.undo()), None
     draw -= UNDO
     if draw < REDO and game.can_redo:
         try:
-            return "redo", placement_text(game.redo())
+            placement = game.redo()
         except IllegalMoveError as error:
-            return "redo", f"illegal {error.reason}"
+            return "redo", f"illegal {error.reason}", None
+        return "redo", placement_text(placement), placement
     draw -= REDO
     if draw < POP and game.can_undo:
-        return "pop", placement_text(game.pop())
+        return "pop", placement_text(game.pop()), None
     if player == "random" or rng.random() < 0.05:
         move = rng.choice(legal)
     else:
         move = _policy_move(game, legal, win=player == "policy")
     if game.can_redo and rng.random() < REPLAY_REDO and game.is_legal(*game.redo_moves[0]):
         move = game.redo_moves[0]  # placed again by hand: the redo list keeps the rest
-    return _CELL_NAMES[move], placement_text(game.place(move.row, move.col))
+    placement = game.place(move.row, move.col)
+    return _CELL_NAMES[move], placement_text(placement), placement
 
 
 def play(index: int, rng: random.Random) -> dict[str, Any]:
     """Game ``index`` of a file: a random deal (now and then an edge deal, or an explicit stock), played by
     :func:`player_of` with random undos, redos, pops and restarts.
+
+    ``answers`` holds the server's answer (:func:`api_answer`) after some placements (one in 16, and the first
+    that ends the game if none before), as ``[step, answer]``.
 
     Each step is ``[action, what it did, state, legal cells, probe]``: the action is a cell's name (a
     placement), ``undo``, ``redo``, ``pop``, ``restart`` or ``start`` (the game before any action, which did
@@ -221,7 +277,9 @@ def play(index: int, rng: random.Random) -> dict[str, Any]:
     player = player_of(index)
     legal = game.legal_moves
     steps: list[list[Any]] = [["start", "", state_text(game), legal_text(legal), _probe(game, rng)]]
+    answers: list[list[Any]] = []
     for _ in range(MAX_ACTIONS):
+        placement = None
         if rng.random() < RESTART and game.can_undo:
             game.restart()
             action, did = "restart", ""
@@ -229,14 +287,17 @@ def play(index: int, rng: random.Random) -> dict[str, Any]:
             acted = _act(game, legal, rng, player)
             if acted is None:
                 break
-            action, did = acted
+            action, did, placement = acted
         legal = game.legal_moves
         steps.append([action, did, state_text(game), legal_text(legal), _probe(game, rng)])
+        if placement is not None and (rng.random() < API_ANSWERS or (placement.outcome.is_over and not answers)):
+            answers.append([len(steps) - 1, api_answer(game, placement)])
     return {
         "deal": None if game.deal is None else str(game.deal),
         "stock": None if game.deal is not None else " ".join(card.name for card in game.stock),
         "variant": variant.to_json(),
         "steps": steps,
+        "answers": answers,
     }
 
 

@@ -64,31 +64,40 @@ function placementText(placement) {
 }
 
 /**
- * Do one of a recorded game's actions; what it did, in the comparison's words.
+ * @typedef {import("../../src/foursquare/web/static/engine.js").Placement} Placement
+ */
+
+/**
+ * Do one of a recorded game's actions; what it did, in the comparison's words, and the card it placed if any.
  * @param {Game} game
  * @param {string} action
+ * @returns {[string, Placement | null]}
  */
 function act(game, action) {
   switch (action) {
     case "start":
-      return "";
+      return ["", null];
     case "restart":
       game.restart();
-      return "";
+      return ["", null];
     case "undo":
-      return placementText(game.undo());
+      return [placementText(game.undo()), null];
     case "pop":
-      return placementText(game.pop());
-    case "redo":
+      return [placementText(game.pop()), null];
+    case "redo": {
+      let placement;
       try {
-        return placementText(game.redo());
+        placement = game.redo();
       } catch (error) {
         if (!(error instanceof IllegalMoveError)) throw error;
-        return `illegal ${error.reason}`;
+        return [`illegal ${error.reason}`, null];
       }
+      return [placementText(placement), placement];
+    }
     default: {
       const { row, col } = cellOfName(action);
-      return placementText(game.place(row, col));
+      const placement = game.place(row, col);
+      return [placementText(placement), placement];
     }
   }
 }
@@ -138,9 +147,19 @@ function replay(record, index) {
   const name = `game ${index} (${record.deal === null ? "an explicit stock" : `deal ${record.deal}`}, ${JSON.stringify(record.variant)})`;
   assert.deepEqual(game.variant, record.variant, name);
   assert.equal(game.deal, record.deal === null ? null : BigInt(record.deal), name);
+  const answers = new Map(record.answers);
   for (const [step, [action, did, state, legal, probe]] of record.steps.entries()) {
     const where = `${name}, step ${step} (${action})`;
-    assert.equal(act(game, action), did, `${where}: what it did`);
+    const [done, placement] = act(game, action);
+    assert.equal(done, did, `${where}: what it did`);
+    const answer = answers.get(step);
+    if (answer !== undefined) {
+      // The server's answer to this move (foursquare.web.views): the page can draw engine.js's as it draws it.
+      const { placed, flips, ...fields } = answer;
+      assert.ok(placement !== null, where);
+      const { row, col, cell, card } = placement;
+      assert.deepEqual({ ...game.state(), placed: { row, col, cell, card }, flips: placement.flips }, { ...fields, placed, flips }, `${where}: the server's answer`);
+    }
     const text = stateText(game);
     assert.equal(text, state, `${where}: the state after it`);
     assert.equal(game.legalCells.join(","), legal, `${where}: the legal cells`);
@@ -161,6 +180,7 @@ function replay(record, index) {
 test("the file holds the games its header announces, in the four rule sets", () => {
   assert.equal(header.format, "foursquare-js-engine-cases");
   assert.equal(games.length, header.games);
+  assert.ok(games.every((record) => record.answers.length > 0), "each game has one of the server's answers at least");
   const sets = new Set(games.map((record) => JSON.stringify(record.variant)));
   assert.equal(sets.size, Math.min(4, games.length));
 });
