@@ -17,10 +17,11 @@ import pytest
 
 from foursquare.store import PasskeyNameError, Store
 from foursquare.store.accounts import NAME_LENGTH, SESSION_IDLE, passkey_name
+from foursquare.store.tokens import anonymous_player
 from foursquare.web.devices import device_of
 from foursquare.web.retention import Purged, RetentionSettings, longest_window, purge
 from foursquare.web.routes.account import RenameBody
-from test_accounts import Authenticator, Clock, app, clock, create_passkey, device, finished_game, sign_in
+from test_accounts import Authenticator, Clock, app, clock, cookie, create_passkey, device, finished_game, sign_in
 
 # Fixtures are found by name in this module's namespace.
 __all__ = ["app", "clock", "device"]
@@ -136,6 +137,22 @@ def test_a_session_idle_for_thirty_days_has_ended_and_a_used_one_lives_on(device
     clock.when += timedelta(hours=3)
     assert not laptop.get("/api/account").json()["signed_in"]
     assert [s["current"] for s in sessions(phone)] == [True]
+
+
+def test_only_a_cookie_of_no_session_nor_account_is_remembered_anonymous(device: Any, app: Any, clock: Clock) -> None:
+    """The server remembers anonymous cookies (no read to know who they are); a session's never, alive or not."""
+    phone, laptop, _ = two_devices(device)
+    store: Store = app.state.store
+    stranger = device()
+    assert stranger.get("/api/games").status_code == 200
+    assert store.known_player(cookie(stranger)) == anonymous_player(cookie(stranger))
+    account = store.player_of(cookie(phone))
+    assert account is not None and account != anonymous_player(cookie(phone))
+    assert store.player_of(account) is None  # an account's own id is no cookie
+    clock.when += SESSION_IDLE + timedelta(hours=1)
+    assert not laptop.get("/api/account").json()["signed_in"]  # idle: the laptop's cookie is anonymous now
+    for remembered in (cookie(phone), cookie(laptop), account):
+        assert store.known_player(remembered) is None
 
 
 # --- the passkeys ----------------------------------------------------------------------------------------------------

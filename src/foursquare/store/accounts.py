@@ -50,7 +50,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from foursquare.errors import FoursquareError
 from foursquare.store.database import Connection, timestamp
@@ -186,8 +186,19 @@ class Deleted:
     sessions: int
 
 
+KNOWN_ANONYMOUS = 100_000
+"""At most so many cookies that name no session and no account are remembered (in memory, not in the database),
+so that an anonymous player's next requests read no row to know who they are (:meth:`Accounts.known_player`)."""
+
+
 class Accounts(GameStore):
     """The accounts, their passkeys, the browsers signed in, the challenges given out."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Cookie -> anonymous player. Such a cookie never comes to name a session or an account: both are given
+        # new random values (:func:`new_cookie`, an account's own id), so what is remembered stays true.
+        self._anonymous: dict[str, str] = {}
 
     # --- who is asking ----------------------------------------------------------------------------------------
 
@@ -195,6 +206,11 @@ class Accounts(GameStore):
         """The account the browser with ``cookie`` is signed in to, with its passkeys; None when it is anonymous."""
         with self.connect() as conn:
             return self._account_of(conn, cookie)
+
+    def known_player(self, cookie: str) -> str | None:
+        """The anonymous player of ``cookie`` if :meth:`player_of` found it to be anonymous already; else None
+        (ask :meth:`player_of`). Reads nothing: fit for the event loop."""
+        return self._anonymous.get(cookie)
 
     def player_of(self, cookie: str) -> str | None:
         """The player whose games the browser with ``cookie`` plays: its account's while its session lives, else
@@ -214,7 +230,9 @@ class Accounts(GameStore):
         if row["taken"]:
             return None
         seen = row["last_seen_at"]
-        if row["account"] is None or seen is None or seen <= timestamp(moment - SESSION_IDLE):
+        if row["account"] is None:
+            return self._remember_anonymous(cookie)
+        if seen is None or seen <= timestamp(moment - SESSION_IDLE):
             return anonymous_player(cookie)
         if seen <= timestamp(moment - SESSION_TOUCH):
             with self.transaction(f"session:{token_hash(cookie)}") as conn:
@@ -222,6 +240,12 @@ class Accounts(GameStore):
                     "UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?", (timestamp(moment), token_hash(cookie))
                 )
         return str(row["account"])
+
+    def _remember_anonymous(self, cookie: str) -> str:
+        if len(self._anonymous) >= KNOWN_ANONYMOUS:
+            self._anonymous.clear()  # forgotten ones are read again: simpler than an order of use, as good here
+        player = self._anonymous[cookie] = anonymous_player(cookie)
+        return player
 
     def account_handle(self, player: str) -> str | None:
         """The WebAuthn user handle (base64url) of the account whose player is ``player``; None if there is none."""

@@ -9,11 +9,12 @@ from __future__ import annotations
 import ipaddress
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from fastapi.concurrency import run_in_threadpool
 
 from foursquare.store import DamagedGameError, Store, StoredGame
 from foursquare.web.errors import ForbiddenError, RateLimitedError
@@ -76,42 +77,49 @@ def is_current(analysis_text: str) -> bool:
     return isinstance(version, int) and version >= VERSION
 
 
-def get_store(request: Request) -> Store:
+# The dependencies that only read app.state or the request are coroutines: FastAPI runs a plain function in a
+# worker thread, a hop that costs a request more than the function (benchmarks/hint_traffic_history.md).
+async def get_store(request: Request) -> Store:
     store: Store = request.app.state.store
     return store
 
 
-def get_browser(request: Request) -> str:
+async def get_browser(request: Request) -> str:
     """The browser's player cookie (see :mod:`foursquare.web.player`): what names its session, if it has one.
 
     Refused as :func:`get_player` refuses it (an account's own id is no cookie), so that the account routes, which
     act on the cookie, never take a value read from a copy of the database.
     """
-    get_player(request)
+    await get_player(request)
     browser: str = request.state.browser
     return browser
 
 
-def get_player(request: Request) -> str:
+async def get_player(request: Request) -> str:
     """The player whose games the request plays: the account's for a browser signed in, else the anonymous
     player of the cookie (its hash: :func:`foursquare.store.tokens.anonymous_player`).
 
     A cookie that is an account's own player id (which no browser is ever given) is refused 403 ``no_player``:
-    an account's games are reached through a session only. Resolved once per request.
+    an account's games are reached through a session only. Resolved once per request; a cookie known to be
+    anonymous without a worker thread or a read.
     """
     resolved: str | None = getattr(request.state, "player", None)
     if resolved is not None:
         return resolved
     store: Store = request.app.state.store
     browser: str = request.state.browser
-    player = store.player_of(browser)
+    player = store.known_player(browser) or await run_in_threadpool(store.player_of, browser)
     if player is None:
         raise ForbiddenError("no_player")
     request.state.player = player
     return player
 
 
-def get_client(request: Request) -> str:
+async def get_client(request: Request) -> str:
+    return client_address(request)
+
+
+def client_address(request: Request) -> str:
     """Who is asking, as far as fair use is concerned: the client's address (an IPv6 address's /64 network).
 
     Not the cookie, which a client may drop at will; behind a reverse proxy the address is the one the proxy
@@ -129,33 +137,37 @@ def get_client(request: Request) -> str:
     return str(address)
 
 
-def get_retention(request: Request) -> RetentionSettings:
+async def get_retention(request: Request) -> RetentionSettings:
     settings: RetentionSettings = request.app.state.retention
     return settings
 
 
-def get_analysis_jobs(request: Request) -> AnalysisJobs:
+async def get_analysis_jobs(request: Request) -> AnalysisJobs:
     jobs: AnalysisJobs = request.app.state.analysis_jobs
     return jobs
 
 
-def get_pool(request: Request) -> ComputePool:
+async def get_pool(request: Request) -> ComputePool:
     pool: ComputePool = request.app.state.pool
     return pool
 
 
-def rate_limited(kind: Kind) -> Callable[[Request], None]:
+def rate_limited(kind: Kind) -> Callable[[Request], Awaitable[None]]:
     """A dependency that counts a request of ``kind`` by its client, and refuses it 429 past the limit.
 
     Another site's request is refused first (403 ``cross_site``), uncounted: a page elsewhere that loads a hint's
     address a hundred times would otherwise spend the visitor's limit.
     """
 
-    def count(request: Request) -> None:
+    async def count(request: Request) -> None:
         if cross_site(request):
             raise ForbiddenError("cross_site")
         limits: RateLimits = request.app.state.rate_limits
-        retry_after = limits.retry_after(kind, get_client(request))
+        client = client_address(request)
+        if limits.in_memory:  # a few microseconds: no worker thread
+            retry_after = limits.retry_after(kind, client)
+        else:  # counted in the database
+            retry_after = await run_in_threadpool(limits.retry_after, kind, client)
         if retry_after is not None:
             raise RateLimitedError(retry_after)
 

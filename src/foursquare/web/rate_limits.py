@@ -121,6 +121,11 @@ class RateLimits:
         keep = self.longest_window().total_seconds()
         object.__setattr__(self, "_limiter", MovingWindowRateLimiter(StoreStorage(store, keep=keep)))
 
+    @property
+    def in_memory(self) -> bool:
+        """Whether the counts are in this process's memory (not shared through the database)."""
+        return isinstance(self._limiter.storage, LocalStorage)
+
     def retry_after(self, kind: Kind, client: str) -> int | None:
         """Count one request of ``kind`` by ``client``: None if allowed, else the seconds until it would be.
 

@@ -44,7 +44,7 @@ MAX_PAGE = 10**9
 router = APIRouter(prefix="/api/games", route_class=Route)
 
 
-def get_heavy_pool(request: Request) -> ComputePool:
+async def get_heavy_pool(request: Request) -> ComputePool:
     """The pool of the work that takes seconds: analyses and winnable deals (:mod:`foursquare.web.pool`)."""
     pool: ComputePool = request.app.state.heavy_pool
     return pool
