@@ -1,0 +1,806 @@
+// @ts-check
+// The best player's rollout policy and the hint, in the page: so that a hint works without the server.
+//
+// The server's hint (GET /api/games/{id}/hint, foursquare.players.hint) races the legal moves against each other
+// on sampled futures of the unseen cards, each future played out by the `best` player's rollout policy in the
+// compiled kernel (src/foursquare/kernel/policies.py, docs/ai.md). This module is a copy of that machinery, kept
+// honest like engine.js: the kernel's compact board and rules (kernel/state.py, kernel/rules.py), its SplitMix64
+// and Fisher–Yates shuffle (kernel/rng.py), the rollout policy (policy_value, policy_choice, policy_playout),
+// the Monte Carlo of a position (kernel/montecarlo.py) and the race of players/evaluation.py (rank_moves, race,
+// the survivors' test with numpy's summation order) and players/hints.py. tests/js/policy.test.mjs checks,
+// on positions of random games written by tests/js_policy_support.py (tests/test_js_policy.py: 10,000 of them),
+// that the policy here chooses the kernel's move and values every move as the kernel does, and that hint()
+// gives the server's answer number for number. Change the policy or the race in Python first, then here.
+//
+// A hint sees what the player sees: the piles, the card to place and which cards are still unseen (never the
+// stock's order, which a Game knows). With the same seed (0, the server's) it samples the same futures as the
+// server and answers the same. No DOM: Node imports it as it is, and so can a Web Worker.
+
+import { DECK_SIZE, GRID, MAX_FACE_DOWN, PILE_CAP, WINNING_CELLS, cardIndex, cellName } from "./engine.js";
+
+/**
+ * @typedef {import("./engine.js").Game} Game
+ * @typedef {import("./engine.js").Move} Move
+ * @typedef {Int8Array} Board a position in the kernel's layout (STATE_SIZE entries; see kernel/state.py)
+ * @typedef {{row: number, col: number, cell: string, win_probability: number, expected_score: number,
+ *   playouts: number}} MoveAdvice a legal move with its estimates, as the API's MoveAdvice
+ * @typedef {{turn: number, moves: MoveAdvice[]}} Hint the API's hint: every legal move, highest expected score
+ *   first (ties: the higher win probability, then the race's order)
+ * @typedef {{index: number, wins: number, scores: number, samples: number, value: number, left: number}} Entry
+ *   one move in a race: its wins, summed scores, futures met, summed value, and the round it left (-1: never)
+ */
+
+// --- the race's settings (players/evaluation.py and players/hints.py) ------------------------------------------
+
+/** Playouts per ranking of a hint (players.HINT_PLAYOUTS). */
+export const HINT_PLAYOUTS = 400;
+/** Futures per round of the race between moves. */
+export const BATCH = 16;
+/** Rounds before a race may end with a single move left. */
+export const MIN_ROUNDS = 2;
+/** Standard errors by which a move must trail the leader to leave the race. */
+export const CONFIDENCE = 2.5;
+/** Points a won playout is worth on top of its score in the first race. */
+export const WIN_BONUS = 0;
+/** A position is risky when the first race's leader wins less often than this. */
+export const RISKY_BELOW = 0.85;
+/** The win bonus of the second race in a risky position. */
+export const RISK_BONUS = 20;
+/** The rollout policy's weights: face-down cards, occupied cells, tops the next card may turn down, and up. */
+export const POLICY_WEIGHTS = Object.freeze([1.0, 3.286, 0.585, 0.348]);
+
+// --- the board (kernel/state.py) ---------------------------------------------------------------------------------
+
+const SUIT_COUNT = 4;
+const RANK_COUNT = DECK_SIZE / SUIT_COUNT;
+// A square of (2 GRID + 1)² cells around the first card, with an always-empty ring around the reachable ones.
+const ORIGIN = GRID;
+const SIDE = 2 * GRID + 1;
+const CELLS = SIDE * SIDE;
+const ORIGIN_CELL = ORIGIN * SIDE + ORIGIN;
+const REACH = GRID - 1;
+// Per-cell blocks: board[BLOCK + cell].
+const TOP_CARD = 0;
+const TOP_FACE_UP = CELLS;
+const PILE_HEIGHT = 2 * CELLS;
+const PILE_BURIED = 3 * CELLS;
+// Scalars: the occupied box (area rows and columns), occupied cells, turn, face-down tops and buried cards,
+// status, score, the house rules.
+const MIN_ROW = 4 * CELLS;
+const MAX_ROW = MIN_ROW + 1;
+const MIN_COL = MIN_ROW + 2;
+const MAX_COL = MIN_ROW + 3;
+const OCCUPIED = MIN_ROW + 4;
+const TURN = MIN_ROW + 5;
+const FACE_DOWN_TOPS = MIN_ROW + 6;
+const BURIED_FACE_DOWN = MIN_ROW + 7;
+const STATUS = MIN_ROW + 8;
+const SCORE = MIN_ROW + 9;
+const DIAGONAL_FLAG = MIN_ROW + 10;
+const COUNT_BURIED_FLAG = MIN_ROW + 11;
+export const STATE_SIZE = MIN_ROW + 12;
+
+export const STATUS_PLAYING = 0;
+export const STATUS_WON = 1;
+export const STATUS_LOST_FACE_DOWN = 2;
+export const STATUS_LOST_STOCK = 3;
+/** Room for every legal cell. */
+export const MAX_MOVES = (2 * GRID - 1) ** 2;
+/** What lineTops leaves out to count every cell of a line. */
+const NO_CELL = CELLS;
+/** The value of a losing move: above any position's, lower the more cells it fills. */
+const LOSING_VALUE = 1e9;
+
+/**
+ * The board's cell of (row, col).
+ * @param {number} row
+ * @param {number} col
+ */
+export const cellOf = (row, col) => (row + ORIGIN) * SIDE + (col + ORIGIN);
+
+/**
+ * The (row, col) of a board's cell.
+ * @param {number} cell
+ * @returns {Move}
+ */
+export const moveOf = (cell) => ({ row: Math.floor(cell / SIDE) - ORIGIN, col: (cell % SIDE) - ORIGIN });
+
+/**
+ * The board of a new game.
+ * @param {boolean} diagonal
+ * @param {boolean} countBuried
+ * @returns {Board}
+ */
+export function emptyBoard(diagonal, countBuried) {
+  const board = new Int8Array(STATE_SIZE);
+  board.fill(-1, TOP_CARD, TOP_CARD + CELLS);
+  board[MIN_ROW] = SIDE;
+  board[MIN_COL] = SIDE;
+  board[MAX_ROW] = -1;
+  board[MAX_COL] = -1;
+  board[DIAGONAL_FLAG] = diagonal ? 1 : 0;
+  board[COUNT_BURIED_FLAG] = countBuried ? 1 : 0;
+  return board;
+}
+
+/**
+ * The board of `game`'s position, from what its player sees: the piles, the turn, the outcome, the house rules
+ * (the card to place is not part of it).
+ * @param {Game} game
+ * @returns {Board}
+ */
+export function boardOf(game) {
+  const variant = game.variant;
+  const board = emptyBoard(variant.adjacency === "diagonal", variant.count_buried);
+  for (const pile of game.piles()) {
+    const cell = cellOf(pile.row, pile.col);
+    const top = pile.cards.length - 1;
+    const buried = pile.face_up.slice(0, top).filter((up) => !up).length;
+    board[TOP_CARD + cell] = cardIndex(pile.cards[top]);
+    board[TOP_FACE_UP + cell] = pile.face_up[top] ? 1 : 0;
+    board[PILE_HEIGHT + cell] = pile.cards.length;
+    board[PILE_BURIED + cell] = buried;
+    const row = Math.floor(cell / SIDE);
+    const col = cell % SIDE;
+    board[MIN_ROW] = Math.min(board[MIN_ROW], row);
+    board[MAX_ROW] = Math.max(board[MAX_ROW], row);
+    board[MIN_COL] = Math.min(board[MIN_COL], col);
+    board[MAX_COL] = Math.max(board[MAX_COL], col);
+    board[OCCUPIED] += 1;
+    board[FACE_DOWN_TOPS] += pile.face_up[top] ? 0 : 1;
+    board[BURIED_FACE_DOWN] += buried;
+  }
+  const outcome = game.outcome;
+  board[TURN] = game.turn;
+  if (outcome.status === "won") board[STATUS] = STATUS_WON;
+  else if (outcome.status === "lost") {
+    board[STATUS] = outcome.reason === "too_many_face_down" ? STATUS_LOST_FACE_DOWN : STATUS_LOST_STOCK;
+  }
+  board[SCORE] = outcome.score ?? 0;
+  return board;
+}
+
+/**
+ * The cards the player of `game` has not seen, lowest index first (cards are 0-39, as in engine.js): neither on
+ * the board, buried or not, nor the card to place. Their order in the stock is what a hint samples.
+ * @param {Game} game
+ * @returns {Int8Array}
+ */
+export function unseenOf(game) {
+  const seen = new Uint8Array(DECK_SIZE);
+  for (const pile of game.piles()) for (const name of pile.cards) seen[cardIndex(name)] = 1;
+  const card = game.cardToPlace;
+  if (card !== null) seen[cardIndex(card)] = 1;
+  const unseen = [];
+  for (let i = 0; i < DECK_SIZE; i += 1) if (seen[i] === 0) unseen.push(i);
+  return Int8Array.from(unseen);
+}
+
+// --- the rules (kernel/rules.py) ----------------------------------------------------------------------------
+
+/**
+ * Whether an occupied cell touches `cell` (diagonally too in the diagonal variant).
+ * @param {Board} board
+ * @param {number} cell
+ */
+function adjacent(board, cell) {
+  if (board[cell - SIDE] >= 0 || board[cell + SIDE] >= 0 || board[cell - 1] >= 0 || board[cell + 1] >= 0) return true;
+  return (
+    board[DIAGONAL_FLAG] !== 0 &&
+    (board[cell - SIDE - 1] >= 0 || board[cell - SIDE + 1] >= 0 || board[cell + SIDE - 1] >= 0 || board[cell + SIDE + 1] >= 0)
+  );
+}
+
+/**
+ * Write the legal cells, in (row, col) order, into `out`; return how many.
+ * @param {Board} board
+ * @param {Int32Array} out room for MAX_MOVES
+ */
+export function legal(board, out) {
+  if (board[STATUS] !== STATUS_PLAYING) return 0;
+  if (board[OCCUPIED] === 0) {
+    out[0] = ORIGIN_CELL;
+    return 1;
+  }
+  let n = 0;
+  const rowEnd = board[MIN_ROW] + REACH;
+  const colStart = board[MAX_COL] - REACH;
+  const colEnd = board[MIN_COL] + REACH;
+  for (let r = board[MAX_ROW] - REACH; r <= rowEnd; r += 1) {
+    for (let c = colStart; c <= colEnd; c += 1) {
+      const cell = r * SIDE + c;
+      if (board[TOP_CARD + cell] >= 0) {
+        if (board[PILE_HEIGHT + cell] < PILE_CAP) out[n++] = cell;
+      } else if (adjacent(board, cell)) {
+        out[n++] = cell;
+      }
+    }
+  }
+  return n;
+}
+
+// What lineTops found (module variables rather than a new array for each of the millions of lines a hint scans).
+let tallyUp = 0;
+let tallyDown = 0;
+let upMax = 0;
+let upMin = 0;
+
+/**
+ * Count the face-up and face-down tops of the line `first, first + step, …` (`count` cells), `skip` left out,
+ * and the highest and lowest face-up rank (0 and RANK_COUNT + 1 when none is face up), into tallyUp, tallyDown,
+ * upMax and upMin.
+ * @param {Board} board
+ * @param {number} skip
+ * @param {number} first
+ * @param {number} step
+ * @param {number} count
+ */
+function lineTops(board, skip, first, step, count) {
+  let up = 0;
+  let down = 0;
+  let high = 0;
+  let low = RANK_COUNT + 1;
+  for (let k = 0, other = first; k < count; k += 1, other += step) {
+    const card = board[TOP_CARD + other];
+    if (other === skip || card < 0) continue;
+    if (board[TOP_FACE_UP + other] !== 0) {
+      up += 1;
+      const rank = (card >> 2) + 1;
+      if (rank > high) high = rank;
+      if (rank < low) low = rank;
+    } else {
+      down += 1;
+    }
+  }
+  tallyUp = up;
+  tallyDown = down;
+  upMax = high;
+  upMin = low;
+}
+
+/**
+ * How the row or column check of a card of `rank` at `cell` changes the number of face-down tops (0 when it
+ * does not fire), without changing the board.
+ * @param {Board} board
+ * @param {number} cell
+ * @param {number} rank
+ * @param {number} first
+ * @param {number} step
+ * @param {number} count
+ */
+function lineDelta(board, cell, rank, first, step, count) {
+  lineTops(board, cell, first, step, count);
+  const fires = tallyUp + tallyDown > 0 && (rank > upMax || rank < upMin);
+  return fires ? tallyUp - tallyDown : 0;
+}
+
+/**
+ * Apply the row or column check of a placement: turn the other tops over when the card is extreme.
+ * @param {Board} board
+ * @param {number} cell
+ * @param {number} rank
+ * @param {number} first
+ * @param {number} step
+ * @param {number} count
+ */
+function flipLine(board, cell, rank, first, step, count) {
+  lineTops(board, cell, first, step, count);
+  if (tallyUp + tallyDown === 0 || (rank <= upMax && rank >= upMin)) return;
+  for (let k = 0, other = first; k < count; k += 1, other += step) {
+    if (other !== cell && board[TOP_CARD + other] >= 0) board[TOP_FACE_UP + other] ^= 1;
+  }
+  board[FACE_DOWN_TOPS] += tallyUp - tallyDown;
+}
+
+/**
+ * Face-down cards counting towards the limit: the tops, and the buried ones when the house rule counts them.
+ * @param {Board} board
+ * @param {number} tops
+ * @param {number} buried
+ */
+const faceDownOf = (board, tops, buried) => tops + (board[COUNT_BURIED_FLAG] !== 0 ? buried : 0);
+
+/**
+ * The status after a move that leaves `occupied` cells, `topsDown` face-down tops and `down` face-down cards
+ * counting, `turn` cards having been laid.
+ * @param {number} occupied
+ * @param {number} topsDown
+ * @param {number} down
+ * @param {number} turn
+ */
+function verdict(occupied, topsDown, down, turn) {
+  if (occupied === WINNING_CELLS && topsDown === 0) return STATUS_WON;
+  if (down > MAX_FACE_DOWN) return STATUS_LOST_FACE_DOWN;
+  if (turn === DECK_SIZE) return STATUS_LOST_STOCK;
+  return STATUS_PLAYING;
+}
+
+/**
+ * Place `card` at `cell` (which must be legal) and judge the position.
+ * @param {Board} board
+ * @param {number} cell
+ * @param {number} card
+ */
+export function place(board, cell, card) {
+  const r = Math.floor(cell / SIDE);
+  const c = cell % SIDE;
+  if (board[TOP_CARD + cell] >= 0) {
+    if (board[TOP_FACE_UP + cell] === 0) {
+      // covering a face-down top buries it
+      board[PILE_BURIED + cell] += 1;
+      board[BURIED_FACE_DOWN] += 1;
+      board[FACE_DOWN_TOPS] -= 1;
+    }
+  } else {
+    board[OCCUPIED] += 1;
+    if (r < board[MIN_ROW]) board[MIN_ROW] = r;
+    if (r > board[MAX_ROW]) board[MAX_ROW] = r;
+    if (c < board[MIN_COL]) board[MIN_COL] = c;
+    if (c > board[MAX_COL]) board[MAX_COL] = c;
+  }
+  board[TOP_CARD + cell] = card;
+  board[TOP_FACE_UP + cell] = 1;
+  board[PILE_HEIGHT + cell] += 1;
+  const rank = (card >> 2) + 1;
+  flipLine(board, cell, rank, r * SIDE + board[MIN_COL], 1, board[MAX_COL] - board[MIN_COL] + 1);
+  flipLine(board, cell, rank, board[MIN_ROW] * SIDE + c, SIDE, board[MAX_ROW] - board[MIN_ROW] + 1);
+  board[TURN] += 1;
+  const status = verdict(
+    board[OCCUPIED],
+    board[FACE_DOWN_TOPS],
+    faceDownOf(board, board[FACE_DOWN_TOPS], board[BURIED_FACE_DOWN]),
+    board[TURN],
+  );
+  if (status !== STATUS_PLAYING) board[STATUS] = status;
+  if (status === STATUS_WON) board[SCORE] = DECK_SIZE - board[TURN];
+}
+
+/** The occupied cells after the move evaluate() judged last. */
+let evaluatedOccupied = 0;
+
+/**
+ * The status that placing `card` at `cell` would give, without changing the board (the cells it would occupy:
+ * evaluatedOccupied).
+ * @param {Board} board
+ * @param {number} cell
+ * @param {number} card
+ */
+function evaluate(board, cell, card) {
+  const r = Math.floor(cell / SIDE);
+  const c = cell % SIDE;
+  let topsDown = board[FACE_DOWN_TOPS];
+  let buried = board[BURIED_FACE_DOWN];
+  let occupied = board[OCCUPIED];
+  if (board[TOP_CARD + cell] >= 0) {
+    if (board[TOP_FACE_UP + cell] === 0) {
+      topsDown -= 1;
+      buried += 1;
+    }
+  } else {
+    occupied += 1;
+  }
+  const rank = (card >> 2) + 1;
+  const colLow = Math.min(board[MIN_COL], c);
+  const colHigh = Math.max(board[MAX_COL], c);
+  const rowLow = Math.min(board[MIN_ROW], r);
+  const rowHigh = Math.max(board[MAX_ROW], r);
+  topsDown += lineDelta(board, cell, rank, r * SIDE + colLow, 1, colHigh - colLow + 1);
+  topsDown += lineDelta(board, cell, rank, rowLow * SIDE + c, SIDE, rowHigh - rowLow + 1);
+  evaluatedOccupied = occupied;
+  return verdict(occupied, topsDown, faceDownOf(board, topsDown, buried), board[TURN] + 1);
+}
+
+// --- the rollout policy (kernel/policies.py) ----------------------------------------------------------------
+
+/**
+ * How bad a position is for the rollout policy (lower is better): a weighted sum of the face-down cards
+ * counting towards the limit, minus the occupied cells, plus the risk carried by every row and column (the
+ * chance that a random next rank fires its check, times the tops it would turn down), minus the same chance
+ * times the tops it would turn up. The same sums in the same order as the kernel, so the same number.
+ * @param {Board} board
+ * @param {readonly number[]} [weights]
+ */
+export function policyValue(board, weights = POLICY_WEIGHTS) {
+  const down = faceDownOf(board, board[FACE_DOWN_TOPS], board[BURIED_FACE_DOWN]);
+  let risk = 0.0;
+  let gain = 0.0;
+  for (let line = 0; line < 2; line += 1) {
+    const rows = line === 0;
+    const aLow = rows ? board[MIN_ROW] : board[MIN_COL];
+    const aHigh = rows ? board[MAX_ROW] : board[MAX_COL];
+    const bLow = rows ? board[MIN_COL] : board[MIN_ROW];
+    const bHigh = rows ? board[MAX_COL] : board[MAX_ROW];
+    const aStep = rows ? SIDE : 1;
+    const bStep = rows ? 1 : SIDE;
+    for (let a = aLow; a <= aHigh; a += 1) {
+      lineTops(board, NO_CELL, a * aStep + bLow * bStep, bStep, bHigh - bLow + 1);
+      if (tallyUp + tallyDown === 0) continue;
+      const p = tallyUp === 0 ? 1.0 : (RANK_COUNT - upMax + (upMin - 1)) / RANK_COUNT;
+      risk += p * tallyUp;
+      gain += p * tallyDown;
+    }
+  }
+  return weights[0] * down - weights[1] * board[OCCUPIED] + weights[2] * risk - weights[3] * gain;
+}
+
+/**
+ * What the rollout policy thinks of placing `card` at `cell` (lower is better): null for a move that wins at
+ * once, a number above any position's for a losing one, else policyValue after the move. `work` is scratch
+ * space of STATE_SIZE.
+ * @param {Board} board
+ * @param {number} cell
+ * @param {number} card
+ * @param {readonly number[]} weights
+ * @param {Board} work
+ * @returns {number | null}
+ */
+export function moveValue(board, cell, card, weights = POLICY_WEIGHTS, work = new Int8Array(STATE_SIZE)) {
+  const status = evaluate(board, cell, card);
+  if (status === STATUS_WON) return null;
+  if (status !== STATUS_PLAYING) return LOSING_VALUE - evaluatedOccupied;
+  work.set(board);
+  place(work, cell, card);
+  return policyValue(work, weights);
+}
+
+/**
+ * The rollout policy's cell among `moves[0 .. n - 1]`: a move that wins at once, else the lowest value after
+ * the move, a losing move counting as worst (the first in (row, col) order on ties).
+ * @param {Board} board
+ * @param {number} card
+ * @param {Int32Array} moves
+ * @param {number} n
+ * @param {readonly number[]} weights
+ * @param {Board} work scratch space of STATE_SIZE
+ */
+export function policyChoice(board, card, moves, n, weights = POLICY_WEIGHTS, work = new Int8Array(STATE_SIZE)) {
+  let best = -1;
+  let bestValue = 1e18;
+  for (let i = 0; i < n; i += 1) {
+    const cell = moves[i];
+    const value = moveValue(board, cell, card, weights, work);
+    if (value === null) return cell;
+    if (value < bestValue) {
+      bestValue = value;
+      best = cell;
+    }
+  }
+  return best;
+}
+
+// Scratch space of the playouts.
+const PLAYOUT_MOVES = new Int32Array(MAX_MOVES);
+const PLAYOUT_WORK = new Int8Array(STATE_SIZE);
+
+/**
+ * Play the rollout policy from `board` (changed in place) drawing `stock[turn]` each move; return the status.
+ * @param {Board} board
+ * @param {Int8Array} stock
+ * @param {readonly number[]} weights
+ */
+export function policyPlayout(board, stock, weights = POLICY_WEIGHTS) {
+  while (board[STATUS] === STATUS_PLAYING) {
+    const n = legal(board, PLAYOUT_MOVES);
+    const card = stock[board[TURN]];
+    place(board, policyChoice(board, card, PLAYOUT_MOVES, n, weights, PLAYOUT_WORK), card);
+  }
+  return board[STATUS];
+}
+
+/**
+ * The rollout policy's move for the card to place in `game` (null once the game is over).
+ * @param {Game} game
+ * @returns {Move | null}
+ */
+export function policyMove(game) {
+  const card = game.cardToPlace;
+  if (card === null) return null;
+  const board = boardOf(game);
+  const moves = new Int32Array(MAX_MOVES);
+  const n = legal(board, moves);
+  return moveOf(policyChoice(board, cardIndex(card), moves, n));
+}
+
+// --- random numbers (kernel/rng.py) -----------------------------------------------------------------------
+
+const TWO_32 = 2 ** 32;
+// The product mul64() computed last.
+let productHigh = 0;
+let productLow = 0;
+
+/**
+ * The 64-bit product (a * b) mod 2⁶⁴ of two numbers given as unsigned 32-bit halves, into productHigh and
+ * productLow; exact (every partial product stays below 2⁵³).
+ * @param {number} aHigh
+ * @param {number} aLow
+ * @param {number} bHigh
+ * @param {number} bLow
+ */
+function mul64(aHigh, aLow, bHigh, bLow) {
+  const a0 = aLow & 0xffff;
+  const a1 = aLow >>> 16;
+  const b0 = bLow & 0xffff;
+  const b1 = bLow >>> 16;
+  const middle = a0 * b1 + a1 * b0; // below 2³³
+  const low = a0 * b0 + (middle % 65536) * 65536; // below 2³³
+  productLow = low >>> 0;
+  const high = a1 * b1 + Math.floor(middle / 65536) + Math.floor(low / TWO_32);
+  productHigh = (high + Math.imul(aHigh, bLow) + Math.imul(aLow, bHigh)) >>> 0;
+}
+
+/**
+ * SplitMix64, the kernel's generator (the engine's deals use the same one, on BigInt: engine.js's splitmix64),
+ * here on two 32-bit halves, which is many times faster than BigInt.
+ */
+export class SplitMix64 {
+  /** @param {bigint | number} seed taken modulo 2⁶⁴ */
+  constructor(seed) {
+    const state = BigInt.asUintN(64, BigInt(seed));
+    this.high = Number(state >> 32n);
+    this.low = Number(state & 0xffffffffn);
+    /** The last number drawn, as two 32-bit halves. */
+    this.outHigh = 0;
+    this.outLow = 0;
+  }
+
+  /** Draw the next number into outHigh and outLow. */
+  step() {
+    const low = this.low + 0x7f4a7c15;
+    this.high = (this.high + 0x9e3779b9 + (low >= TWO_32 ? 1 : 0)) >>> 0;
+    this.low = low >>> 0;
+    let hi = this.high;
+    let lo = this.low;
+    lo = (lo ^ ((lo >>> 30) | (hi << 2))) >>> 0;
+    hi = (hi ^ (hi >>> 30)) >>> 0;
+    mul64(hi, lo, 0xbf58476d, 0x1ce4e5b9);
+    hi = productHigh;
+    lo = productLow;
+    lo = (lo ^ ((lo >>> 27) | (hi << 5))) >>> 0;
+    hi = (hi ^ (hi >>> 27)) >>> 0;
+    mul64(hi, lo, 0x94d049bb, 0x133111eb);
+    hi = productHigh;
+    lo = productLow;
+    this.outLow = (lo ^ ((lo >>> 31) | (hi << 1))) >>> 0;
+    this.outHigh = (hi ^ (hi >>> 31)) >>> 0;
+  }
+
+  /** The next 64-bit number. */
+  next() {
+    this.step();
+    return (BigInt(this.outHigh) << 32n) | BigInt(this.outLow);
+  }
+
+  /**
+   * A random whole number in 0 .. n - 1: the next number modulo n, as the kernel's below().
+   * @param {number} n a positive whole number below 2²⁰
+   */
+  below(n) {
+    this.step();
+    return ((this.outHigh % n) * (TWO_32 % n) + (this.outLow % n)) % n;
+  }
+}
+
+/**
+ * Shuffle `stock[start ..]` in place (Fisher–Yates, as the kernel's shuffle_tail).
+ * @param {Int8Array} stock
+ * @param {number} start
+ * @param {SplitMix64} random
+ */
+export function shuffleTail(stock, start, random) {
+  for (let i = stock.length - 1; i > start; i -= 1) {
+    const j = start + random.below(i - start + 1);
+    const card = stock[i];
+    stock[i] = stock[j];
+    stock[j] = card;
+  }
+}
+
+// --- Monte Carlo and the race (kernel/montecarlo.py, players/evaluation.py) -----------------------------------
+
+/**
+ * Try each of `cells` against `futures` random orders of `unseen`: results[f * cells.length + i] becomes the
+ * final score of placing `card` at cells[i] and playing future f out with the rollout policy, -1 for a loss.
+ * Every cell meets the same futures (common random numbers); each future shuffles the previous one again.
+ * @param {Board} board
+ * @param {number} card
+ * @param {Int8Array} unseen
+ * @param {readonly number[]} cells
+ * @param {SplitMix64} random
+ * @param {number} futures
+ * @param {Int8Array} results
+ * @param {readonly number[]} weights
+ */
+export function monteCarlo(board, card, unseen, cells, random, futures, results, weights = POLICY_WEIGHTS) {
+  const turn = board[TURN];
+  const stock = new Int8Array(DECK_SIZE);
+  stock[turn] = card;
+  stock.set(unseen, turn + 1);
+  const work = new Int8Array(STATE_SIZE);
+  for (let f = 0; f < futures; f += 1) {
+    shuffleTail(stock, turn + 1, random);
+    for (let i = 0; i < cells.length; i += 1) {
+      work.set(board);
+      place(work, cells[i], card);
+      if (work[STATUS] === STATUS_PLAYING) policyPlayout(work, stock, weights);
+      results[f * cells.length + i] = work[STATUS] === STATUS_WON ? work[SCORE] : -1;
+    }
+  }
+}
+
+/**
+ * The sum of `values` in numpy's order (pairwise summation, blocks of 8 up to 128), so that a standard
+ * deviation here is the bit-for-bit the one numpy computes on the server.
+ * @param {Float64Array} values
+ * @param {number} start
+ * @param {number} n
+ * @returns {number}
+ */
+function pairwiseSum(values, start, n) {
+  if (n < 8) {
+    let sum = 0.0;
+    for (let i = 0; i < n; i += 1) sum += values[start + i];
+    return sum;
+  }
+  if (n <= 128) {
+    const r = Array.from(values.subarray(start, start + 8));
+    let i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (let j = 0; j < 8; j += 1) r[j] += values[start + i + j];
+    }
+    let sum = r[0] + r[1] + (r[2] + r[3]) + (r[4] + r[5] + (r[6] + r[7]));
+    for (; i < n; i += 1) sum += values[start + i];
+    return sum;
+  }
+  let half = Math.floor(n / 2);
+  half -= half % 8;
+  return pairwiseSum(values, start, half) + pairwiseSum(values, start + half, n - half);
+}
+
+/**
+ * The moves still in the race: the leader by mean value, and every move that the paired differences on the
+ * shared futures do not show below it by CONFIDENCE standard errors.
+ * @param {number[]} alive
+ * @param {number[][]} paired per move: its value on each future it met
+ * @param {Entry[]} entries
+ */
+function survivors(alive, paired, entries) {
+  let lead = alive[0];
+  for (const i of alive) {
+    if (entries[i].value / entries[i].samples > entries[lead].value / entries[lead].samples) lead = i;
+  }
+  const leader = paired[lead];
+  const m = leader.length;
+  const diff = new Float64Array(m);
+  const squares = new Float64Array(m);
+  return alive.filter((i) => {
+    if (i === lead) return true;
+    const values = paired[i];
+    for (let k = 0; k < m; k += 1) diff[k] = values[k] - leader[k];
+    const mean = pairwiseSum(diff, 0, m) / m;
+    for (let k = 0; k < m; k += 1) squares[k] = (diff[k] - mean) * (diff[k] - mean);
+    const se = Math.sqrt(pairwiseSum(squares, 0, m) / m) / Math.sqrt(m);
+    return mean + CONFIDENCE * se >= 0;
+  });
+}
+
+/**
+ * The seed of one decision, as the server's: the player's seed mixed with the turn and the card to place.
+ * @param {bigint | number} seed
+ * @param {number} turn
+ * @param {number} card
+ */
+const decisionSeed = (seed, turn, card) =>
+  BigInt.asUintN(64, BigInt(seed) * 0x9e3779b97f4a7c15n + BigInt(turn) * 0x100000001b3n + BigInt(card));
+
+/**
+ * Race the legal `cells` against each other by mean `score + bonus * won`: rounds of BATCH futures played out
+ * after every move still in the race, until `playouts` playouts in all, or one move is left after MIN_ROUNDS
+ * rounds; a move clearly behind the leader leaves. Moves still in the race first, by mean value; the others
+ * after them, last to leave first.
+ * @param {Board} board
+ * @param {number} card
+ * @param {Int8Array} unseen
+ * @param {readonly number[]} cells
+ * @param {bigint} seed the decision's seed
+ * @param {number} playouts
+ * @param {number} bonus
+ * @param {readonly number[]} weights
+ * @returns {Entry[]}
+ */
+export function race(board, card, unseen, cells, seed, playouts, bonus, weights = POLICY_WEIGHTS) {
+  /** @type {Entry[]} */
+  const entries = cells.map((_, index) => ({ index, wins: 0, scores: 0, samples: 0, value: 0, left: -1 }));
+  /** @type {number[][]} */
+  const paired = cells.map(() => []);
+  const random = new SplitMix64(seed);
+  let alive = cells.map((_, i) => i);
+  let spent = 0;
+  let rounds = 0;
+  for (;;) {
+    const results = new Int8Array(BATCH * alive.length);
+    monteCarlo(board, card, unseen, alive.map((i) => cells[i]), random, BATCH, results, weights);
+    for (const [j, i] of alive.entries()) {
+      const entry = entries[i];
+      let value = 0;
+      for (let k = 0; k < BATCH; k += 1) {
+        const score = results[k * alive.length + j];
+        const worth = score >= 0 ? score + bonus : 0;
+        if (score >= 0) {
+          entry.wins += 1;
+          entry.scores += score;
+        }
+        value += worth;
+        paired[i].push(worth);
+      }
+      entry.value += value;
+      entry.samples += BATCH;
+    }
+    spent += BATCH * alive.length;
+    rounds += 1;
+    alive = survivors(alive, paired, entries);
+    for (const entry of entries) if (entry.left < 0 && !alive.includes(entry.index)) entry.left = rounds;
+    if (spent >= playouts || (alive.length === 1 && rounds >= MIN_ROUNDS)) break;
+  }
+  const rank = (/** @type {Entry} */ entry) => (entry.left < 0 ? 1e9 : entry.left);
+  return [...entries].sort(
+    (a, b) =>
+      rank(b) - rank(a) ||
+      b.value / b.samples - a.value / a.samples ||
+      b.wins / b.samples - a.wins / a.samples ||
+      a.index - b.index,
+  );
+}
+
+/**
+ * The best player's ranking of `cells`, best first: a plain race, and in a risky position (its leader wins
+ * less often than RISKY_BELOW) a second race on the same futures that values a win RISK_BONUS points more.
+ * @param {Board} board
+ * @param {number} card
+ * @param {Int8Array} unseen
+ * @param {readonly number[]} cells
+ * @param {bigint} seed the decision's seed
+ * @param {number} playouts
+ * @param {readonly number[]} weights
+ */
+export function rankMoves(board, card, unseen, cells, seed, playouts, weights = POLICY_WEIGHTS) {
+  const first = race(board, card, unseen, cells, seed, playouts, WIN_BONUS, weights);
+  const leader = first[0].wins / first[0].samples;
+  if (leader > 0 && leader < RISKY_BELOW && cells.length > 1) {
+    return race(board, card, unseen, cells, seed, playouts, RISK_BONUS, weights);
+  }
+  return first;
+}
+
+/**
+ * Every legal move of `game` with its chance of winning and expected score, highest expected score first
+ * (ties: the higher win probability, then the race's order), as the server's hint estimates them: the best
+ * player's race of `playouts` playouts per ranking (two rankings in a risky position) on futures drawn from the
+ * unseen cards with `seed`. With the server's seed, 0, the answer is the server's (GET /api/games/{id}/hint),
+ * number for number. Reads only what the player sees of the game. Throws a RangeError once the game is over.
+ * @param {Game} game
+ * @param {{playouts?: number, seed?: bigint | number}} [options]
+ * @returns {Hint}
+ */
+export function hint(game, { playouts = HINT_PLAYOUTS, seed = 0 } = {}) {
+  const card = game.cardToPlace;
+  if (card === null) throw new RangeError("the game is over: there is no move to rank");
+  if (!Number.isSafeInteger(playouts) || playouts < 1) throw new RangeError(`playouts must be a positive whole number, not ${playouts}`);
+  const board = boardOf(game);
+  const index = cardIndex(card);
+  const moves = game.legalMoves;
+  const cells = moves.map(({ row, col }) => cellOf(row, col));
+  const ranked = rankMoves(board, index, unseenOf(game), cells, decisionSeed(seed, game.turn, index), playouts);
+  const advice = ranked.map((entry) => {
+    const { row, col } = moves[entry.index];
+    return {
+      row,
+      col,
+      cell: cellName(row, col),
+      win_probability: entry.wins / entry.samples,
+      expected_score: entry.scores / entry.samples,
+      playouts: entry.samples,
+    };
+  });
+  advice.sort((a, b) => b.expected_score - a.expected_score || b.win_probability - a.win_probability);
+  return { turn: game.turn, moves: advice };
+}
