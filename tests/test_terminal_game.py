@@ -21,6 +21,7 @@ from cli_support import run_main
 from foursquare import record
 from foursquare.engine import Game, Move
 from foursquare.tui import CellKeys, cell_labels
+from foursquare.tui.board import BOARD_HEIGHT
 from pty_support import Terminal
 
 
@@ -282,6 +283,21 @@ def test_arrows_and_enter_place_the_card_under_the_cursor(terminals: Terminals) 
 
 
 @pytest.mark.slow  # a pseudo-terminal
+def test_the_first_arrow_after_a_cards_key_moves_the_cursor(terminals: Terminals) -> None:
+    """No cursor shown yet: the first arrow starts it from the card just placed and moves it, as every arrow does."""
+    term = terminals.start("--deal", "5")
+    term.wait_screen("Move 1 of 40")
+    term.press("i")  # D4, by its key: no cursor yet
+    term.wait_screen("Move 2 of 40")
+    term.press("\x1b[C")  # right, from D4
+    term.wait_screen("Cursor on E4")
+    term.press("\r")
+    term.wait_screen("2♣ placed at E4.")
+    term.press("q")
+    assert term.finish() == 0
+
+
+@pytest.mark.slow  # a pseudo-terminal
 def test_typing_a_cells_name_moves_the_cursor_there(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5")
     term.wait_screen("Move 1 of 40")
@@ -298,14 +314,14 @@ def test_typing_a_cells_name_moves_the_cursor_there(terminals: Terminals) -> Non
 
 
 @pytest.mark.slow  # a pseudo-terminal
-@pytest.mark.parametrize("size", [(100, 32), (40, 12)])
+@pytest.mark.parametrize("size", [(100, 32), (40, 12), (200, 50)])
 def test_a_mouse_click_places_the_card(terminals: Terminals, size: tuple[int, int]) -> None:
     term = terminals.start("--deal", "5", size=size)
     term.wait_screen("Move 1")
     assert "\x1b[?1006h" in term.output  # SGR mouse reports asked for
     term.press("i")
     term.wait_screen("Move 2")
-    label = "╎   l   ╎" if size[0] == 100 else "[l]"
+    label = "╎   l   ╎" if size[0] >= 100 else "[l]"
     row, column = term.find(label)
     term.click(row, column + len(label) // 2)
     term.wait_screen("2♣ placed at E4.")
@@ -420,6 +436,21 @@ def test_every_size_shows_the_card_to_place_the_stock_and_the_face_down_count(
     assert "undo" in screen and "hint" in screen  # the keys line
     lines = screen.splitlines()
     assert len(lines) <= size[1] and all(len(line) <= size[0] for line in lines)
+
+
+@pytest.mark.slow  # a pseudo-terminal
+def test_a_large_terminal_has_the_game_in_its_middle(terminals: Terminals) -> None:
+    term = terminals.start("--deal", "5", size=(200, 50))
+    term.wait_screen("Move 1")
+    term.press("ij")
+    screen = term.wait_screen("Move 3")
+    top, left = term.find("╭")  # the board's frame
+    assert left >= 40 and 4 <= top <= 20, screen  # not in the top left corner
+    assert "Stock: 38" in flat(screen) and "undo" in screen
+    row, column = term.find("u undo")
+    assert row > top + BOARD_HEIGHT - 2 and column == left, screen  # the keys under the board, lined up with it
+    term.press("q")
+    assert term.finish() == 0
 
 
 @pytest.mark.slow  # a pseudo-terminal

@@ -30,7 +30,7 @@ from foursquare.i18n import LANGUAGES, translator
 from foursquare.tui import cell_labels
 from foursquare.tui.board import BOARD_WIDTH, LastAction, Marks
 from foursquare.tui.glyphs import UNICODE
-from foursquare.tui.screens import Hint, View, draw_frame
+from foursquare.tui.screens import Hint, View, draw_frame, explain_forms
 from foursquare.tui.session import Session
 from foursquare.tui.terminal import Screen
 from foursquare.tui.text import keys
@@ -289,7 +289,7 @@ def example_keys() -> str:
 
 
 @pytest.mark.slow  # a pseudo-terminal
-@pytest.mark.parametrize("size", [(40, 12), (80, 24)])
+@pytest.mark.parametrize("size", [(37, 11), (40, 12), (80, 24)])
 def test_both_lines_that_turned_are_told_whole(terminals: Terminals, size: tuple[int, int]) -> None:
     term = terminals.start("--deal", "1", size=size)
     term.wait_screen("Move 1")
@@ -354,6 +354,32 @@ def test_nothing_a_player_needs_is_cut(code: str, size: tuple[int, int]) -> None
         if name == "hint":  # what the moves are ranked by, and the best one
             label = "term.hint_label.expected_score" if size[0] < 80 else "term.hint_title.expected_score"
             assert flat(t(label))[:10] in shown, "\n".join(lines)
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_what_turned_over_is_never_dropped_on_the_smallest_terminal(code: str) -> None:
+    """Whole games of random moves at 37 × 11, the smallest size the docs promise: after every card, each line
+    that turned over is told (in its longest form that fits whole, down to the cells' names alone), or that
+    nothing did; the frame never grows past the terminal."""
+    import random
+
+    from foursquare.tui.keys import CellKeys
+
+    t = translator(code)
+    for deal in (1, 2, 3):
+        game = Game(deal=deal)
+        session = Session(game, game.variant, deal_shown=True, winnable=False, save=None, t=t)
+        cells, choose = CellKeys(), random.Random(deal)
+        while not game.is_over():
+            cells.update(game)
+            placement = game.place(*choose.choice(game.legal_moves))
+            view = View(session, Marks(keys=cells.update(game), last=LastAction("placed", placement)), UNICODE)
+            lines = frame_lines(view, (37, 11))
+            told = flat("\n".join(lines[:-1]))  # the keys line aside (cut to fit)
+            forms = [flat(form.plain) for form in explain_forms(view)]
+            assert any(form in told for form in forms), "\n".join(lines)  # one form whole, never cut
+            if not placement.flips:
+                assert t("term.nothing_turned") in told
 
 
 # --- the hint's ranking ---------------------------------------------------------------------------------------

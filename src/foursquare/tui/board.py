@@ -86,9 +86,13 @@ def card_style(card: Card) -> str:
     return "bold red" if card.suit in RED_SUITS else "bold"
 
 
-def window(game: Game, cursor: Move | None = None) -> tuple[int, int, int, int]:
-    """The rows and columns shown: every card, every legal cell (and the cursor)."""
-    cells = [(c.row, c.col) for c in game.cells()] + [(m.row, m.col) for m in game.legal_moves]
+def window(
+    game: Game, cursor: Move | None = None, offered: frozenset[Move] | None = None
+) -> tuple[int, int, int, int]:
+    """The rows and columns shown: every card, every legal cell (only those ``offered``, when given: the lesson's
+    one cell) and the cursor."""
+    places = game.legal_moves if offered is None else sorted(offered)
+    cells = [(c.row, c.col) for c in game.cells()] + [(m.row, m.col) for m in places]
     if cursor is not None:
         cells.append((cursor.row, cursor.col))
     if not cells:
@@ -191,7 +195,7 @@ def _full_cell(game: Game, move: Move, marks: Marks, g: Glyphs, t: Translator) -
 def full_board(game: Game, marks: Marks, g: Glyphs, t: Translator) -> Picture:
     """The framed board, ``BOARD_WIDTH`` × ``BOARD_HEIGHT``: the row numbers on its left edge and the column
     letters below, those of the cells' names (D4 for the first card)."""
-    min_r, max_r, min_c, max_c = window(game, marks.cursor)
+    min_r, max_r, min_c, max_c = window(game, marks.cursor, marks.offered)
     inner_width, inner_height = BOARD_WIDTH - 4, BOARD_HEIGHT - 2
     picture_width = RANK_WIDTH + CELL_WIDTH * (max_c - min_c + 1)
     picture_height = CELL_HEIGHT * (max_r - min_r + 1) + 1
@@ -259,7 +263,7 @@ def compact_cell(game: Game, move: Move, marks: Marks, g: Glyphs, t: Translator)
 
 def compact_board(game: Game, marks: Marks, g: Glyphs, t: Translator) -> Picture:
     """The board in one line per row: the row numbers on the left, the column letters below."""
-    min_r, max_r, min_c, max_c = window(game, marks.cursor)
+    min_r, max_r, min_c, max_c = window(game, marks.cursor, marks.offered)
     lines: list[Text] = []
     cells: dict[Move, tuple[int, int, int, int]] = {}
     for r in range(min_r, max_r + 1):

@@ -14,6 +14,7 @@ from foursquare.tui import saved
 from foursquare.tui.board import LastAction, Marks, window
 from foursquare.tui.glyphs import Glyphs
 from foursquare.tui.keys import (
+    ARROW_STEPS,
     KEY_HELP,
     KEY_HINT,
     KEY_NEW,
@@ -40,8 +41,6 @@ from foursquare.tui.text import (
     keys,
     saved_when,
 )
-
-STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
 
 class HintJob:
@@ -160,8 +159,8 @@ class Interactive:
         elif key == KEY_HINT:
             self.hint_job = HintJob(game)
             self.message = self.session.record(assisted=True)
-        elif key in STEPS:
-            self.move_cursor(*STEPS[key])
+        elif key in ARROW_STEPS:
+            self.move_cursor(*ARROW_STEPS[key])
         elif key in ("enter", " "):
             self.place_at_cursor()
         elif key.startswith("click "):
@@ -192,13 +191,13 @@ class Interactive:
 
     def move_cursor(self, drow: int, dcol: int) -> None:
         game = self.session.game
-        if self.cursor is None:
-            placed = game.placements[-1].move if game.placements else None
-            self.cursor = placed if placed is not None else game.legal_moves[0]
-        else:
+        if self.cursor is None and not game.placements:  # the first card: the cursor starts on its one cell
+            self.cursor = game.legal_moves[0]
+        else:  # from the cursor, or from the card placed last: the first arrow moves it too
+            start = self.cursor if self.cursor is not None else game.placements[-1].move
             min_r, max_r, min_c, max_c = window(game)
-            row = min(max(self.cursor.row + drow, min_r), max_r)
-            col = min(max(self.cursor.col + dcol, min_c), max_c)
+            row = min(max(start.row + drow, min_r), max_r)
+            col = min(max(start.col + dcol, min_c), max_c)
             self.cursor = Move(row, col)
         self.say_cursor()
 

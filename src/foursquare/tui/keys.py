@@ -63,6 +63,9 @@ class CellKeys:
 
 
 ARROWS = {"A": "up", "B": "down", "C": "right", "D": "left"}
+#: The keys that move the cursor, in the game and in the lesson alike: the arrows alone (every letter and digit
+#: is a command, a cell's key or the start of a cell's name).
+ARROW_STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 SEQUENCE = re.compile(rb"\x1b(?:\[<(\d+);(\d+);(\d+)([Mm])|[\[O]([ABCD])|\[[0-9;?]*[~A-Za-z]|O.)", re.DOTALL)
 MOUSE_ON = "\x1b[?1000h\x1b[?1006h"  # report button presses, in xterm's SGR form (1006): any size of screen
 MOUSE_OFF = "\x1b[?1006l\x1b[?1000l"

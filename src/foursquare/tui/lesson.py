@@ -1,11 +1,14 @@
 """``foursquare learn``: the lesson (:mod:`foursquare.lesson`) in the terminal.
 
-Full screen when both ends are a terminal that moves its cursor (as ``foursquare play``): the board of the
-game with the step's cell marked, the step's sentence beside it, the cursor moved by the arrows (or h j k l),
-Enter or Space placing, a cell named by typing it (``e4``), a click on it; any other cell gets a one-line
-correction. After each card, what it turned over is said in the game's own words (``flip.*``). Otherwise line
-mode: each step's sentence, then a prompt for the cell's name. ``q`` leaves either; the last lines say how to
-start a real game.
+Full screen when both ends are a terminal that moves its cursor (as ``foursquare play``), with the game's own
+keys and nothing else, so that what the lesson teaches is what the game does: the step's cell is marked with
+the key the game would give it (:class:`~foursquare.tui.keys.CellKeys`), and that key places the card; the
+arrows move the cursor and Enter or Space places under it; a cell's name typed (``e4``) moves the cursor there;
+a click places. Any other cell gets a one-line correction, and a key the game uses for something else (``u``,
+``h``...) or no cell's key says what to press instead. After each card, what it turned over is said in the
+game's own words (``flip.*``). The words are laid out by need: the step's instruction and the keys always
+show, whole; what the last card did takes the longest form that fits whole. Otherwise line mode: each step's
+sentence, then a prompt for the cell's name. ``q`` leaves either; the last lines say how to start a real game.
 """
 
 from __future__ import annotations
@@ -24,26 +27,25 @@ from foursquare.i18n import Translator
 from foursquare.lesson import Lesson, Step
 from foursquare.tui.board import BOARD_HEIGHT, BOARD_WIDTH, LastAction, Marks, compact_board, full_board, window
 from foursquare.tui.glyphs import ASCII, Glyphs, for_terminal
-from foursquare.tui.keys import KEY_QUIT, NAME_LETTERS, Keyboard
-from foursquare.tui.screens import as_lines, beside, one_line
+from foursquare.tui.keys import ARROW_STEPS, KEY_QUIT, NAME_LETTERS, CellKeys, Keyboard
+from foursquare.tui.screens import as_lines, beside, centred, fill, one_line
 from foursquare.tui.terminal import Interrupted, Screen, terminal
-from foursquare.tui.text import COMMAND_PLAY, FIRST_CELL, LAST_CELL, PROGRAM, ROWS, face, flip_sentences, keys
+from foursquare.tui.text import (
+    COMMAND_PLAY,
+    FIRST_CELL,
+    LAST_CELL,
+    PROGRAM,
+    ROWS,
+    cells_sentence,
+    cells_sentences,
+    face,
+    flip_sentences,
+    keys,
+)
 
 COMMAND_LEARN = f"{PROGRAM} learn"
-#: Keys that move the cursor: the arrows, and h j k l as in vi.
-MOVES = {
-    "up": (-1, 0),
-    "down": (1, 0),
-    "left": (0, -1),
-    "right": (0, 1),
-    "k": (-1, 0),
-    "j": (1, 0),
-    "h": (0, -1),
-    "l": (0, 1),
-}
-#: The mark of the step's cell on the board.
-TARGET_MARK = "*"
 SIDE_MIN = 26  # the narrowest text beside the board (80 columns have it); a narrower terminal has it under the board
+SIDE_MAX = 60  # the widest: a line longer than that is hard to read
 
 
 def step_sentence(t: Translator, step: Step, suits: bool) -> str:
@@ -53,11 +55,28 @@ def step_sentence(t: Translator, step: Step, suits: bool) -> str:
 
 def what_happened(t: Translator, step: Step, limit: int, suits: bool) -> list[str]:
     """After a step: the card placed, what turned over and why (the game's sentences), the face-down count."""
+    return what_happened_forms(t, step, limit, suits)[0]
+
+
+def what_happened_forms(t: Translator, step: Step, limit: int, suits: bool) -> list[list[str]]:
+    """:func:`what_happened`, then shorter forms for a small terminal, each whole: without the card placed (the
+    board marks it), without the reasons, without the count, and what turned named by its cells alone."""
     placement = step.placement
-    lines = [t("flip.placed", card=face(t, placement.card, suits), cell=step.cell)]
-    lines += [sentence.text for sentence in flip_sentences(t, placement, suits)] or [t("lesson.nothing")]
-    lines.append(t("lesson.faceDown", count=t.number(step.face_down), limit=t.number(limit)))
-    return lines
+    placed = t("flip.placed", card=face(t, placement.card, suits), cell=step.cell)
+    count = t("lesson.faceDown", count=t.number(step.face_down), limit=t.number(limit))
+    nothing = [t("lesson.nothing")]
+    reasons = [sentence.text for sentence in flip_sentences(t, placement, suits)] or nothing
+    bare = [sentence.text for sentence in flip_sentences(t, placement, suits, reasons=False)] or nothing
+    cells = cells_sentences(t, placement) or nothing
+    together = cells_sentence(t, placement)
+    return [
+        [placed, *reasons, count],
+        [*reasons, count],
+        [*bare, count],
+        bare,
+        cells,
+        [together] if together else nothing,
+    ]
 
 
 def ending(t: Translator) -> list[str]:
@@ -136,7 +155,7 @@ def learn_lines(t: Translator, lines: Iterable[str], out: TextIO) -> int:
 
 
 class LessonScreen:
-    """The lesson between keys: the cursor, the cell name being typed, the last message."""
+    """The lesson between keys: the cursor, the cell keys, the cell name being typed, the last message."""
 
     def __init__(self, t: Translator, keyboard: Keyboard, screen: Screen, glyphs: Glyphs) -> None:
         self.t = t
@@ -144,7 +163,9 @@ class LessonScreen:
         self.screen = screen
         self.glyphs = glyphs
         self.lesson = Lesson()
-        self.cursor: Move | None = Move(0, 0)
+        self.keys = CellKeys()
+        self.keys.update(self.lesson.game)
+        self.cursor: Move | None = self.lesson.game.legal_moves[0]
         self.typing: str | None = None
         self.message: str | None = None
         self.last: Step | None = None
@@ -152,51 +173,80 @@ class LessonScreen:
 
     # --- drawing ---
 
+    def target_key(self) -> str | None:
+        """The key of the step's cell, the one the game would give it."""
+        step = self.lesson.current
+        return None if step is None else self.keys.keys.get(step.move)
+
     def marks(self) -> Marks:
         step = self.lesson.current
         target = frozenset() if step is None else frozenset({step.move})
+        key = self.target_key()
         last = None if self.last is None else LastAction("placed", self.last.placement)
         return Marks(
-            keys={move: TARGET_MARK for move in target},
+            keys={} if step is None or key is None else {step.move: key},
             cursor=self.cursor if step is not None else None,
             last=last,
             offered=target,
         )
 
-    def side(self, width: int) -> list[Text]:
-        """The words beside (or under) the board: the step, what the last card did, what to do now."""
+    def words(self, width: int, room: int, under: bool = False) -> list[Text]:
+        """The words beside the board (``under`` it: with the message and the keys) in ``room`` lines ``width``
+        wide, by need: the step's instruction (or the end's congratulation) and the keys, whole, in their
+        longest forms that fit; the message of the last key; the step's number; what the last card did, in its
+        longest form that fits whole; the lesson's title."""
         t, suits = self.t, self.glyphs.suits
         lesson = self.lesson
-        items: list[Text] = [Text(t("lesson.title"), style="bold")]
         step = lesson.current
-        total = t.number(len(lesson.steps))
+
+        def lines(*texts: Text) -> list[Text]:
+            return [line for text in texts for line in as_lines(text, width)]
+
+        gap = Text("")
         if step is not None:
-            items.append(Text(t("lesson.progress", number=t.number(step.number), total=total), style="dim"))
-        else:
-            items.append(Text(t("lesson.intro"), style="dim"))
-        if self.last is not None:
-            items.append(Text(""))
-            items += [Text(line) for line in what_happened(t, self.last, lesson.limit, suits)]
-        items.append(Text(""))
-        if step is not None:
-            items.append(Text(step_sentence(t, step, suits), style="bold"))
+            card = face(t, step.card, suits)
+            sentence = Text(step_sentence(t, step, suits), style="bold")
+            short = Text(t("lesson.target", cell=step.cell, card=card), style="bold")
+            task = [lines(gap, sentence), lines(sentence), lines(short)]
+            progress = Text(t("lesson.progress", number=t.number(step.number), total=t.number(len(lesson.steps))))
+            head = [lines(progress)]
         else:
             title, text, play = ending(t)
-            items += [Text(f" {title} ", style="bold reverse green"), Text(text), Text(play, style="bold")]
-        return [line for item in items for line in as_lines(item, width)]
+            won = Text(f" {title} ", style="bold reverse green")
+            task = [
+                lines(gap, won, Text(text), Text(play, style="bold")),
+                lines(won, Text(play, style="bold")),
+                lines(won),
+            ]
+            head = []
+        blocks: list[tuple[int, list[list[Text]], bool]] = [(3, task, True)]
+        if under and self.message:
+            blocks.append((4, [lines(Text(self.message, style="bold yellow"))], True))
+        blocks.append((1, head, False))
+        if self.last is not None:
+            forms = what_happened_forms(t, self.last, lesson.limit, suits)
+            told = [lines(gap, *map(Text, form)) for form in forms] + [lines(*map(Text, form)) for form in forms]
+            told.sort(key=len, reverse=True)  # the fullest first; a gap only where it leaves room
+            blocks.append((2, told, True))  # what the step taught: kept room for, as the step's instruction is
+        if under:
+            blocks.append((5, self.keys_forms(width), True))
+        blocks.append((0, [lines(Text(t("lesson.title"), style="bold"))], False))
+        return fill(blocks, room)
+
+    def keys_forms(self, width: int) -> list[list[Text]]:
+        """The keys: all of them on as many lines as they take, else the most needed on one line."""
+        t = self.t
+        if self.lesson.done:
+            return [as_lines(Text(t("term.lesson.leave"), style="dim"), width)]
+        short = one_line(Text(t("term.lesson.keys_short", **keys()), style="dim"), width, not self.glyphs.suits)
+        return [as_lines(Text(t("term.lesson.keys", **keys()), style="dim"), width), [short]]
 
     def bottom(self, width: int) -> list[Text]:
-        t = self.t
-        ascii_only = not self.glyphs.suits
+        """The message of the last key, and the keys (on as many lines as they take: never cut)."""
         lines = []
         if self.message:
             lines += as_lines(Text(self.message, style="bold yellow"), width)
-        if self.lesson.done:
-            footer = t("term.lesson.leave")
-        else:
-            footer = t("term.lesson.keys", **keys())
-        lines.append(one_line(Text(footer, style="dim"), width, ascii_only))
-        return lines
+        return lines + self.keys_forms(width)[0]
 
     def frame(self) -> RenderableType:
         width, height = self.screen.size
@@ -205,12 +255,17 @@ class LessonScreen:
         under = self.bottom(width)
         if width >= BOARD_WIDTH + 2 + SIDE_MIN and height >= BOARD_HEIGHT + len(under):
             board = full_board(game, marks, self.glyphs, self.t)
-            side = self.side(width - BOARD_WIDTH - 2)
-            self.cells = dict(board.cells)
-            return Group(beside(board.lines, side), *under)
+            side_width = min(width - BOARD_WIDTH - 2, SIDE_MAX)
+            left, top = centred(width, height, BOARD_WIDTH + 2 + side_width, BOARD_HEIGHT + len(under))
+            under = self.bottom(side_width + BOARD_WIDTH + 2) if left else under
+            side = self.words(side_width, max(BOARD_HEIGHT, height - top - len(under)))
+            self.cells = {move: (y + top, x + left, h, w) for move, (y, x, h, w) in board.cells.items()}
+            pad = Text(" " * left)
+            shown = [pad + line for line in beside(board.lines, side).split("\n")] + [pad + line for line in under]
+            return Group(*[Text("")] * top, *shown)
         board = compact_board(game, marks, self.glyphs, self.t)
         self.cells = dict(board.cells)
-        return Group(*board.lines, *self.side(width), *under)
+        return Group(*board.lines, *self.words(width, max(1, height - len(board.lines)), under=True))
 
     def draw(self) -> None:
         self.screen.draw(self.frame())
@@ -233,8 +288,8 @@ class LessonScreen:
                 self.finish_name(key)
             elif key == KEY_QUIT:
                 return False
-            elif key in MOVES:
-                self.move_cursor(*MOVES[key])
+            elif key in ARROW_STEPS:
+                self.move_cursor(*ARROW_STEPS[key])
             elif key in ("enter", " "):
                 if self.cursor is not None:
                     self.place(self.cursor)
@@ -243,6 +298,10 @@ class LessonScreen:
             elif key in NAME_LETTERS:
                 self.typing = key
                 self.message = self.t("term.typing_name", letter=key.upper(), rows=ROWS)
+            elif (move := self.keys.move_of(key)) is not None:
+                self.place(move)
+            elif key not in ("escape", "backspace"):
+                self.other_key(key)
 
     def read_key(self) -> str:
         while True:
@@ -252,7 +311,15 @@ class LessonScreen:
             if self.screen.resized():
                 self.draw()
 
+    def other_key(self, key: str) -> None:
+        """A key that is no cell's, or one the game uses for something the lesson does not do (undo, hint...)."""
+        step = self.lesson.current
+        target = self.target_key()
+        if step is not None and target is not None:
+            self.message = self.t("term.lesson.other_key", key=key, target=target, cell=step.cell)
+
     def finish_name(self, key: str) -> None:
+        """A cell's name typed moves the cursor there, as in the game: Enter (or its key) then places."""
         letter, self.typing = self.typing, None
         if key in ("escape", "backspace"):
             return
@@ -262,16 +329,19 @@ class LessonScreen:
             self.message = self.t("term.bad_name", name=f"{letter}{key}".upper(), first=FIRST_CELL, last=LAST_CELL)
             return
         self.cursor = move
-        self.place(move)
+        step = self.lesson.current
+        if step is not None:
+            card = face(self.t, step.card, self.glyphs.suits)
+            self.message = self.t("term.cursor_at", cell=move.name, card=card)
 
     def move_cursor(self, drow: int, dcol: int) -> None:
         game = self.lesson.game
-        if self.cursor is None:
-            self.cursor = Move(0, 0)
-            return
-        min_r, max_r, min_c, max_c = window(game)
-        row = min(max(self.cursor.row + drow, min_r), max_r)
-        col = min(max(self.cursor.col + dcol, min_c), max_c)
+        step = self.lesson.current
+        offered = None if step is None else frozenset({step.move})
+        start = self.cursor if self.cursor is not None else game.legal_moves[0]
+        min_r, max_r, min_c, max_c = window(game, start, offered)
+        row = min(max(start.row + drow, min_r), max_r)
+        col = min(max(start.col + dcol, min_c), max_c)
         self.cursor = Move(row, col)
 
     def click(self, key: str) -> None:
@@ -290,6 +360,7 @@ class LessonScreen:
             self.message = self.t("lesson.wrong", cell=step.cell)
             return
         self.last = self.lesson.place(move)
+        self.keys.update(self.lesson.game)
         self.cursor = move
 
 

@@ -40,6 +40,8 @@ from foursquare.tui.text import (
     COMMAND_STATS,
     Sentence,
     cards,
+    cells_sentence,
+    cells_sentences,
     command_analyze,
     face,
     flip_sentences,
@@ -52,6 +54,8 @@ from foursquare.tui.text import (
 )
 
 SIDE_MIN_WIDTH = 26
+SIDE_MAX_WIDTH = 60  # a longer line is hard to read
+CENTRED_FROM = 10  # columns or lines to spare before a layout moves away from the top left corner
 FULL_WIDTH = BOARD_WIDTH + 2 + SIDE_MIN_WIDTH  # 80: the board with the side panel beside it
 FULL_HEIGHT = BOARD_HEIGHT + 4  # 22: header, board, prompt, keys
 MIN_WIDTH = COMPACT_WIDTH  # 37: the compact board's five cells
@@ -227,11 +231,23 @@ def explain(view: View, head: bool = True, reasons: bool = True) -> Text:
 
 
 def explain_forms(view: View) -> list[Text]:
-    """:func:`explain`'s forms, longest first, for a small terminal to show the longest that fits whole."""
-    return [
+    """:func:`explain`'s forms, longest first, for a small terminal to show the longest that fits whole; the
+    last names what turned by its cells alone (``Row: D4 and E5 turned face down.``)."""
+    forms = [
         explain(view, head=head, reasons=reasons)
         for reasons, head in ((True, True), (True, False), (False, True), (False, False))
     ]
+    last = view.marks.last
+    if last is not None and last.placement is not None and last.placement.flips:
+        undone = last.kind == "undone"
+        for sentences in (
+            cells_sentences(view.t, last.placement, undone),
+            [cells_sentence(view.t, last.placement, undone)],
+        ):
+            text = Text("\n".join(sentence for sentence in sentences if sentence))
+            text.highlight_regex(r"\b[A-G][1-7]\b", "bold")
+            forms.append(text)
+    return forms
 
 
 def hint_lines(view: View, short: bool, width: int | None = None) -> list[Text]:
@@ -359,11 +375,14 @@ def _key_pairs(markup: str, width: int) -> list[Text] | None:
 
 def fill(blocks: list[tuple[int, list[list[Text]], bool]], room: int) -> list[Text]:
     """Lay blocks out in ``room`` lines: each ``(place, forms, needed)`` in turn (the first has the first pick)
-    takes its first form that fits in the lines left; a needed block none of whose forms fits takes its last,
-    cut to the lines left. The blocks then show in the order of their ``place``."""
+    takes its first form that fits in the lines left, the shortest form of every needed block after it kept
+    room for; a needed block none of whose forms fits takes its last, cut to the lines left. The blocks then
+    show in the order of their ``place``."""
     chosen: dict[int, list[Text]] = {}
-    for place, forms, needed in blocks:
-        form = next((form for form in forms if len(form) <= room), None)
+    kept = [min((len(form) for form in forms), default=0) if needed else 0 for _, forms, needed in blocks]
+    for i, (place, forms, needed) in enumerate(blocks):
+        free = room - sum(kept[i + 1 :])
+        form = next((form for form in forms if len(form) <= free), None)
         if form is None and needed and forms:
             form = forms[-1][: max(room, 0)]
         if form:
@@ -436,18 +455,34 @@ def full_side(view: View, width: int, room: int) -> list[Text]:
 
 
 def full_frame(view: View, width: int, height: int = FULL_HEIGHT) -> Frame:
-    """Header, the framed board with the side panel beside it, the prompt and the keys."""
+    """Header, the framed board with the side panel beside it, the prompt and the keys; on a large terminal all
+    of it in the middle (:func:`centred`), not in a corner."""
     session, t = view.session, view.t
     ascii_only = not view.glyphs.suits
+    side_width = min(width - BOARD_WIDTH - 2, SIDE_MAX_WIDTH)
+    used = BOARD_WIDTH + 2 + side_width
+    left, top = centred(width, height, used, FULL_HEIGHT)
+    width, height = (used, height - top) if left or top else (width, height)
     header = Text(t("term.title"), style="bold")
     header.append("   " + deal_caption(session, reveal=session.game.is_over()), style="dim")
     board = full_board(session.game, view.marks, view.glyphs, t)
     under = bottom(view, width, height - 1 - BOARD_HEIGHT, ascii_only)
-    side_width = min(width - BOARD_WIDTH - 2, 60)
     side = full_side(view, side_width, max(BOARD_HEIGHT, height - 1 - len(under)))
-    frame = Group(one_line(header, width, ascii_only), beside(board.lines, side), *under)
-    cells = {move: (top + 1, left, h, w) for move, (top, left, h, w) in board.cells.items()}
+    lines = [one_line(header, width, ascii_only), *beside(board.lines, side).split("\n"), *under]
+    pad = Text(" " * left)
+    frame = Group(*[Text("")] * top, *(pad + line for line in lines))
+    cells = {move: (y + 1 + top, x + left, h, w) for move, (y, x, h, w) in board.cells.items()}
     return Frame(frame, cells)
+
+
+def centred(width: int, height: int, used_width: int, used_height: int) -> tuple[int, int]:
+    """Where a layout ``used_width`` × ``used_height`` starts on a terminal with room to spare, as (left,
+    top): in the middle across, and a third of the spare lines down (what grows, grows downwards); at the
+    top left when little is spare (up to 100 × 32)."""
+    spare_width, spare_height = width - used_width, height - used_height
+    left = spare_width // 2 if spare_width >= CENTRED_FROM else 0
+    top = spare_height // 3 if spare_height >= CENTRED_FROM else 0
+    return left, top
 
 
 def beside(left: list[Text], right: list[Text], gap: int = 2) -> Text:
@@ -493,10 +528,17 @@ def compact_frame(view: View, width: int, height: int) -> Frame:
     if view.hints or view.thinking:
         extra.append((compact_hint_forms(view, width), False))
     else:
-        extra.append(([as_lines(form, width) for form in explain_forms(view)], False))
+        # Needed: what the last card turned over always shows, in the longest form that fits whole.
+        told = [as_lines(form, width) for form in explain_forms(view)]
+        extra.append((told, view.marks.last is not None))
     fit = 0 if width < 70 else width  # below 70 columns the prompt's short form, always
+    needs = 1 + len(as_lines(prompt_line(view, width), width)) if view.message else 1  # the keys, the message
+    needs += min((len(form) for forms, needed in extra if needed for form in forms), default=0)
+    if height - len(top) < needs:  # the header gives way to what the last card turned over
+        top = top[1:]
     lines = [*top, *bottom(view, width, max(height - len(top), 2), ascii_only, extra, prompt_width=fit)]
-    cells = {move: (top_ + 2, left, h, w) for move, (top_, left, h, w) in board.cells.items()}
+    shift = 2 if len(top) == 2 + len(board.lines) else 1
+    cells = {move: (top_ + shift, left, h, w) for move, (top_, left, h, w) in board.cells.items()}
     return Frame(Group(*lines), cells)
 
 

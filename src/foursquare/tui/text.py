@@ -149,6 +149,33 @@ def flip_sentences(
     return sentences
 
 
+def cells_sentences(t: Translator, placement: Placement, undone: bool = False) -> list[str]:
+    """What turned over, a sentence per line, the cards named by their cells alone ("Row: D4 and E4 turned face
+    down."): the shortest telling, for the smallest terminal (the board shows the cards)."""
+    sentences = []
+    for line in ("row", "column"):
+        flips = [f for f in placement.flips if f.line == line]
+        what = []
+        for up in (False, True):
+            cells = [f.cell_name for f in flips if (f.face_up != undone) == up]
+            if cells:
+                what.append(t("flip.up" if up else "flip.down", cards=join(t, cells)))
+        if what:
+            sentences.append(t("flip.sentence", line=t(f"flip.line.{line}"), what=join(t, what)))
+    return sentences
+
+
+def cells_sentence(t: Translator, placement: Placement, undone: bool = False) -> str | None:
+    """What turned over in one sentence, the row and the column together, the cards named by their cells alone
+    ("D4 and E2 turned face down."): shorter still than :func:`cells_sentences`; None when nothing turned."""
+    what = []
+    for up in (False, True):
+        cells = [f.cell_name for f in placement.flips if (f.face_up != undone) == up]
+        if cells:
+            what.append(t("flip.up" if up else "flip.down", cards=join(t, cells)))
+    return t("term.turned_cells", what=join(t, what)) if what else None
+
+
 def keys_legend(t: Translator) -> list[tuple[str, str]]:
     """The in-game keys and what they do, for ``?`` and ``foursquare play --help`` (plain text)."""
     k = keys()
