@@ -605,7 +605,7 @@ def test_a_schema_4_database_gains_the_accounts_and_keeps_its_games(tmp_path: Pa
         conn.execute("PRAGMA user_version = 4")
     store = Store(db_path)
     with sqlite3.connect(db_path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 8
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"accounts", "credentials", "sessions", "challenges"} <= tables
     assert store.get(game.id) == replace(game, player=stored_player("alice-0000000000000000"))

@@ -54,7 +54,7 @@ STATE_KEYS = {
     "id", "deal", "variant", "turn", "card", "stock_left", "face_down", "max_face_down", "cells", "legal",
     "legal_cells", "area",
     "outcome", "reason", "score", "can_undo", "can_redo", "created_at", "updated_at",
-    "yours", "daily", "winnable", "assisted", "daily_late",
+    "yours", "daily", "winnable", "assisted", "daily_late", "offline",
 }  # fmt: skip
 
 
@@ -483,7 +483,7 @@ def test_the_game_list_is_paginated_newest_first(client: TestClient) -> None:
     assert (page1["page"], page1["per_page"], page1["total"]) == (1, 2, 5)
     assert [g["id"] for g in page1["games"]] == ids[::-1][:2]
     assert set(page1["games"][0]) == {"id", "deal", "variant", "turn", "outcome", "reason", "score", "created_at",
-                                      "updated_at", "daily", "assisted"}  # fmt: skip
+                                      "updated_at", "daily", "assisted", "offline"}  # fmt: skip
     page3 = client.get("/api/games", params={"page": 3, "per_page": 2}).json()
     assert [g["id"] for g in page3["games"]] == [ids[0]]
     assert client.get("/api/games?page=4&per_page=2").json()["games"] == []

@@ -271,7 +271,7 @@ def test_a_schema_3_database_gains_the_daily_results_index_and_keeps_its_games(t
         conn.execute("PRAGMA user_version = 3")
     store = Store(db_path, clock=clock)
     with sqlite3.connect(db_path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 8
         indexes = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert "games_daily_results" in indexes
     assert store.get(game.id) == replace(game, player=stored_player("alice"))  # schema 7 hashes the cookie

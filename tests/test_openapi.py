@@ -26,7 +26,7 @@ from foursquare.web import create_app
 from foursquare.web.errors import ERROR_CODES
 from foursquare.web.models import StockRecord
 from foursquare.web.openapi import ErrorBody
-from foursquare.web.routes import account, analysis, daily, docs, games, languages, lesson, page, pwa, stats
+from foursquare.web.routes import account, analysis, daily, docs, games, languages, lesson, offline, page, pwa, stats
 from foursquare.web.views import record_answer
 from test_accounts import Authenticator
 from test_api import WINS
@@ -49,6 +49,11 @@ max-examples = 100
 [[operations]]
 include-name = "POST /api/games/{game_id}/moves"
 checks.positive_data_acceptance.expected-statuses = ["200", "403", "404", "409", "422"]
+
+# Likewise whether a record is a game: a well-formed object that the engine cannot replay is 422 bad_record.
+[[operations]]
+include-name = "POST /api/offline-games"
+checks.positive_data_acceptance.expected-statuses = ["200", "201", "403", "409", "422", "429"]
 """
 
 
@@ -166,6 +171,10 @@ def every_answer(client: TestClient) -> dict[tuple[str, str], list[httpx.Respons
     for row, col in WINS[1][1]:
         body = {"row": row, "col": col, "turn": won["turn"]}
         won = ask("post", "/api/games/{game_id}/moves", f"/api/games/{game_id}/moves", body)
+    offline = {"id": "a-device-named-this-game", "record": {"format": "foursquare-game", "version": 1, "deal": 2,
+                                                             "moves": [[0, 0], [0, 1]]}}  # fmt: skip
+    ask("post", "/api/offline-games", "/api/offline-games", offline)
+    ask("post", "/api/offline-games", "/api/offline-games", offline)  # 200: the same game
     live = ask("post", "/api/games", "/api/games", {"daily": True})
     ask("post", "/api/games", "/api/games", {"daily": True})  # 200: the same game
     ask("post", "/api/games/{game_id}/moves", f"/api/games/{live['id']}/moves", {"row": 0, "col": 0, "turn": 0})
@@ -215,7 +224,7 @@ def every_answer(client: TestClient) -> dict[tuple[str, str], list[httpx.Respons
 
 ROUTERS = (
     games.router, analysis.router, stats.router, languages.router, page.router, pwa.router, docs.router, daily.router,
-    account.router, lesson.router,
+    account.router, lesson.router, offline.router,
 )  # fmt: skip
 
 

@@ -54,6 +54,7 @@ class FoursquareError(ValueError):
       one), ``bad_url`` (``path``, ``error``: the database's own English words, if any);
       :class:`~foursquare.store.UnknownGameError`: ``unknown_game`` (``game_id``);
       :class:`~foursquare.store.TooManyGamesError`: ``too_many_games`` (``limit``);
+      :class:`~foursquare.store.OfflineGameError`: ``not_yours``, ``other_deal``, ``over`` (``offline_id``);
       :class:`~foursquare.store.AccountError`: ``passkey_taken``, ``wrong_account``, ``passkey_replayed``,
       ``no_account``, ``no_passkey``, ``last_passkey``, ``no_session``, ``current_session``;
       :class:`~foursquare.store.PasskeyNameError`: ``name_too_long`` (``length``, ``limit``), ``name_control``

@@ -57,6 +57,7 @@ from foursquare.store.database import (
 )
 from foursquare.store.errors import (
     DamagedGameError,
+    OfflineGameError,
     StoreError,
     StoreUnavailableError,
     TooManyGamesError,
@@ -71,7 +72,7 @@ from foursquare.store.stats import MAX_SCORE, Statistics, daily_streaks, streaks
 __all__ = [
     "CHALLENGE_TTL", "COLUMNS", "DAILY_SECRET", "DATABASE_ENV", "DATA_DIR_ENV", "MAX_CHALLENGES", "MAX_SCORE",
     "MIGRATIONS", "SCHEMA", "SCHEMA_VERSION", "TERMINAL_PLAYER", "Account", "AccountError", "Clock", "DailyResults",
-    "DamagedGameError", "Deleted", "NewCredential", "Passkey", "PasskeyNameError", "Session", "Store", "StoreError",
+    "DamagedGameError", "Deleted", "NewCredential", "OfflineGameError", "Passkey", "PasskeyNameError", "Session", "Store", "StoreError",
     "StoreUnavailableError", "StoredCredential", "StoredGame", "TooManyGamesError", "UnknownGameError",
     "daily_deal_number", "daily_streaks", "data_dir", "default_path", "is_database_url", "new_cookie", "new_game_id",
     "now", "streaks", "summarize", "summarize_clean", "system_clock", "timestamp",

@@ -49,6 +49,16 @@ class TooManyGamesError(FoursquareError):
         self.limit = limit
 
 
+class OfflineGameError(FoursquareError):
+    """A game played offline that cannot be recorded as sent: its id names another player's game (code
+    ``not_yours``), or a game of another deal or rules (``other_deal``), or a game already over that the record
+    would change (``over``). ``offline_id`` is the device's id of the game."""
+
+    def __init__(self, message: str, code: str, offline_id: str) -> None:
+        super().__init__(message, code, offline_id=offline_id)
+        self.offline_id = offline_id
+
+
 class DamagedGameError(StoreError):
     """A stored game cannot be replayed (the database was edited by hand or damaged)."""
 

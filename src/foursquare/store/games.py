@@ -20,7 +20,13 @@ from typing import Any, TypeVar
 from foursquare.cards import Card, CardError, check_deal_number, parse_stock
 from foursquare.engine import Game, Move, Status, Variant, VariantError
 from foursquare.store.database import Connection, Database, Row, game_scope, now, player_scope
-from foursquare.store.errors import DamagedGameError, StoreError, TooManyGamesError, UnknownGameError
+from foursquare.store.errors import (
+    DamagedGameError,
+    OfflineGameError,
+    StoreError,
+    TooManyGamesError,
+    UnknownGameError,
+)
 from foursquare.store.schema import COLUMNS
 
 TERMINAL_PLAYER = "terminal"
@@ -46,6 +52,19 @@ def count_live(conn: Connection, player: str) -> int:
         "SELECT count(*) FROM games WHERE player = ? AND outcome = 'playing'", (player,)
     ).fetchone()[0]
     return count
+
+
+def check_same_offline_game(stored: StoredGame, player: str, offline_id: str, game: Game) -> None:
+    """Raise :class:`OfflineGameError` unless ``game`` may be recorded over ``stored``, the game the device's
+    ``offline_id`` names: the same player's, deal and rules, and, once over, the same moves or fewer of them (an
+    earlier sending that arrived late)."""
+    if stored.player != player:
+        raise OfflineGameError(f"the offline game {offline_id!r} is another player's", "not_yours", offline_id)
+    deal = (game.deal, None if game.deal is not None else tuple(game.stock), game.variant)
+    if deal != (stored.deal, stored.stock, stored.variant):
+        raise OfflineGameError(f"the offline game {offline_id!r} was sent with another deal", "other_deal", offline_id)
+    if stored.is_over and stored.moves[: len(game.moves)] != tuple(game.moves):
+        raise OfflineGameError(f"the offline game {offline_id!r} is over: it cannot change", "over", offline_id)
 
 
 def make_sure_of_room(conn: Connection, player: str, live_limit: int | None) -> None:
@@ -80,6 +99,8 @@ class StoredGame:
     daily: date | None = None
     winnable: bool = False
     finished_at: str | None = None
+    offline: bool = False
+    """Played offline on a device and sent later (:meth:`GameStore.record_offline`): never clean, never daily."""
     read_on: date | None = None
     """The UTC date when the row was read (it decides whether a daily deal is still secret)."""
 
@@ -193,6 +214,7 @@ def decode(row: Row, read_on: date | None = None) -> StoredGame:
         daily=_decode_date(row["daily"], game_id),
         winnable=bool(row["winnable"]),
         finished_at=row["finished_at"],
+        offline=row["offline_id"] is not None,
         read_on=read_on,
     )
 
@@ -325,6 +347,32 @@ class GameStore(Database):
             if outcome.is_over or row is None or row["outcome"] == "playing":
                 self._write_position(conn, game_id, game)
             return self._read(conn, game_id)
+
+    def record_offline(
+        self, player: str, offline_id: str, game: Game, *, live_limit: int | None = None
+    ) -> tuple[StoredGame, bool]:
+        """Record a game that ``player`` played offline, on a device that names it ``offline_id``; and whether it
+        was new. Sent again, it is the same game: stored once, its position written over while it is not over.
+
+        It counts in the player's statistics like any game but never as clean (it is stored assisted: its stock
+        was on the device) nor as a daily game. Raises :class:`OfflineGameError` when the id is another player's
+        game, or a game of another deal or rules, or a game over that the record would change; and, for a new
+        game not over, :class:`TooManyGamesError` past ``live_limit``.
+        """
+        with self.transaction() as conn:  # the whole file: two servers sent the same new game never insert it twice
+            row = conn.execute("SELECT id FROM games WHERE offline_id = ?", (offline_id,)).fetchone()
+            if row is None:
+                if not game.outcome().is_over:
+                    make_sure_of_room(conn, player, live_limit)
+                stock = None if game.deal is not None else tuple(game.stock)
+                stored = self._insert(conn, player, deal=game.deal, stock=stock, variant=game.variant, hidden=False)
+                conn.execute("UPDATE games SET offline_id = ?, assisted = 1 WHERE id = ?", (offline_id, stored.id))
+                return self._write_position(conn, stored.id, game), True
+            stored = self._read(conn, row["id"])
+            check_same_offline_game(stored, player, offline_id, game)
+            if stored.is_over:
+                return stored, False
+            return self._write_position(conn, stored.id, game), False
 
     def _write_position(self, conn: Connection, game_id: str, game: Game) -> StoredGame:
         """Write ``game``'s position (its first end also gives it its place among finished games); the row as

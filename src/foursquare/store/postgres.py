@@ -74,6 +74,7 @@ CREATE TABLE games (
     daily TEXT,
     winnable INTEGER NOT NULL DEFAULT 0,
     daily_repeat INTEGER NOT NULL DEFAULT 0,
+    offline_id TEXT,
     CHECK ((deal IS NULL) <> (stock IS NULL))
 );
 CREATE SEQUENCE games_finished_seq;
@@ -118,8 +119,9 @@ CREATE INDEX challenges_by_expiry ON challenges (expires_at);
 CREATE TABLE rate_hits (key TEXT NOT NULL, at DOUBLE PRECISION NOT NULL);
 CREATE INDEX rate_hits_by_key ON rate_hits (key, at);
 CREATE INDEX rate_hits_by_time ON rate_hits (at);
+CREATE UNIQUE INDEX games_offline ON games (offline_id) WHERE offline_id IS NOT NULL;
 """
-"""The schema at version 7: SQLite's (:data:`foursquare.store.SCHEMA`, which says what each column holds) in
+"""The schema at version 8: SQLite's (:data:`foursquare.store.SCHEMA`, which says what each column holds) in
 PostgreSQL's types, and a sequence for the order of finished games."""
 
 MIGRATIONS: dict[int, str] = {
@@ -134,9 +136,14 @@ UPDATE sessions SET last_seen_at = created_at WHERE last_seen_at IS NULL;
 UPDATE games SET daily_repeat = 1, assisted = 1
     WHERE daily IS NOT NULL AND finished_at IS NOT NULL AND substr(finished_at, 1, 10) > daily;
 """,
+    7: """
+ALTER TABLE games ADD COLUMN IF NOT EXISTS offline_id TEXT;
+CREATE UNIQUE INDEX IF NOT EXISTS games_offline ON games (offline_id) WHERE offline_id IS NOT NULL;
+""",
 }
 """SQL that upgrades a PostgreSQL database from version N to N + 1, keyed by N (PostgreSQL starts at 6): schema 7
-is SQLite's (:data:`foursquare.store.schema.ANONYMOUS_HASHED`), the hash of the cookie computed by PostgreSQL."""
+is SQLite's (:data:`foursquare.store.schema.ANONYMOUS_HASHED`), the hash of the cookie computed by PostgreSQL;
+schema 8 SQLite's too (:data:`foursquare.store.schema.OFFLINE`)."""
 
 
 class Row(tuple[Any, ...]):

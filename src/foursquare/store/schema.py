@@ -15,7 +15,7 @@ from foursquare import sqlite
 from foursquare.store.errors import StoreError
 from foursquare.store.tokens import stored_player
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """The ``PRAGMA user_version`` of the schema this module writes."""
 
 ACCOUNTS = """
@@ -72,6 +72,12 @@ CREATE INDEX IF NOT EXISTS sessions_by_last_seen ON sessions (last_seen_at);
 """Schema 7's index of the sessions by their last use (the idle ones are purged); its columns are in
 :data:`ADDED_COLUMNS`."""
 
+OFFLINE = """
+CREATE UNIQUE INDEX IF NOT EXISTS games_offline ON games (offline_id) WHERE offline_id IS NOT NULL;
+"""
+"""Schema 8: a game played offline is stored once, however often its device sends it (its column is in
+:data:`ADDED_COLUMNS`)."""
+
 ANONYMOUS_HASHED = """
 UPDATE games SET player = fs_stored_player(player)
     WHERE player <> 'terminal' AND player NOT IN (SELECT player FROM accounts);
@@ -110,6 +116,7 @@ CREATE TABLE games (
     daily TEXT,                             -- the UTC date (YYYY-MM-DD) of a daily deal, else NULL (schema 2)
     winnable INTEGER NOT NULL DEFAULT 0,    -- 1: a random deal the solver proved winnable (schema 2)
     daily_repeat INTEGER NOT NULL DEFAULT 0,  -- 1: a player's second daily game of its date (schema 5, see below)
+    offline_id TEXT,                        -- a game played offline: its id on the device that sent it (schema 8)
     CHECK ((deal IS NULL) <> (stock IS NULL))
 );
 CREATE INDEX games_by_player ON games (player, seq);
@@ -127,12 +134,13 @@ CREATE TABLE secrets (
     + ACCOUNTS
     + RATE_HITS
     + ACCOUNTS_7
+    + OFFLINE
 )
 
 COLUMNS = (
     "seq", "id", "player", "deal", "stock", "deal_hidden", "adjacency", "count_buried", "moves", "redo", "turn",
     "outcome", "reason", "score", "finished_seq", "analysis", "created_at", "updated_at", "finished_at",
-    "assisted", "daily", "winnable", "daily_repeat",
+    "assisted", "daily", "winnable", "daily_repeat", "offline_id",
 )  # fmt: skip
 
 MIGRATIONS: dict[int, str] = {
@@ -160,6 +168,7 @@ CREATE INDEX games_daily_results ON games (daily, outcome, score, daily_repeat)
     + ACCOUNTS,
     5: RATE_HITS,
     6: ACCOUNTS_7 + ANONYMOUS_HASHED,
+    7: OFFLINE,
 }
 """SQL that upgrades a database from schema version N to N + 1, keyed by N (after its :data:`ADDED_COLUMNS`).
 Games stored before schema 2 were not tracked for assistance: they count as clean (``assisted`` 0). Schema 3
@@ -173,7 +182,8 @@ date's results nor the daily streak (a person's first daily game of a date count
 Schema 6 adds the requests counted by the rate limits that several servers share (:data:`RATE_HITS`). Schema 7
 stores anonymous players under the hash of their cookie (a copy of the database signs nobody in), names the
 passkeys, keeps the sessions' last use and device (:data:`ACCOUNTS_7`), and takes the daily games finished after
-their date out of it (:data:`ANONYMOUS_HASHED`)."""
+their date out of it (:data:`ANONYMOUS_HASHED`). Schema 8 adds the games played offline on a device and sent
+later (:data:`OFFLINE`)."""
 
 ADDED_COLUMNS: dict[int, tuple[tuple[str, str, str], ...]] = {
     4: (("games", "daily_repeat", "INTEGER NOT NULL DEFAULT 0"),),
@@ -182,6 +192,7 @@ ADDED_COLUMNS: dict[int, tuple[tuple[str, str, str], ...]] = {
         ("sessions", "last_seen_at", "TEXT"),  # the browser's last request, to within SESSION_TOUCH
         ("sessions", "device", "TEXT"),  # what the browser said it is when it signed in (a short name)
     ),
+    7: (("games", "offline_id", "TEXT"),),
 }
 """The columns (table, column, type) that the migration from version N adds first, unless the file has them."""
 

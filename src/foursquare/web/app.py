@@ -36,7 +36,19 @@ from foursquare.web.player import IdentifyPlayer
 from foursquare.web.pool import ComputePool, PoolSettings
 from foursquare.web.rate_limits import RateLimits
 from foursquare.web.retention import Purger, RetentionSettings
-from foursquare.web.routes import account, analysis, daily, docs, games, languages, lesson, page, pwa, stats
+from foursquare.web.routes import (
+    account,
+    analysis,
+    daily,
+    docs,
+    games,
+    languages,
+    lesson,
+    offline,
+    page,
+    pwa,
+    stats,
+)
 from foursquare.web.security import AllowedHosts, SecurityHeaders
 
 # No request of the API needs more than a few hundred bytes; a bigger body is refused (413) unread.
@@ -125,6 +137,7 @@ def create_app(
     app.include_router(daily.router)
     app.include_router(account.router)
     app.include_router(lesson.router)
+    app.include_router(offline.router)
     install_openapi(app)
     app.mount("/static", StaticFiles(directory=page.STATIC_DIR, check_dir=False), name="static")
     return app

@@ -39,7 +39,7 @@ ERROR_CODES = (
     "not_your_game",
     "busy", "unknown_language", "cross_site", "no_player", "rate_limited", "too_many_games", "daily_secret",
     "passkey_host", "stale_challenge", "passkey_refused", "unknown_passkey", "passkey_taken", "not_signed_in",
-    "no_passkey", "last_passkey", "no_session", "current_session",
+    "no_passkey", "last_passkey", "no_session", "current_session", "bad_record", "offline_conflict",
     "database_unavailable", *HTTP_CODES.values(), "http_error", *MIDDLEWARE_CODES,
 )  # fmt: skip
 """Every ``code`` an error answer may carry (``docs/api.md``, and the page's catalogue, name each one)."""

@@ -54,7 +54,11 @@ CARD = "the card to place; null once the game is over"
 FACE_DOWN = "face-down cards counting towards the limit"
 CELLS = "every pile, sorted by (row, col)"
 DAILY = "the UTC date of a daily deal; null for any other game"
-ASSISTED = "whether the player undid, restarted or took a hint in this game"
+ASSISTED = "whether the player undid, restarted or took a hint in this game (always true for an `offline` game)"
+OFFLINE = (
+    "a game played offline on a device and sent later (`POST /api/offline-games`): it counts in the statistics,"
+    " never as clean nor as a daily game (its stock was on the device)"
+)
 FLIPS = "every top card that turned over with that card"
 FORMAT = "always `foursquare-game`"
 VERSION = "the record format's version"
@@ -153,6 +157,7 @@ class GameState(Answer):
         description="a daily game played on after its UTC date ended, when that date's finished games show its deal:"
         " it counts neither in that date's results and daily streak nor as clean (`assisted` too once played on)"
     )
+    offline: bool = Field(description=OFFLINE)
 
 
 class MoveResult(GameState):
@@ -176,6 +181,7 @@ class GameSummary(Answer):
     updated_at: Timestamp = Field(description="when it last changed (ISO 8601, UTC)")
     daily: date | None = Field(description=DAILY)
     assisted: bool = Field(description=ASSISTED)
+    offline: bool = Field(description=OFFLINE)
 
 
 class GameList(Answer):

@@ -67,6 +67,9 @@ ROUTE_ERRORS: dict[tuple[str, str], dict[int, tuple[str, ...]]] = {
     ("get", "/api/games/{game_id}/replay"): {409: ("still_playing",), 422: ("bad_replay_turn",)},
     ("get", "/api/messages/{code}"): {404: ("unknown_language", "not_found")},
     ("delete", "/api/account/sessions/{handle}"): {422: ("bad_request",)},
+    ("post", "/api/offline-games"): {
+        409: ("offline_conflict", "too_many_games"), 422: ("bad_record",), 429: ("rate_limited",),
+    },
 }
 """The errors an operation may answer beyond the rules above, by (method, path)."""
 

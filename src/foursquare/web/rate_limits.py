@@ -1,5 +1,5 @@
 """Fair use: how often one client may start games, deal winnable ones, change games, ask hints and analyses, use
-passkeys and export its games (429 ``rate_limited``).
+passkeys, export its games and send the games it played offline (429 ``rate_limited``).
 
 A client is its address (:func:`foursquare.web.deps.get_client`), not its cookie, which it may drop at will.
 Each limit is a `limits <https://limits.readthedocs.io>`_ string (``"60/minute"``, ``"1000/day"``, several
@@ -32,7 +32,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from foursquare.store import Store, StoreError
 
-Kind = Literal["games", "winnable", "moves", "hints", "analyses", "passkeys", "exports"]
+Kind = Literal["games", "winnable", "moves", "hints", "analyses", "passkeys", "exports", "offline"]
 
 DEFAULTS: dict[Kind, str] = {
     "games": "60/minute;1000/day",
@@ -42,13 +42,16 @@ DEFAULTS: dict[Kind, str] = {
     "analyses": "60/minute",
     "passkeys": "30/minute;300/day",
     "exports": "10/minute;100/day",
+    "offline": "30/minute;300/day",
 }
 """The limits when the environment names none: per client address. ``winnable`` counts the new games that ask for
 a winnable deal (each is a solver's search; they count as ``games`` too); ``moves`` counts every change of a game
 (a move, undo, redo, restart); ``passkeys`` counts every request of the account routes that give out a challenge
 or check an authenticator's answer (creating a passkey or signing in is two of them) and every change of the
 account's passkeys and sessions (renaming, removing, signing out a device); ``exports`` counts ``GET
-/api/account/export``, which rebuilds every game of the player."""
+/api/account/export``, which rebuilds every game of the player; ``offline`` counts the games played offline sent
+(``POST /api/offline-games``: each a replay of up to 40 moves), a device sending each of its games once or a few
+times."""
 
 VARIABLES: dict[Kind, str] = {
     "games": "FOURSQUARE_RATE_GAMES",
@@ -58,6 +61,7 @@ VARIABLES: dict[Kind, str] = {
     "analyses": "FOURSQUARE_RATE_ANALYSES",
     "passkeys": "FOURSQUARE_RATE_PASSKEYS",
     "exports": "FOURSQUARE_RATE_EXPORTS",
+    "offline": "FOURSQUARE_RATE_OFFLINE",
 }
 MAX_AMOUNT = 10**9
 """More than any server answers in its window: a bigger number is a typing mistake."""
@@ -92,6 +96,7 @@ class RateLimits:
     analyses: str = DEFAULTS["analyses"]
     passkeys: str = DEFAULTS["passkeys"]
     exports: str = DEFAULTS["exports"]
+    offline: str = DEFAULTS["offline"]
     _items: dict[str, list[RateLimitItem]] = field(init=False, repr=False, compare=False)
     _limiter: MovingWindowRateLimiter = field(init=False, repr=False, compare=False)
 

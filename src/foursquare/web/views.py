@@ -87,6 +87,7 @@ def state_fields(stored: StoredGame, game: Game, viewer: str | None) -> dict[str
         "winnable": stored.winnable,
         "assisted": stored.assisted,
         "daily_late": stored.daily_late,
+        "offline": stored.offline,
     }
 
 
@@ -140,6 +141,7 @@ def summary(stored: StoredGame) -> GameSummary:
             "updated_at": stored.updated_at,
             "daily": stored.daily,
             "assisted": stored.assisted,
+            "offline": stored.offline,
         }
     )
 
