@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +16,8 @@ from fastapi.testclient import TestClient
 from foursquare import record
 from foursquare.engine import Game, Variant
 from foursquare.web import create_app
-from foursquare.web.rate_limits import RateLimits
+from foursquare.web.rate_limits import DEFAULTS, RateLimits
+from foursquare.web.retention import RetentionSettings
 from test_api import WINS
 from web_support import UNHURRIED, as_player
 
@@ -109,7 +111,7 @@ def test_a_tampered_record_is_refused_with_its_code_and_nothing_is_stored(client
     assert client.get("/api/games").json()["total"] == 0
 
 
-def test_an_id_taken_by_another_player_or_another_deal_is_refused_and_the_game_kept(app: Any, client: TestClient) -> None:
+def test_an_id_of_another_players_game_or_deal_is_refused_and_the_game_kept(app: Any, client: TestClient) -> None:
     device_id = new_id()
     mine = send(client, played(5, 4), device_id).json()
     stranger = as_player(TestClient(app))  # the same server (its lifespan is the first client's)
@@ -136,8 +138,6 @@ def test_the_offline_limit_counts_each_sending_and_a_huge_body_is_refused_unread
 
 
 def test_offline_games_in_progress_count_toward_the_live_games_cap(database: str) -> None:
-    from foursquare.web.retention import RetentionSettings
-
     app = create_app(database, retention=RetentionSettings(live_games=2), rate_limits=RateLimits(moves=UNHURRIED))
     with TestClient(app) as client:
         as_player(client)
@@ -145,3 +145,14 @@ def test_offline_games_in_progress_count_toward_the_live_games_cap(database: str
         third = send(client, played(4, 3), new_id())
         assert (third.status_code, third.json()["code"]) == (409, "too_many_games")
         assert send(client, played(4), new_id()).status_code == 201  # a game over takes no place
+
+
+def test_the_default_offline_rate_is_the_documented_one_and_holds(database: str) -> None:
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    assert "| 30 a minute and 300 a day | `FOURSQUARE_RATE_OFFLINE` |" in docs
+    assert DEFAULTS["offline"] == "30/minute;300/day"
+    with TestClient(create_app(database, rate_limits=RateLimits(moves=UNHURRIED))) as client:
+        as_player(client)
+        answers = [send(client, played(8, 1), new_id()) for _ in range(31)]
+        assert [a.status_code for a in answers] == [201] * 30 + [429]
+        assert int(answers[-1].headers["retry-after"]) > 0

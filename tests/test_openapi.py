@@ -337,6 +337,7 @@ def test_schemathesis_finds_no_failure(tmp_path: Path) -> None:
         "FOURSQUARE_RATE_ANALYSES": "1000000/minute",
         "FOURSQUARE_RATE_PASSKEYS": "1000000/minute",
         "FOURSQUARE_RATE_EXPORTS": "1000000/minute",
+        "FOURSQUARE_RATE_OFFLINE": "1000000/minute",
         "FOURSQUARE_LIVE_GAMES": "1000000",
     }
     with serving(tmp_path / "games.db", env=unlimited) as (url, process):
