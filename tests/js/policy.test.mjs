@@ -22,16 +22,20 @@ import {
   RISKY_BELOW,
   RISK_BONUS,
   STATE_SIZE,
+  STATUS_PLAYING,
   SplitMix64,
   WIN_BONUS,
   boardOf,
   cellOf,
   hint,
+  emptyBoard,
   legal,
   moveOf,
   moveValue,
+  place,
   policyChoice,
   policyMove,
+  policyValue,
   shuffleTail,
   unseenOf,
 } from "../../src/foursquare/web/static/policy.js";
@@ -53,7 +57,6 @@ function replay(record, index) {
   const name = `game ${index} (deal ${record.deal}, ${JSON.stringify(record.variant)})`;
   const hints = new Map(record.hints.map(([/** @type {number} */ position, answer, risky]) => [position, [answer, risky]]));
   const moves = new Int32Array(MAX_MOVES);
-  const work = new Int8Array(STATE_SIZE);
   let risky = 0;
   assert.equal(record.policy.length, record.moves.length, name);
   for (const [position, played] of record.moves.entries()) {
@@ -63,8 +66,8 @@ function replay(record, index) {
     const n = legal(board, moves);
     const cells = [...moves.subarray(0, n)];
     assert.deepEqual(cells.map((cell) => moveOf(cell)), game.legalMoves, `${where}: the legal cells`);
-    assert.deepEqual(cells.map((cell) => moveValue(board, cell, card, POLICY_WEIGHTS, work)), record.values[position], `${where}: the values`);
-    const choice = policyChoice(board, card, moves, n, POLICY_WEIGHTS, work);
+    assert.deepEqual(cells.map((cell) => moveValue(board, cell, card)), record.values[position], `${where}: the values`);
+    const choice = policyChoice(board, card, moves, n);
     const { row, col } = moveOf(choice);
     assert.equal(cellName(row, col), record.policy[position], `${where}: the policy's move`);
     assert.deepEqual(policyMove(game), { row, col }, where);
@@ -117,6 +120,47 @@ for (const adjacency of ["orthogonal", "diagonal"]) {
     });
   }
 }
+
+/**
+ * Whether moveValue() (which values a move from a tally of the board's lines) gives what the kernel's way gives:
+ * placing the card on a copy of the board and valuing the copy with policyValue(); null for a win at once.
+ * @param {Int8Array} board
+ * @param {number} cell
+ * @param {number} card
+ * @param {Int8Array} work
+ */
+function valuedAsPlaced(board, cell, card, work) {
+  work.set(board);
+  place(work, cell, card);
+  const value = moveValue(board, cell, card);
+  if (work[STATUS_INDEX] !== STATUS_PLAYING) return value === null || value >= 1e9 - 16;
+  return value === policyValue(work);
+}
+
+const STATUS_INDEX = STATE_SIZE - 4; // the layout of kernel/state.py: STATUS, SCORE and the two house rules last
+
+test("a move's value from the tally of the lines is the value of the board with the card placed", (t) => {
+  const random = new SplitMix64(42n);
+  const moves = new Int32Array(MAX_MOVES);
+  const work = new Int8Array(STATE_SIZE);
+  let judged = 0;
+  for (let game = 0; game < 2000; game += 1) {
+    const board = emptyBoard(game % 2 === 1, game % 4 >= 2);
+    const stock = Int8Array.from({ length: 40 }, (_, i) => i);
+    shuffleTail(stock, 0, random);
+    for (let turn = 0; board[STATUS_INDEX] === STATUS_PLAYING; turn += 1) {
+      const n = legal(board, moves);
+      for (let i = 0; i < n; i += 1) {
+        judged += 1;
+        assert.ok(valuedAsPlaced(board, moves[i], stock[turn], work), `game ${game}, turn ${turn}, cell ${moves[i]}`);
+      }
+      // mostly random moves (boards the policy would not make), now and then the policy's own
+      const cell = random.below(4) === 0 ? policyChoice(board, stock[turn], moves, n) : moves[random.below(n)];
+      place(board, cell, stock[turn]);
+    }
+  }
+  t.diagnostic(`${judged} moves valued both ways`);
+});
 
 // --- the hint sees what the player sees --------------------------------------------------------------------------
 

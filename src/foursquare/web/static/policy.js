@@ -22,6 +22,7 @@ import { DECK_SIZE, GRID, MAX_FACE_DOWN, PILE_CAP, WINNING_CELLS, cardIndex, cel
  * @typedef {import("./engine.js").Game} Game
  * @typedef {import("./engine.js").Move} Move
  * @typedef {Int8Array} Board a position in the kernel's layout (STATE_SIZE entries; see kernel/state.py)
+ * @typedef {ArrayLike<number>} Weights the rollout policy's weights (POLICY_WEIGHTS)
  * @typedef {{row: number, col: number, cell: string, win_probability: number, expected_score: number,
  *   playouts: number}} MoveAdvice a legal move with its estimates, as the API's MoveAdvice
  * @typedef {{turn: number, moves: MoveAdvice[]}} Hint the API's hint: every legal move, highest expected score
@@ -259,22 +260,6 @@ function lineTops(board, skip, first, step, count) {
 }
 
 /**
- * How the row or column check of a card of `rank` at `cell` changes the number of face-down tops (0 when it
- * does not fire), without changing the board.
- * @param {Board} board
- * @param {number} cell
- * @param {number} rank
- * @param {number} first
- * @param {number} step
- * @param {number} count
- */
-function lineDelta(board, cell, rank, first, step, count) {
-  lineTops(board, cell, first, step, count);
-  const fires = tallyUp + tallyDown > 0 && (rank > upMax || rank < upMin);
-  return fires ? tallyUp - tallyDown : 0;
-}
-
-/**
  * Apply the row or column check of a placement: turn the other tops over when the card is extreme.
  * @param {Board} board
  * @param {number} cell
@@ -355,41 +340,6 @@ export function place(board, cell, card) {
   if (status === STATUS_WON) board[SCORE] = DECK_SIZE - board[TURN];
 }
 
-/** The occupied cells after the move evaluate() judged last. */
-let evaluatedOccupied = 0;
-
-/**
- * The status that placing `card` at `cell` would give, without changing the board (the cells it would occupy:
- * evaluatedOccupied).
- * @param {Board} board
- * @param {number} cell
- * @param {number} card
- */
-function evaluate(board, cell, card) {
-  const r = Math.floor(cell / SIDE);
-  const c = cell % SIDE;
-  let topsDown = board[FACE_DOWN_TOPS];
-  let buried = board[BURIED_FACE_DOWN];
-  let occupied = board[OCCUPIED];
-  if (board[TOP_CARD + cell] >= 0) {
-    if (board[TOP_FACE_UP + cell] === 0) {
-      topsDown -= 1;
-      buried += 1;
-    }
-  } else {
-    occupied += 1;
-  }
-  const rank = (card >> 2) + 1;
-  const colLow = Math.min(board[MIN_COL], c);
-  const colHigh = Math.max(board[MAX_COL], c);
-  const rowLow = Math.min(board[MIN_ROW], r);
-  const rowHigh = Math.max(board[MAX_ROW], r);
-  topsDown += lineDelta(board, cell, rank, r * SIDE + colLow, 1, colHigh - colLow + 1);
-  topsDown += lineDelta(board, cell, rank, rowLow * SIDE + c, SIDE, rowHigh - rowLow + 1);
-  evaluatedOccupied = occupied;
-  return verdict(occupied, topsDown, faceDownOf(board, topsDown, buried), board[TURN] + 1);
-}
-
 // --- the rollout policy (kernel/policies.py) ----------------------------------------------------------------
 
 /**
@@ -398,7 +348,7 @@ function evaluate(board, cell, card) {
  * chance that a random next rank fires its check, times the tops it would turn down), minus the same chance
  * times the tops it would turn up. The same sums in the same order as the kernel, so the same number.
  * @param {Board} board
- * @param {readonly number[]} [weights]
+ * @param {Weights} [weights]
  */
 export function policyValue(board, weights = POLICY_WEIGHTS) {
   const down = faceDownOf(board, board[FACE_DOWN_TOPS], board[BURIED_FACE_DOWN]);
@@ -423,24 +373,263 @@ export function policyValue(board, weights = POLICY_WEIGHTS) {
   return weights[0] * down - weights[1] * board[OCCUPIED] + weights[2] * risk - weights[3] * gain;
 }
 
+// The rollout policy judges each legal move by policyValue() of the position after it. The kernel copies the
+// board, places the card and scans every row and column, for each move. Here policyChoice() tallies the board's
+// lines once (tallyLines), keeping for each line the count of its face-up tops and of its face-down tops, and of
+// each kind the two highest and the two lowest ranks; a move then finds each line's terms of the value from the
+// tally: its own row and column lose the top it covers (the second highest or lowest rank takes the first's
+// place if it goes), turn over (the face-down tops' ranks become the face-up ones) and gain the card; a line that
+// crosses a row or column the move turns over has one top turned; the other lines keep their terms. The terms
+// are summed in the kernel's order (the rows, then the columns, each from the top or the left; an empty line adds
+// nothing, here a zero), so that the value is the kernel's to the last bit.
+
+// By line (area row a: a; area column b: SIDE + b): how many tops face up (UP_COUNT) and down (DOWN_COUNT), the
+// highest and second highest, lowest and second lowest of their ranks (0 and RANK_COUNT + 1 where there are
+// none), and the line's terms of the value: the chance that the next card fires the line's check, times the tops
+// it would turn down (LINE_RISK) and up (LINE_GAIN).
+const LINES = 2 * SIDE;
+const UP_COUNT = new Int32Array(LINES);
+const UP_HIGH = new Int32Array(LINES);
+const UP_HIGH_2 = new Int32Array(LINES);
+const UP_LOW = new Int32Array(LINES);
+const UP_LOW_2 = new Int32Array(LINES);
+const DOWN_COUNT = new Int32Array(LINES);
+const DOWN_HIGH = new Int32Array(LINES);
+const DOWN_HIGH_2 = new Int32Array(LINES);
+const DOWN_LOW = new Int32Array(LINES);
+const DOWN_LOW_2 = new Int32Array(LINES);
+const LINE_RISK = new Float64Array(LINES);
+const LINE_GAIN = new Float64Array(LINES);
+const NO_RANK_BELOW = RANK_COUNT + 1;
+// The area row and column of each cell.
+const ROW_OF = Int8Array.from({ length: CELLS }, (_, cell) => Math.floor(cell / SIDE));
+const COLUMN_OF = Int8Array.from({ length: CELLS }, (_, cell) => cell % SIDE);
+
 /**
- * What the rollout policy thinks of placing `card` at `cell` (lower is better): null for a move that wins at
- * once, a number above any position's for a losing one, else policyValue after the move. `work` is scratch
- * space of STATE_SIZE.
+ * Count a rank in `line` of one kind of the tally (face up, or face down): its count, two highest, two lowest.
+ * @param {Int32Array} count
+ * @param {Int32Array} high
+ * @param {Int32Array} high2
+ * @param {Int32Array} low
+ * @param {Int32Array} low2
+ * @param {number} line
+ * @param {number} rank
+ */
+function tallyRank(count, high, high2, low, low2, line, rank) {
+  count[line] += 1;
+  if (rank > high[line]) {
+    high2[line] = high[line];
+    high[line] = rank;
+  } else if (rank > high2[line]) {
+    high2[line] = rank;
+  }
+  if (rank < low[line]) {
+    low2[line] = low[line];
+    low[line] = rank;
+  } else if (rank < low2[line]) {
+    low2[line] = rank;
+  }
+}
+
+/**
+ * Tally every row and column of `board`, and clear the tally of the empty lines next to them (where a card may
+ * go: every line on an empty board).
+ * @param {Board} board
+ */
+function tallyLines(board) {
+  const empty = board[OCCUPIED] === 0;
+  const rowFirst = empty ? 0 : board[MIN_ROW] - 1;
+  const rowLast = empty ? SIDE - 1 : board[MAX_ROW] + 1;
+  const colFirst = empty ? SIDE : SIDE + board[MIN_COL] - 1;
+  const colLast = empty ? LINES - 1 : SIDE + board[MAX_COL] + 1;
+  for (let line = rowFirst; line <= colLast; line += 1) {
+    if (line > rowLast && line < colFirst) line = colFirst;
+    UP_COUNT[line] = UP_HIGH[line] = UP_HIGH_2[line] = DOWN_COUNT[line] = DOWN_HIGH[line] = DOWN_HIGH_2[line] = 0;
+    UP_LOW[line] = UP_LOW_2[line] = DOWN_LOW[line] = DOWN_LOW_2[line] = NO_RANK_BELOW;
+    LINE_RISK[line] = LINE_GAIN[line] = 0.0;
+  }
+  for (let a = board[MIN_ROW]; a <= board[MAX_ROW]; a += 1) {
+    for (let b = board[MIN_COL]; b <= board[MAX_COL]; b += 1) {
+      const top = board[TOP_CARD + a * SIDE + b];
+      if (top < 0) continue;
+      const rank = (top >> 2) + 1;
+      if (board[TOP_FACE_UP + a * SIDE + b] !== 0) {
+        tallyRank(UP_COUNT, UP_HIGH, UP_HIGH_2, UP_LOW, UP_LOW_2, a, rank);
+        tallyRank(UP_COUNT, UP_HIGH, UP_HIGH_2, UP_LOW, UP_LOW_2, SIDE + b, rank);
+      } else {
+        tallyRank(DOWN_COUNT, DOWN_HIGH, DOWN_HIGH_2, DOWN_LOW, DOWN_LOW_2, a, rank);
+        tallyRank(DOWN_COUNT, DOWN_HIGH, DOWN_HIGH_2, DOWN_LOW, DOWN_LOW_2, SIDE + b, rank);
+      }
+    }
+  }
+  for (let line = rowFirst; line <= colLast; line += 1) {
+    if (line > rowLast && line < colFirst) line = colFirst;
+    const up = UP_COUNT[line];
+    const down = DOWN_COUNT[line];
+    if (up + down === 0) continue;
+    const p = up === 0 ? 1.0 : (RANK_COUNT - UP_HIGH[line] + (UP_LOW[line] - 1)) / RANK_COUNT;
+    LINE_RISK[line] = p * up;
+    LINE_GAIN[line] = p * down;
+  }
+}
+
+// The terms lineTerms() computed last, risk and gain (in a typed array, like VALUE).
+const TERMS = new Float64Array(2);
+
+/**
+ * The terms of the value of a line with `up` tops face up, their ranks from `low` to `high`, and `down` face
+ * down (into TERMS): policyValue()'s for one line.
+ * @param {number} up
+ * @param {number} high
+ * @param {number} low
+ * @param {number} down
+ */
+function lineTerms(up, high, low, down) {
+  if (up + down === 0) {
+    TERMS[0] = TERMS[1] = 0.0;
+    return;
+  }
+  const p = up === 0 ? 1.0 : (RANK_COUNT - high + (low - 1)) / RANK_COUNT;
+  TERMS[0] = p * up;
+  TERMS[1] = p * down;
+}
+
+/**
+ * The terms of tallied `line` once its top at `cell` (occupied) has turned over.
+ * @param {Board} board
+ * @param {number} line
+ * @param {number} cell
+ */
+function turnedTerms(board, line, cell) {
+  const rank = (board[TOP_CARD + cell] >> 2) + 1;
+  if (board[TOP_FACE_UP + cell] !== 0) {
+    const high = rank === UP_HIGH[line] ? UP_HIGH_2[line] : UP_HIGH[line];
+    const low = rank === UP_LOW[line] ? UP_LOW_2[line] : UP_LOW[line];
+    lineTerms(UP_COUNT[line] - 1, high, low, DOWN_COUNT[line] + 1);
+  } else {
+    lineTerms(UP_COUNT[line] + 1, Math.max(UP_HIGH[line], rank), Math.min(UP_LOW[line], rank), DOWN_COUNT[line] - 1);
+  }
+}
+
+/** What judge() values a move that wins at once. */
+const WINS = -Infinity;
+// The value judge() found last (in a typed array: a number that a function returns, or that a module's variable
+// holds, is kept in a box of its own, a new one for each).
+const VALUE = new Float64Array(1);
+
+/**
+ * moveValue() on a board whose lines tallyLines() has tallied, into VALUE[0] (WINS for a move that wins at once).
  * @param {Board} board
  * @param {number} cell
  * @param {number} card
- * @param {readonly number[]} weights
- * @param {Board} work
+ * @param {Weights} weights
+ */
+function judge(board, cell, card, weights) {
+  const r = ROW_OF[cell];
+  const c = COLUMN_OF[cell];
+  const column = SIDE + c;
+  const rank = (card >> 2) + 1;
+  let topsDown = board[FACE_DOWN_TOPS];
+  let buried = board[BURIED_FACE_DOWN];
+  let occupied = board[OCCUPIED];
+  // The other tops of the card's row and of its column: the line's tally, less the top the card covers.
+  let rowUp = UP_COUNT[r];
+  let rowUpHigh = UP_HIGH[r];
+  let rowUpLow = UP_LOW[r];
+  let rowDown = DOWN_COUNT[r];
+  let rowDownHigh = DOWN_HIGH[r];
+  let rowDownLow = DOWN_LOW[r];
+  let colUp = UP_COUNT[column];
+  let colUpHigh = UP_HIGH[column];
+  let colUpLow = UP_LOW[column];
+  let colDown = DOWN_COUNT[column];
+  let colDownHigh = DOWN_HIGH[column];
+  let colDownLow = DOWN_LOW[column];
+  const top = board[TOP_CARD + cell];
+  if (top < 0) {
+    occupied += 1;
+  } else {
+    const covered = (top >> 2) + 1;
+    if (board[TOP_FACE_UP + cell] === 0) {
+      // covering a face-down top buries it
+      topsDown -= 1;
+      buried += 1;
+      rowDown -= 1;
+      if (covered === rowDownHigh) rowDownHigh = DOWN_HIGH_2[r];
+      if (covered === rowDownLow) rowDownLow = DOWN_LOW_2[r];
+      colDown -= 1;
+      if (covered === colDownHigh) colDownHigh = DOWN_HIGH_2[column];
+      if (covered === colDownLow) colDownLow = DOWN_LOW_2[column];
+    } else {
+      rowUp -= 1;
+      if (covered === rowUpHigh) rowUpHigh = UP_HIGH_2[r];
+      if (covered === rowUpLow) rowUpLow = UP_LOW_2[r];
+      colUp -= 1;
+      if (covered === colUpHigh) colUpHigh = UP_HIGH_2[column];
+      if (covered === colUpLow) colUpLow = UP_LOW_2[column];
+    }
+  }
+  // The row check, then the column check.
+  const rowTurns = rowUp + rowDown > 0 && (rank > rowUpHigh || rank < rowUpLow) ? 1 : 0;
+  const columnTurns = colUp + colDown > 0 && (rank > colUpHigh || rank < colUpLow) ? 1 : 0;
+  topsDown += rowTurns * (rowUp - rowDown) + columnTurns * (colUp - colDown);
+  const down = faceDownOf(board, topsDown, buried);
+  const status = verdict(occupied, topsDown, down, board[TURN] + 1);
+  if (status !== STATUS_PLAYING) {
+    VALUE[0] = status === STATUS_WON ? WINS : LOSING_VALUE - occupied;
+    return;
+  }
+  const rowLow = Math.min(board[MIN_ROW], r);
+  const rowHigh = Math.max(board[MAX_ROW], r);
+  const colLow = Math.min(board[MIN_COL], c);
+  const colHigh = Math.max(board[MAX_COL], c);
+  let risk = 0.0;
+  let gain = 0.0;
+  for (let a = rowLow; a <= rowHigh; a += 1) {
+    if (a === r) {
+      // the card face up, and the other tops turned over if the check fired
+      if (rowTurns !== 0) lineTerms(rowDown + 1, Math.max(rowDownHigh, rank), Math.min(rowDownLow, rank), rowUp);
+      else lineTerms(rowUp + 1, Math.max(rowUpHigh, rank), Math.min(rowUpLow, rank), rowDown);
+    } else if (columnTurns !== 0 && board[TOP_CARD + a * SIDE + c] >= 0) {
+      turnedTerms(board, a, a * SIDE + c);
+    } else {
+      risk += LINE_RISK[a];
+      gain += LINE_GAIN[a];
+      continue;
+    }
+    risk += TERMS[0];
+    gain += TERMS[1];
+  }
+  for (let b = colLow; b <= colHigh; b += 1) {
+    if (b === c) {
+      if (columnTurns !== 0) lineTerms(colDown + 1, Math.max(colDownHigh, rank), Math.min(colDownLow, rank), colUp);
+      else lineTerms(colUp + 1, Math.max(colUpHigh, rank), Math.min(colUpLow, rank), colDown);
+    } else if (rowTurns !== 0 && board[TOP_CARD + r * SIDE + b] >= 0) {
+      turnedTerms(board, SIDE + b, r * SIDE + b);
+    } else {
+      risk += LINE_RISK[SIDE + b];
+      gain += LINE_GAIN[SIDE + b];
+      continue;
+    }
+    risk += TERMS[0];
+    gain += TERMS[1];
+  }
+  VALUE[0] = weights[0] * down - weights[1] * occupied + weights[2] * risk - weights[3] * gain;
+}
+
+/**
+ * What the rollout policy thinks of placing `card` at `cell` (lower is better): null for a move that wins at
+ * once, a number above any position's for a losing one, else policyValue() of the position after the move.
+ * @param {Board} board
+ * @param {number} cell
+ * @param {number} card
+ * @param {Weights} [weights]
  * @returns {number | null}
  */
-export function moveValue(board, cell, card, weights = POLICY_WEIGHTS, work = new Int8Array(STATE_SIZE)) {
-  const status = evaluate(board, cell, card);
-  if (status === STATUS_WON) return null;
-  if (status !== STATUS_PLAYING) return LOSING_VALUE - evaluatedOccupied;
-  work.set(board);
-  place(work, cell, card);
-  return policyValue(work, weights);
+export function moveValue(board, cell, card, weights = POLICY_WEIGHTS) {
+  tallyLines(board);
+  judge(board, cell, card, weights);
+  return VALUE[0] === WINS ? null : VALUE[0];
 }
 
 /**
@@ -450,16 +639,17 @@ export function moveValue(board, cell, card, weights = POLICY_WEIGHTS, work = ne
  * @param {number} card
  * @param {Int32Array} moves
  * @param {number} n
- * @param {readonly number[]} weights
- * @param {Board} work scratch space of STATE_SIZE
+ * @param {Weights} [weights]
  */
-export function policyChoice(board, card, moves, n, weights = POLICY_WEIGHTS, work = new Int8Array(STATE_SIZE)) {
+export function policyChoice(board, card, moves, n, weights = POLICY_WEIGHTS) {
+  tallyLines(board);
   let best = -1;
   let bestValue = 1e18;
   for (let i = 0; i < n; i += 1) {
     const cell = moves[i];
-    const value = moveValue(board, cell, card, weights, work);
-    if (value === null) return cell;
+    judge(board, cell, card, weights);
+    const value = VALUE[0];
+    if (value === WINS) return cell;
     if (value < bestValue) {
       bestValue = value;
       best = cell;
@@ -470,19 +660,18 @@ export function policyChoice(board, card, moves, n, weights = POLICY_WEIGHTS, wo
 
 // Scratch space of the playouts.
 const PLAYOUT_MOVES = new Int32Array(MAX_MOVES);
-const PLAYOUT_WORK = new Int8Array(STATE_SIZE);
 
 /**
  * Play the rollout policy from `board` (changed in place) drawing `stock[turn]` each move; return the status.
  * @param {Board} board
  * @param {Int8Array} stock
- * @param {readonly number[]} weights
+ * @param {Weights} weights
  */
 export function policyPlayout(board, stock, weights = POLICY_WEIGHTS) {
   while (board[STATUS] === STATUS_PLAYING) {
     const n = legal(board, PLAYOUT_MOVES);
     const card = stock[board[TURN]];
-    place(board, policyChoice(board, card, PLAYOUT_MOVES, n, weights, PLAYOUT_WORK), card);
+    place(board, policyChoice(board, card, PLAYOUT_MOVES, n, weights), card);
   }
   return board[STATUS];
 }
@@ -608,7 +797,7 @@ export function shuffleTail(stock, start, random) {
  * @param {SplitMix64} random
  * @param {number} futures
  * @param {Int8Array} results
- * @param {readonly number[]} weights
+ * @param {Weights} weights
  */
 export function monteCarlo(board, card, unseen, cells, random, futures, results, weights = POLICY_WEIGHTS) {
   const turn = board[TURN];
@@ -704,7 +893,7 @@ const decisionSeed = (seed, turn, card) =>
  * @param {bigint} seed the decision's seed
  * @param {number} playouts
  * @param {number} bonus
- * @param {readonly number[]} weights
+ * @param {Weights} weights
  * @returns {Entry[]}
  */
 export function race(board, card, unseen, cells, seed, playouts, bonus, weights = POLICY_WEIGHTS) {
@@ -713,12 +902,13 @@ export function race(board, card, unseen, cells, seed, playouts, bonus, weights 
   /** @type {number[][]} */
   const paired = cells.map(() => []);
   const random = new SplitMix64(seed);
+  const unboxed = Float64Array.from(weights); // read unboxed in the playouts
   let alive = cells.map((_, i) => i);
   let spent = 0;
   let rounds = 0;
   for (;;) {
     const results = new Int8Array(BATCH * alive.length);
-    monteCarlo(board, card, unseen, alive.map((i) => cells[i]), random, BATCH, results, weights);
+    monteCarlo(board, card, unseen, alive.map((i) => cells[i]), random, BATCH, results, unboxed);
     for (const [j, i] of alive.entries()) {
       const entry = entries[i];
       let value = 0;
@@ -760,7 +950,7 @@ export function race(board, card, unseen, cells, seed, playouts, bonus, weights 
  * @param {readonly number[]} cells
  * @param {bigint} seed the decision's seed
  * @param {number} playouts
- * @param {readonly number[]} weights
+ * @param {Weights} weights
  */
 export function rankMoves(board, card, unseen, cells, seed, playouts, weights = POLICY_WEIGHTS) {
   const first = race(board, card, unseen, cells, seed, playouts, WIN_BONUS, weights);
