@@ -92,8 +92,7 @@ def test_bad_sizes_are_refused_without_a_traceback(sizes: str) -> None:
     proc = run_cli("bench", "--rl", "--json", f"--sizes={sizes}")
     assert proc.returncode == 2 and proc.stdout == ""
     assert "Traceback" not in proc.stderr
-    assert "foursquare bench: error: argument --sizes: " in proc.stderr
-    assert "usage: foursquare bench" in proc.stderr
+    assert proc.stderr.startswith("foursquare: error: argument --sizes: ") and proc.stderr.count("\n") == 1
 
 
 def test_text_and_help_in_croatian() -> None:

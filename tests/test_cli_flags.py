@@ -22,7 +22,7 @@ from foursquare.players import make_player, play_game
 
 
 def refused(result: subprocess.CompletedProcess[str], *words: str) -> None:
-    """Exit 2, nothing on standard output, one error line (after argparse's usage) saying ``words``."""
+    """Exit 2, nothing on standard output, one error line saying ``words``."""
     assert result.returncode == 2, result
     assert result.stdout == "" and "Traceback" not in result.stderr
     last = result.stderr.strip().splitlines()[-1]

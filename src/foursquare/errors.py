@@ -45,8 +45,9 @@ class FoursquareError(ValueError):
       (``limit``), ``not_utf8`` (``position``), ``not_json`` (``detail``), ``number_too_long``, ``not_object``,
       ``unknown_format`` and ``unsupported_version`` (``found``, ``expected``), ``unknown_fields`` (``fields``),
       ``bad_variant`` (``detail``), ``deal_and_stock``, ``bad_deal`` and ``bad_stock`` (``detail``),
-      ``moves_not_list``, ``bad_move`` (``index``, ``detail``), ``move_after_end`` (``index``), ``illegal_move``
-      (``index``, ``reason``), ``too_deep`` (JSON nested too deep); the file read, if any, is its ``path``.
+      ``no_moves``, ``moves_not_list``, ``bad_move`` (``index``, ``detail``), ``move_after_end`` (``index``),
+      ``illegal_move`` (``index``, ``reason``), ``too_deep`` (JSON nested too deep), ``duplicate_key``
+      (``field``: a key given twice); the file read, if any, is its ``path``.
     - :class:`~foursquare.files.FileWriteError`: ``is_directory``, ``no_directory``, ``not_a_folder``,
       ``cannot_write`` (``path``, ``folder``, ``reason``).
     - :class:`~foursquare.store.StoreError`: ``is_directory``, ``no_directory``, ``missing``, ``not_a_file``,
@@ -60,9 +61,10 @@ class FoursquareError(ValueError):
       :class:`~foursquare.store.PasskeyNameError`: ``name_too_long`` (``length``, ``limit``), ``name_control``
       (``position``).
     - :class:`~foursquare.study.StudyError`: ``no_scheduler``, ``no_worker``, ``chunk_dropped``,
-      ``cannot_open``, ``not_a_study_db``, ``format_version``, ``busy``, ``read_only``, ``needs_pyarrow``,
-      ``bad_seed``, and reading rows back ``no_such_file``, ``cannot_read``, ``too_large``, ``unknown_format``,
-      ``not_json``, ``missing_field``, ``bad_field``, ``duplicate`` (the details of each in its docstring).
+      ``cannot_open``, ``not_a_study_db``, ``format_version``, ``busy``, ``read_only``, ``cannot_write``,
+      ``needs_pyarrow``, ``bad_seed``, and reading rows back ``no_such_file``, ``cannot_read``, ``too_large``,
+      ``unknown_format``, ``not_json``, ``missing_field``, ``bad_field``, ``duplicate`` (the details of each in its
+      docstring).
     - :class:`~foursquare.players.PlayerError`: ``unknown_player`` (``name``, ``choices``), ``no_move``,
       ``no_rank``, ``not_legal`` (``row``, ``col``), ``bad_budget`` (``budget``).
     - No finer code (yet): :class:`~foursquare.cards.CardError`, :class:`~foursquare.engine.VariantError`,

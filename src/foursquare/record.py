@@ -43,8 +43,9 @@ class RecordError(FoursquareError):
     Besides its English text, for developers, it says what is wrong in a form a front end can put in its
     player's words: ``code`` (``no_such_file``, ``cannot_read``, ``too_large`` (``limit``), ``not_utf8``
     (``position``: the first byte that is not), ``not_json``, ``too_deep``, ``number_too_long``, ``not_object``,
-    ``unknown_format``, ``unsupported_version``, ``unknown_fields``, ``bad_variant``, ``deal_and_stock``,
-    ``bad_deal``, ``bad_stock``, ``moves_not_list``, ``bad_move``, ``move_after_end``, ``illegal_move``; empty
+    ``duplicate_key`` (``field``: the key given twice, in quotes), ``unknown_format``, ``unsupported_version``,
+    ``unknown_fields``, ``bad_variant``, ``deal_and_stock``, ``bad_deal``, ``bad_stock``, ``no_moves``,
+    ``moves_not_list``, ``bad_move``, ``move_after_end``, ``illegal_move``; empty
     when unknown), ``params`` (the details: ``index`` of a move counted from 0, ``reason`` of an illegal move
     (:class:`IllegalMoveError`'s code), ``found``/``expected``, ``fields``, ``detail`` (an English text); for
     ``not_json``, ``fault`` (one of :data:`JSON_FAULTS`' codes, or ``other``), ``line`` and ``column``, counted
@@ -110,7 +111,9 @@ def load(data: object) -> Game:
     except CardError as exc:
         what = "deal" if has_deal else "stock"
         raise RecordError(f"bad {what}: {exc}", f"bad_{what}", detail=str(exc)) from None
-    moves = data.get("moves", [])
+    if "moves" not in data:  # a game before its first card has an empty list: a record without one is cut short
+        raise RecordError('a record needs its "moves" (an empty list before the first card)', "no_moves")
+    moves = data["moves"]
     if not isinstance(moves, list):
         raise RecordError("moves must be a list of [row, col] pairs", "moves_not_list")
     for index, data_move in enumerate(moves):
@@ -129,10 +132,31 @@ def load(data: object) -> Game:
     return game
 
 
+class DuplicateKey(Exception):
+    """A JSON object gives one of its keys twice (``json`` would keep the last and say nothing)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_key_twice(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object as a dict; raise :class:`DuplicateKey` for a key given twice."""
+    data: dict[str, object] = {}
+    for key, value in pairs:
+        if key in data:
+            raise DuplicateKey(key)
+        data[key] = value
+    return data
+
+
 def loads(text: str) -> Game:
     """Read a record from its text (a byte order mark before it is allowed, as some editors write one)."""
     try:
-        data = json.loads(text.removeprefix("\ufeff"))
+        data = json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_no_key_twice)
+    except DuplicateKey as exc:
+        field = json.dumps(exc.key, ensure_ascii=False)
+        raise RecordError(f"not a record: the field {field} is given twice", "duplicate_key", field=field) from None
     except json.JSONDecodeError as exc:
         fault = next((code for start, code in JSON_FAULTS if exc.msg.startswith(start)), "other")
         raise RecordError(

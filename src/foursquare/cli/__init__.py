@@ -97,11 +97,16 @@ def _run(arguments: list[str], t: Translator, unknown: str | None) -> int:
     if unknown is not None:
         print(t("cli.note.unknown_language", prog=PROG, code=repr(unknown)), file=sys.stderr)
     parser = build_parser(t)
-    args = parser.parse_args(arguments)
-    args.translator = t
-    if args.command is None:
-        parser.print_help()
+    try:
+        args = _parse(parser, arguments)
+    except BrokenPipeError:
+        _silence_stdout()
         return 0
+    except OSError as exc:
+        return _output_failed(exc, t)
+    if args is None:  # a bare `foursquare`: the help, as --help shows it
+        return 0
+    args.translator = t
     try:
         code: int = args.run(args)
         sys.stdout.flush()  # a write error is the command's to report, not the interpreter's at exit
@@ -117,12 +122,33 @@ def _run(arguments: list[str], t: Translator, unknown: str | None) -> int:
         _silence_stdout()
         return 0
     except OSError as exc:
-        if exc.errno not in OUTPUT_ERRORS:  # a file the command writes is a FileWriteError: this is the output
-            raise
-        # The output cannot be written (`foursquare deal 1 > /dev/full`, a full disk): as a file that cannot be.
-        print(t("cli.output_failed", prog=PROG, reason=exc.strerror or str(exc)), file=sys.stderr)
-        _silence_stdout()
-        return EXIT_BAD_INPUT
+        return _output_failed(exc, t)
+
+
+def _parse(parser: Parser, arguments: list[str]) -> Any:
+    """The parsed options; None for a bare ``foursquare``, whose help is printed (exit status 0). ``--help`` and
+    ``--version`` exit as argparse has them, once their output is written: a write that fails raises here."""
+    try:
+        args: Any = parser.parse_args(arguments)
+        if args.command is None:
+            parser.print_help()
+            args = None
+        sys.stdout.flush()
+    except SystemExit as exc:
+        if exc.code in (0, None):
+            sys.stdout.flush()
+        raise
+    return args
+
+
+def _output_failed(exc: OSError, t: Translator) -> int:
+    """The output cannot be written (`foursquare deal 1 > /dev/full`, a full disk): one line, as a file that
+    cannot be, exit status 2. Any other error of the system is not ours to explain: raised again."""
+    if exc.errno not in OUTPUT_ERRORS:  # a file the command writes is a FileWriteError: this is the output
+        raise exc
+    print(t("cli.output_failed", prog=PROG, reason=exc.strerror or str(exc)), file=sys.stderr)
+    _silence_stdout()
+    return EXIT_BAD_INPUT
 
 
 def _silence_stdout() -> None:

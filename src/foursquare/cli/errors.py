@@ -69,6 +69,7 @@ def study_message(exc: StudyError, t: Translator) -> str:
         "package": "pyarrow",
         "command": f"pip install '{PARQUET_EXTRA}'",
         "export": "foursquare study export",
+        "report": "foursquare study report",
     }
     return t(f"cli.study.error.{exc.code}", **names, **params)
 
@@ -99,5 +100,6 @@ def record_message(exc: RecordError, t: Translator) -> str:
     params.setdefault("deal", '"deal"')
     params.setdefault("stock", '"stock"')
     params.setdefault("pair", "[row, col]")
+    params.setdefault("moves", '"moves"')
     message = t(key, **params)
     return t("cli.record.error", path=path, message=message) if path is not None else message

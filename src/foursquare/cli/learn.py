@@ -16,7 +16,8 @@ def register(sub: Any, t: Translator | None = None) -> None:
 
 
 def run_learn(args: argparse.Namespace) -> int:
+    from foursquare.cli.play import handed_on
     from foursquare.tui.lesson import learn
 
     t: Translator = args.translator
-    return learn(t)
+    return handed_on(learn(t))

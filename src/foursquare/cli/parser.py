@@ -22,12 +22,16 @@ import argparse
 import functools
 import gettext
 import re
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from foursquare.i18n import Translator, translator
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 #: argparse's msgids (Python 3.11–3.13) → our key and the names of the %-placeholders in the msgid, in the
 #: order our ``{name}`` placeholders are given them. ``%s``/``%r`` placeholders are positional.
@@ -200,7 +204,18 @@ class Parser(argparse.ArgumentParser):
 
     @_speaking
     def error(self, message: str) -> NoReturn:
-        super().error(message)
+        """One line on standard error with the command line's one prefix (``foursquare: error: …``, as every
+        other error of a command), exit status 2: no usage block first (``--help`` shows it)."""
+        program = self.prog.split()[0] if self.prog else "foursquare"
+        self.exit(2, self.translator("cli.error", prog=program, message=message) + "\n")
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        """argparse's, except that output which cannot be written to standard output (``--help`` into a full
+        disk) raises, for the command line to report as it does any other command's output."""
+        if message and file is sys.stdout:
+            file.write(message)
+        else:
+            super()._print_message(message, file)
 
     parse_intermixed_args = _speaking(argparse.ArgumentParser.parse_intermixed_args)
     parse_known_intermixed_args = _speaking(argparse.ArgumentParser.parse_known_intermixed_args)

@@ -108,7 +108,7 @@ def run_play(args: argparse.Namespace) -> int:
         return 0
     resume = args.file if args.pick is None else picked(args.pick, t)
     variant = Variant(adjacency=args.adjacency or "orthogonal", count_buried=bool(args.count_buried))
-    return play(
+    status = play(
         variant,
         deal=args.deal,
         winnable=args.winnable,
@@ -117,6 +117,17 @@ def run_play(args: argparse.Namespace) -> int:
         t=t,
         mouse=not args.no_mouse,
     )
+    return handed_on(status)
+
+
+def handed_on(status: int) -> int:
+    """A full-screen game or lesson left by Ctrl-C (its terminal put back, the game kept, the goodbye said) ends
+    as every command does after Ctrl-C: ``foursquare: interrupted``, exit status 130 (the command line's)."""
+    from foursquare.cli.signals import EXIT_INTERRUPTED
+
+    if status == EXIT_INTERRUPTED:
+        raise KeyboardInterrupt
+    return status
 
 
 def _refuse_what_is_ignored(args: argparse.Namespace, t: Translator) -> None:

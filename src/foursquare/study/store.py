@@ -7,6 +7,7 @@ carries SQLite's ``application_id`` so that another program's database is refuse
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
@@ -57,6 +58,14 @@ def _to_sql(deal: int) -> int:
     return deal - 2**64 if deal >= _SIGNED else deal
 
 
+def _writable_dir(path: Path) -> bool:
+    """Whether the folder of ``path`` takes new files (SQLite's journal): not on read-only storage."""
+    try:
+        return not os.statvfs(path.parent).f_flag & os.ST_RDONLY and os.access(path.parent, os.W_OK)
+    except OSError:
+        return False
+
+
 def _from_sql(value: int) -> int:
     return value + 2**64 if value < 0 else value
 
@@ -75,6 +84,7 @@ class StudyStore:
         try:
             self._db = self._open()
         except sqlite3.DatabaseError as exc:
+            self._if_unwritable()
             if not isinstance(exc, sqlite3.OperationalError):  # read, and not an SQLite file (read_only opens check)
                 raise StudyError(
                     f"{self.path} is not a Foursquare study database ({exc})", "not_a_study_db", path=str(self.path)
@@ -83,6 +93,7 @@ class StudyStore:
                 f"cannot open the study database {self.path}: {exc}", "cannot_open", path=str(self.path), error=str(exc)
             ) from None
         except (OSError, sqlite3.Error) as exc:
+            self._if_unwritable()
             raise StudyError(
                 f"cannot open the study database {self.path}: {exc}", "cannot_open", path=str(self.path), error=str(exc)
             ) from None
@@ -90,12 +101,35 @@ class StudyStore:
             self._check_or_create()
         except sqlite3.DatabaseError as exc:
             self._db.close()
+            self._if_unwritable()
             raise StudyError(
                 f"{self.path} is not a Foursquare study database ({exc})", "not_a_study_db", path=str(self.path)
             ) from None
         except StudyError:
             self._db.close()
             raise
+
+    def _if_unwritable(self) -> None:
+        """After an error opening the database to write: raise ``cannot_write`` if it is a good study database that
+        this process cannot write (read-only storage, no permission), which "not a study database" would misname
+        (and invite deleting); else return, for the error to be told as it is."""
+        writable = os.access(self.path, os.W_OK) and _writable_dir(self.path)
+        if self.read_only or not self.path.is_file() or writable:
+            return
+        try:
+            db = sqlite.connect_read_only(self.path, timeout=LOCK_TIMEOUT)
+            try:
+                app = db.execute("PRAGMA application_id").fetchone()[0]
+            finally:
+                db.close()
+        except (OSError, sqlite3.Error):
+            return
+        if app == APPLICATION_ID:
+            raise StudyError(
+                f"{self.path} is a study database that cannot be written here (read-only storage)",
+                "cannot_write",
+                path=str(self.path),
+            ) from None
 
     def _open(self) -> sqlite3.Connection:
         if self.read_only:

@@ -31,7 +31,8 @@ class StudyError(FoursquareError):
     ``no_scheduler`` (``scheduler``, ``seconds``, ``error``), ``no_worker`` (``scheduler``, ``seconds``),
     ``chunk_dropped`` (``error``), ``cannot_open`` (``path``, ``error``), ``not_a_study_db`` (``path``),
     ``format_version`` (``path``, ``found``, ``expected``), ``busy`` (``path``, ``error``), ``read_only``
-    (``path``: a store opened read-only was asked to write), ``needs_pyarrow``, ``bad_seed`` (``seed``, ``max``),
+    (``path``: a store opened read-only was asked to write), ``cannot_write`` (``path``: a good study database
+    that this process cannot write, on read-only storage), ``needs_pyarrow``, ``bad_seed`` (``seed``, ``max``),
     and reading rows back (:mod:`~foursquare.study.importing`): ``no_such_file``, ``cannot_read`` (``path``,
     ``error``), ``too_large`` (``path``, ``limit``),
     ``unknown_format`` (``path``), ``not_json`` (``path``, ``line``), ``missing_field`` and ``bad_field``
