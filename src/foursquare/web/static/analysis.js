@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { evaluationChart, markChartMove } from "./chart.js";
 import { $, el, errorMessage } from "./dom.js";
 import { cardSymbol, decimal, integer, percent, t } from "./i18n.js";
+import { isDeviceGame } from "./offline.js";
 import { currentReplay, drawnReplayTurn, onReplayDrawn, showReplay } from "./replay.js";
 import { currentGame, gameState } from "./store.js";
 
@@ -49,6 +50,12 @@ async function loadAnalysis() {
   asked = id;
   const section = $("analysis");
   const body = $("analysis-body");
+  if (isDeviceGame(id)) {
+    // The server's players judge the moves: a game of this device is not analysed on it.
+    showChart(null);
+    body.replaceChildren(el("p", { class: "analysis-offline", text: t("offline.analysisNeeds") }));
+    return;
+  }
   section.setAttribute("aria-busy", "true");
   showChart(null);
   body.replaceChildren(

@@ -45,6 +45,7 @@
  * @property {boolean} winnable
  * @property {boolean} assisted
  * @property {boolean} daily_late a daily game played on after its date ended: it no longer counts for that date
+ * @property {boolean} [offline] a game played without the server, its stock on the device (offline.js)
  */
 
 /**
@@ -91,7 +92,7 @@
 
 /**
  * @typedef {{id: string, deal: Deal | null, variant: Variant, turn: number, outcome: Outcome,
- *   score: number | null, created_at: string, daily: string | null, assisted: boolean}} GameSummary
+ *   score: number | null, created_at: string, daily: string | null, assisted: boolean, offline?: boolean}} GameSummary
  * @typedef {{games?: GameSummary[], page?: number, per_page?: number, total?: number}} GamesPage
  * @typedef {{current_streak: number, best_streak: number}} Streaks
  * @typedef {Streaks & {won: number, best_score: number | null}} CleanStats

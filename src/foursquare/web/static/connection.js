@@ -9,6 +9,7 @@ import { api, onReachability } from "./api.js";
 import { $, toast } from "./dom.js";
 import { loadGame } from "./game.js";
 import { t } from "./i18n.js";
+import { isDeviceGame } from "./offline.js";
 import { route } from "./routing.js";
 import { currentView, gameState, isBusy } from "./store.js";
 
@@ -19,7 +20,7 @@ function showReachability(reachable) {
   banner.hidden = reachable;
   // Back: show what could not be fetched meanwhile (a page opened offline has no game yet), or catch up.
   if (reachable) {
-    if (gameState()) refreshIfStale();
+    if (gameState() && $("no-game").hidden) refreshIfStale();
     else route();
   }
 }
@@ -36,7 +37,8 @@ function position(state) {
 /** Fetch the game shown; if it is not what the page shows, show it as it is and say so. */
 async function refreshIfStale() {
   const shown = gameState();
-  if (!shown || currentView() !== "game" || isBusy()) return;
+  // (A game of this device is kept here: nothing to catch up with.)
+  if (!shown || isDeviceGame(shown.id) || currentView() !== "game" || isBusy()) return;
   let fresh;
   try {
     fresh = await api.getGame(shown.id);

@@ -20,10 +20,10 @@ import { hasMessage, t } from "./i18n.js";
  *   "board-message" | "confirm-text" | "deal-label" | "face-down" | "face-down-gauge" | "face-down-meter" |
  *   "game-table" | "games" | "hand-caption" | "hand-card" | "hand-help" | "hint-box" | "hint-list" |
  *   "hint-loading" | "hint-ranked" | "histogram" | "late-tag" | "new-deal-error" | "no-game" | "no-game-text" |
- *   "no-game-title" | "offline-banner" | "over" | "over-deal" | "over-reason" | "over-score" |
+ *   "no-game-title" | "offline-banner" | "offline-tag" | "over" | "over-deal" | "over-reason" | "over-score" |
  *   "over-score-note" | "over-title" | "page-label" | "pager" | "readonly" | "readonly-text" | "replay" |
  *   "replay-caption" | "replay-chart" | "replay-marks" | "rules-body" | "rules-controls" | "settings-languages" |
- *   "stats-note" | "stats-tiles" | "stock-bar-fill" | "stock-left" | "theme-toggle-label" | "toasts" |
+ *   "stats-note" | "stats-offline" | "stats-tiles" | "stock-bar-fill" | "stock-left" | "theme-toggle-label" | "toasts" |
  *   "variant-tags" | "view-game" | "view-rules" | "view-stats"} ElementId
  * @typedef {{[id in ButtonId]: HTMLButtonElement} & {[id in InputId]: HTMLInputElement} &
  *   {[id in DialogId]: HTMLDialogElement} & {[id in FormId]: HTMLFormElement} &

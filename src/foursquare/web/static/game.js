@@ -2,13 +2,16 @@
 // The game actions: load, start, place, undo, redo, restart, hint. Each asks the server, adopts the
 // state it answers with and redraws; a refused request is told in the catalogue's words for its code.
 // Only the player's own game is played here: another player's is shown read-only (share.js).
+// While the server cannot be reached, a new game is dealt and played on this device instead (offline.js,
+// which answers as the server does, with the page's own copy of the rules); such a game stays on the device.
 
-import { api, ApiError } from "./api.js";
+import { api, ApiError, serverReachable } from "./api.js";
 import { placedSentence, takenBackSentence } from "./describe.js";
 import { confirm } from "./dialogs.js";
 import { $, errorMessage, storage, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { forgetHint, hintAnnouncement, hintAnswered, hintAsked, renderHintBox } from "./hint.js";
+import { device, isDeviceGame } from "./offline.js";
 import { isMine, showAssisted, showNoGame } from "./share.js";
 import { adopt, currentGame, gameState, isBusy, isPlaying, setBusy, stateVersion } from "./store.js";
 import { board } from "./table.js";
@@ -24,6 +27,15 @@ const STORAGE_GAME = "fs.game";
 const STORAGE_KIND = "fs.gameKind";
 
 let loadToken = 0; // only the latest load may show its game
+
+/**
+ * Who keeps the game `id`: this device (offline.js) or the server (api.js), which answer alike.
+ * @param {string} id
+ */
+const keeper = (id) => (isDeviceGame(id) ? device : api);
+
+/** @param {unknown} error */
+const unreachable = (error) => error instanceof ApiError && error.status === 0;
 
 /** The id of the game this browser played last, if any. */
 export const rememberedGame = () => storage(STORAGE_GAME);
@@ -139,7 +151,7 @@ async function refused(error) {
   }
   if (error instanceof ApiError && error.status === 409 && shown) {
     try {
-      showGame(await api.getGame(shown.id), { message: "" });
+      showGame(await keeper(shown.id).getGame(shown.id), { message: "" });
     } catch (again) {
       toast(errorMessage(again), "error");
     }
@@ -157,15 +169,21 @@ export async function loadGame(id, { orNew = false } = {}) {
   const token = ++loadToken;
   setBusy(true);
   try {
-    const state = await api.getGame(id);
+    const state = await keeper(id).getGame(id);
     if (token === loadToken) showGame(state, { message: "" });
   } catch (error) {
     if (token !== loadToken) return;
     if (error instanceof ApiError && error.code === "unknown_game") {
       if (orNew || rememberedGame() === id) await replaceGone(id, rememberedKind());
       else showNoGame();
-    } else if (!(error instanceof ApiError && error.status === 0)) {
-      // (Not an unreachable server: the banner says so, and the page asks again once it answers.)
+    } else if (unreachable(error) && orNew) {
+      // The start page, with the server out of reach: a game of this device, of the kind played last.
+      const { variant, deal } = rememberedKind();
+      await startNewGame({ variant, deal }, { replace: true });
+    } else if (unreachable(error)) {
+      // The banner says that the server cannot be reached; the page shows this game once it answers.
+      showNoGame("offline.serverGame", "offline.serverGameTitle");
+    } else {
       toast(errorMessage(error), "error");
     }
   } finally {
@@ -193,16 +211,46 @@ export async function startNewGame(options, { replace = false } = {}) {
   setBusy(true);
   if (options.winnable) $("board-message").textContent = t("new.findingWinnable");
   try {
-    const state = await api.newGame(options);
+    const state = await dealt(options);
+    if (state === null) return;
     if (replace) history.replaceState(null, "", `#/game/${state.id}`);
     else history.pushState(null, "", `#/game/${state.id}`);
     showGame(state, { message: "" });
     if (state.daily && state.outcome !== "playing") toast(t("new.dailyDone"));
     board.focus();
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 0)) toast(errorMessage(error), "error");
+    if (!unreachable(error)) toast(errorMessage(error), "error");
   } finally {
     setBusy(false);
+  }
+}
+
+/**
+ * A new game as `options` ask: the server's, or while the server cannot be reached a game of this device (a
+ * random deal drawn here, or the deal of the number asked for). The daily deal, a winnable deal (the server
+ * finds one) and another player's deal need the server: without it, the page says so and the answer is null.
+ * @param {NewGameOptions} options
+ * @returns {Promise<GameState | null>}
+ */
+async function dealt(options) {
+  const needsServer = Boolean(options.daily || options.winnable || options.like);
+  const onDevice = async () => {
+    const state = await device.newGame({ deal: options.deal ?? null, variant: options.variant ?? null });
+    toast(t("offline.started"), "info");
+    return state;
+  };
+  if (!needsServer && !serverReachable()) return onDevice();
+  try {
+    return await api.newGame(options);
+  } catch (error) {
+    if (!unreachable(error)) throw error;
+    if (!needsServer) return onDevice();
+    if (options.like) throw error; // the banner says it
+    const key = options.daily ? "offline.dailyNeeds" : "offline.winnableNeeds";
+    $("board-message").textContent = "";
+    if (gameState() && $("no-game").hidden) toast(t(key), "info");
+    else showNoGame(key, options.daily ? "new.daily" : "new.winnable");
+    return null;
   }
 }
 
@@ -227,7 +275,7 @@ export async function place(row, col, { fly = true } = {}) {
   const handCard = $("hand-card").querySelector(".card");
   const flyFrom = fly && handCard ? handCard.getBoundingClientRect() : null;
   await act(async () => {
-    const result = await api.move(before.id, row, col, before.turn, card);
+    const result = await keeper(before.id).move(before.id, row, col, before.turn, card);
     adopt(result);
     renderGame({ placed: result.placed, flyFrom, message: "", justEnded: result.outcome !== "playing" });
     $("board-message").textContent = placedSentence(result.placed, result.flips ?? []);
@@ -251,19 +299,27 @@ async function change(call, say = "") {
 }
 
 export const undo = () =>
-  isPlaying() && currentGame().can_undo && change(api.undo, (before, after) => takenBackSentence("undo", before, after));
+  isPlaying() &&
+  currentGame().can_undo &&
+  change((id) => keeper(id).undo(id), (before, after) => takenBackSentence("undo", before, after));
 
 export const redo = () =>
-  isPlaying() && currentGame().can_redo && change(api.redo, (before, after) => takenBackSentence("redo", before, after));
+  isPlaying() &&
+  currentGame().can_redo &&
+  change((id) => keeper(id).redo(id), (before, after) => takenBackSentence("redo", before, after));
 
 export async function restart() {
   if (!isPlaying() || !isMine(gameState()) || currentGame().turn === 0) return;
-  if (await confirm(t("action.restartConfirm"))) await change(api.restart, t("toast.restarted"));
+  if (await confirm(t("action.restartConfirm"))) await change((id) => keeper(id).restart(id), t("toast.restarted"));
 }
 
 export async function requestHint() {
   if (!isPlaying() || !isMine(gameState()) || isBusy()) return;
   const { id, turn } = currentGame();
+  if (isDeviceGame(id)) {
+    toast(t("offline.hintNeeds"), "info"); // the server's players rank the moves: none on this device yet
+    return;
+  }
   const version = stateVersion();
   hintAsked();
   renderHintBox();

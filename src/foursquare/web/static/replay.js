@@ -7,6 +7,7 @@ import { flipDuration } from "./cards.js";
 import { placedSentence } from "./describe.js";
 import { $, errorMessage, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { device, isDeviceGame } from "./offline.js";
 import { currentGame, gameState } from "./store.js";
 import { board, DECK, renderGauges, renderHand } from "./table.js";
 
@@ -95,7 +96,7 @@ export function updateReplayButtons() {
 async function position(current, turn) {
   const cached = current.cache.get(turn);
   if (cached) return cached;
-  const answer = await api.replay(current.id, turn);
+  const answer = await (isDeviceGame(current.id) ? device : api).replay(current.id, turn);
   current.cache.set(turn, answer);
   return answer;
 }

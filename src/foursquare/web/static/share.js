@@ -154,22 +154,31 @@ export function showAssisted() {
   $("assisted-tag").hidden = false;
 }
 
-/** Instead of a game: "no such game" (or a malformed share link), offering a new game; nothing is created. */
-let noGameKey = "missing.text";
+/**
+ * Instead of a game: "no such game" (or a malformed share link, or a game that needs the server while it cannot
+ * be reached), offering a new game; nothing is created.
+ */
+let noGame = { text: "missing.text", title: "missing.title" };
 
-/** @param {string} [messageKey] */
-export function showNoGame(messageKey = "missing.text") {
-  noGameKey = messageKey;
+/**
+ * @param {string} [messageKey]
+ * @param {string} [titleKey]
+ */
+export function showNoGame(messageKey = "missing.text", titleKey = "missing.title") {
+  noGame = { text: messageKey, title: titleKey };
   $("game-table").hidden = true;
   $("no-game").hidden = false;
-  $("no-game-text").textContent = t(messageKey);
-  document.title = t("app.pageTitle", { page: t("missing.title") });
+  drawNoGame();
   $("no-game-title").focus({ preventScroll: true });
+}
+
+function drawNoGame() {
+  $("no-game-title").textContent = t(noGame.title);
+  $("no-game-text").textContent = t(noGame.text);
+  document.title = t("app.pageTitle", { page: t(noGame.title) });
 }
 
 /** The "no such game" notice again (after a change of language), if it is shown. */
 export function rerenderNoGame() {
-  if ($("no-game").hidden) return;
-  $("no-game-text").textContent = t(noGameKey);
-  document.title = t("app.pageTitle", { page: t("missing.title") });
+  if (!$("no-game").hidden) drawNoGame();
 }

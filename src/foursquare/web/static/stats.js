@@ -1,10 +1,12 @@
 // @ts-check
 // The statistics view: totals (all games, clean games — no undo, restart or hint — and the daily streak),
-// the score histogram (inline SVG) and the list of recent games.
+// the score histogram (inline SVG) and the list of recent games. While the server cannot be reached, the same
+// view counts the games played on this device (offline.js), and says so.
 
-import { api } from "./api.js";
+import { api, ApiError } from "./api.js";
 import { $, el, errorMessage, svgEl, toast } from "./dom.js";
 import { dateTime, decimal, integer, joinList, percent, t, variantText } from "./i18n.js";
+import { device } from "./offline.js";
 import { dailyDate } from "./share.js";
 
 /**
@@ -18,12 +20,29 @@ const PER_PAGE = 20;
 
 let statsPage = 1;
 
-/** Fetch and draw the statistics and the current page of games. */
+/** Fetch and draw the statistics and the current page of games (of this device, without the server). */
 export async function showStats() {
   try {
     const [stats, games] = await Promise.all([api.stats(), api.listGames(statsPage, PER_PAGE)]);
+    $("stats-offline").hidden = true;
     renderStats(stats);
     renderGames(games);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 0) await showDeviceStats();
+    else toast(errorMessage(error), "error");
+  }
+}
+
+/** The statistics and the games of this device (the server cannot be reached: the banner says so). */
+async function showDeviceStats() {
+  try {
+    const [stats, all] = await Promise.all([device.stats(), device.listGames()]);
+    const note = $("stats-offline");
+    note.textContent = t("offline.statsNote");
+    note.hidden = false;
+    renderStats(stats);
+    const start = (statsPage - 1) * PER_PAGE;
+    renderGames({ games: all.slice(start, start + PER_PAGE), page: statsPage, per_page: PER_PAGE, total: all.length });
   } catch (error) {
     toast(errorMessage(error), "error");
   }
@@ -190,6 +209,7 @@ function renderGames(data) {
         { class: "col-result" },
         el("span", { class: `badge badge-${summary.outcome}`, text: t(`stats.result.${summary.outcome}`) }),
         summary.assisted ? el("span", { class: "badge badge-assisted", text: t("stats.assisted") }) : null,
+        summary.offline ? el("span", { class: "badge badge-offline", text: t("offline.tag") }) : null,
       ),
       el("td", { class: "col-score", text: summary.score === null ? t("stats.none") : integer(summary.score) }),
       el(

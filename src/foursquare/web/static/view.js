@@ -6,6 +6,7 @@ import { forgetAnalysis } from "./analysis.js";
 import { $, el } from "./dom.js";
 import { t, variantText } from "./i18n.js";
 import { hintBadges, renderHintBox } from "./hint.js";
+import { isDeviceGame } from "./offline.js";
 import { hideGameOver, showGameOver } from "./over.js";
 import { closeReplay, currentReplay } from "./replay.js";
 import { dealText, isMine, renderSharing } from "./share.js";
@@ -141,6 +142,11 @@ function renderControls(state, playing) {
   $("btn-undo").disabled = !(playing && state.can_undo);
   $("btn-redo").disabled = !(playing && state.can_redo);
   $("btn-hint").disabled = !playing;
+  // A game of this device says so; its hint needs the server (the button says it when pressed).
+  const onDevice = isDeviceGame(state.id);
+  $("offline-tag").hidden = !onDevice;
+  $("btn-hint").classList.toggle("needs-server", onDevice);
+  $("btn-hint").title = onDevice ? t("offline.hintNeeds") : "";
   $("btn-restart").disabled = !(playing && state.turn > 0);
   $("actions").hidden = !playing || !isMine(state);
   $("hand-help").hidden = !playing || !isMine(state);
