@@ -33,7 +33,6 @@ from foursquare import kernel as K
 from foursquare import players
 from foursquare.engine import Game, Move
 from foursquare.kernel.state import Array
-from foursquare.web.pool import hint_json
 from js_engine_support import VARIANTS
 
 FORMAT = "foursquare-js-policy-cases"
@@ -67,6 +66,13 @@ def move_value(state: Array, cell: int, card: int, work: Array) -> float | None:
     return float(K.policy_value(work, K.POLICY_WEIGHTS))
 
 
+def _server_hint(game: Game) -> dict[str, Any]:
+    """The server's answer to ``GET /api/games/{id}/hint`` in ``game``'s position."""
+    from foursquare.web.pool import hint_json  # late: the web extra's imports, for this only
+
+    return hint_json(game.view())
+
+
 def _risky(game: Game) -> bool:
     """Whether the hint of ``game``'s position runs its second race (a risky position)."""
     view = game.view()
@@ -98,7 +104,7 @@ def play(index: int, rng: random.Random, hint_rate: float) -> dict[str, Any]:
         record["policy"].append(_name(choice))
         record["values"].append([move_value(state, cell, card, work) for cell in cells])
         if rng.random() < hint_rate:
-            record["hints"].append([len(record["moves"]), hint_json(game.view()), _risky(game)])
+            record["hints"].append([len(record["moves"]), _server_hint(game), _risky(game)])
         move: Move = K.move_of(choice) if rng.random() < POLICY_MOVES else rng.choice(game.legal_moves)
         game.place(move.row, move.col)
         record["moves"].append(move.name)
