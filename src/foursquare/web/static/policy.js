@@ -513,8 +513,8 @@ function turnedTerms(board, line, cell) {
 
 /** What judge() values a move that wins at once. */
 const WINS = -Infinity;
-// The value judge() found last (in a typed array: a number that a function returns, or that a module's variable
-// holds, is kept in a box of its own, a new one for each).
+// The value judge() found last (in a typed array: V8 may box a fractional number that a function returns or that
+// a module's variable holds, a new box for each).
 const VALUE = new Float64Array(1);
 
 /**
