@@ -50,6 +50,11 @@ def send(client: TestClient, game: Game | dict[str, Any], offline_id: str) -> An
     return client.post(ROUTE, json={"id": offline_id, "record": body})
 
 
+def body_moves(game: Game) -> list[list[int]]:
+    moves: list[list[int]] = record.to_json(game)["moves"]
+    return moves
+
+
 def new_id() -> str:
     return str(uuid.uuid4())
 
@@ -67,6 +72,8 @@ def test_a_finished_offline_game_is_stored_once_as_played_and_listed_offline(cli
     listed = client.get("/api/games").json()
     assert listed["total"] == 1 and listed["games"][0]["offline"] is True
     assert client.get(f"/api/games/{state['id']}/record").json()["moves"] == record.to_json(game)["moves"]
+    (exported,) = client.get("/api/account/export").json()["games"]
+    assert (exported["id"], exported["offline"], exported["record"]["moves"]) == (state["id"], True, body_moves(game))
 
 
 def test_an_offline_win_counts_as_won_never_as_clean(client: TestClient) -> None:

@@ -533,6 +533,7 @@ class ExportedGame(Answer):
     daily: date | None = Field(description=DAILY)
     assisted: bool = Field(description=ASSISTED)
     winnable: bool = Field(description="whether the deal was drawn as one the solver proves winnable")
+    offline: bool = Field(description=OFFLINE)
     record: GameRecord | None = Field(description="the game record (`docs/records.md`) of a finished game; else null")
     state: GameState | None = Field(description="the game as its player sees it, when there is no record; else null")
 
