@@ -281,8 +281,14 @@ def test_a_game_on_the_device_survives_a_reload_and_a_restarted_browser(server: 
             play(page, game, game.legal_moves[-1])
         undo(page, game)
         expect(page.locator("#btn-redo")).to_be_enabled()
+        # The hint, ranked on the device (policy.js): every legal move, the best one marked on the board.
         page.click("#btn-hint")
-        expect(page.locator(".toast-info .toast-text").last).to_have_text(catalogue()["offline.hintNeeds"])
+        expect(page.locator("#hint-ranked")).to_be_visible()
+        expect(page.locator("#hint-list li")).to_have_count(min(3, len(game.legal_moves)))
+        best = page.locator("#board .slot.legal.hint-1")
+        expect(best).to_have_count(1)
+        assert best.get_attribute("data-cell") in {move.name for move in game.legal_moves}
+        expect(page.locator("#assisted-tag")).to_be_hidden()
         shot(page, "device-game-desktop")
 
         # Kept in IndexedDB as a record of docs/records.md (the deal in digits) with the move undone to redo.

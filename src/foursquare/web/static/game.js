@@ -316,19 +316,18 @@ export async function restart() {
 export async function requestHint() {
   if (!isPlaying() || !isMine(gameState()) || isBusy()) return;
   const { id, turn } = currentGame();
-  if (isDeviceGame(id)) {
-    toast(t("offline.hintNeeds"), "info"); // the server's players rank the moves: none on this device yet
-    return;
-  }
   const version = stateVersion();
   hintAsked();
   renderHintBox();
   try {
-    const answer = await api.hint(id);
+    // A game of this device is ranked on it (policy.js), as the server would rank it.
+    const answer = await keeper(id).hint(id);
     if (stateVersion() !== version || answer.turn !== turn) return;
     hintAnswered(version, answer.moves ?? []);
     renderGame({});
-    showAssisted(); // the server marked the game assisted; its next state will say so too
+    // The server marked its game assisted, and its next state will say so too (a game of this device is never
+    // clean: its tag says why).
+    if (!isDeviceGame(id)) showAssisted();
     const announcement = hintAnnouncement();
     if (announcement) $("board-message").textContent = announcement;
   } catch (error) {

@@ -6,7 +6,7 @@
 // keeps its stock there: nothing here ever asks the server for one.
 //
 // This module answers as the server does (api.js): the same calls for a game of this device (newGame, getGame,
-// move, undo, redo, restart, replay), the same state objects (docs/api.md, "The state object", with
+// move, undo, redo, restart, replay, hint: the best player's rollout policy ported to policy.js), the same state objects (docs/api.md, "The state object", with
 // "offline": true) and the same refusals (ApiError with the server's codes), so the page draws a game of this
 // device exactly as one of the server.
 //
@@ -20,6 +20,7 @@
 
 import { ApiError } from "./api.js";
 import { Game, randomDealNumber } from "./engine.js";
+import { hint as rankMoves } from "./policy.js";
 
 /**
  * @typedef {import("./api.js").GameState} GameState
@@ -395,6 +396,20 @@ const restart = (id) =>
   });
 
 /**
+ * The hint for the game `id`, as GET /api/games/{id}/hint: its legal moves ranked by policy.js, which sees what
+ * the player sees (the piles, the card to place, the cards unseen) and, with the server's seed, answers as the
+ * server does.
+ * @param {string} id
+ * @returns {Promise<import("./api.js").HintAnswer>}
+ */
+async function hint(id) {
+  const saved = await read(id);
+  const game = rebuild(saved);
+  if (game.isOver) throw conflict("game_over");
+  return rankMoves(game);
+}
+
+/**
  * The position of the finished game `id` after `turn` moves, as GET /api/games/{id}/replay.
  * @param {string} id
  * @param {number} turn
@@ -486,4 +501,4 @@ export async function deviceRecords() {
   return (await readAll()).map((saved) => ({ id: saved.id, record: saved.record, outcome: saved.outcome }));
 }
 
-export const device = { newGame, getGame, move, undo, redo, restart, replay, listGames, stats };
+export const device = { newGame, getGame, move, undo, redo, restart, hint, replay, listGames, stats };

@@ -142,11 +142,7 @@ function renderControls(state, playing) {
   $("btn-undo").disabled = !(playing && state.can_undo);
   $("btn-redo").disabled = !(playing && state.can_redo);
   $("btn-hint").disabled = !playing;
-  // A game of this device says so; its hint needs the server (the button says it when pressed).
-  const onDevice = isDeviceGame(state.id);
-  $("offline-tag").hidden = !onDevice;
-  $("btn-hint").classList.toggle("needs-server", onDevice);
-  $("btn-hint").title = onDevice ? t("offline.hintNeeds") : "";
+  $("offline-tag").hidden = !isDeviceGame(state.id); // a game of this device says so
   $("btn-restart").disabled = !(playing && state.turn > 0);
   $("actions").hidden = !playing || !isMine(state);
   $("hand-help").hidden = !playing || !isMine(state);
