@@ -401,6 +401,9 @@ const DOWN_LOW_2 = new Int32Array(LINES);
 const LINE_RISK = new Float64Array(LINES);
 const LINE_GAIN = new Float64Array(LINES);
 const NO_RANK_BELOW = RANK_COUNT + 1;
+// The chance that a random rank lies outside face-up ranks spread over `low .. high`: FIRES[RANK_COUNT - high +
+// low - 1], the same quotient as policyValue() divides out (0 .. RANK_COUNT - 1 above; a table, not a division).
+const FIRES = Float64Array.from({ length: RANK_COUNT + 1 }, (_, outside) => outside / RANK_COUNT);
 // The area row and column of each cell.
 const ROW_OF = Int8Array.from({ length: CELLS }, (_, cell) => Math.floor(cell / SIDE));
 const COLUMN_OF = Int8Array.from({ length: CELLS }, (_, cell) => cell % SIDE);
@@ -467,7 +470,7 @@ function tallyLines(board) {
     const up = UP_COUNT[line];
     const down = DOWN_COUNT[line];
     if (up + down === 0) continue;
-    const p = up === 0 ? 1.0 : (RANK_COUNT - UP_HIGH[line] + (UP_LOW[line] - 1)) / RANK_COUNT;
+    const p = up === 0 ? 1.0 : FIRES[RANK_COUNT - UP_HIGH[line] + (UP_LOW[line] - 1)];
     LINE_RISK[line] = p * up;
     LINE_GAIN[line] = p * down;
   }
@@ -489,7 +492,7 @@ function lineTerms(up, high, low, down) {
     TERMS[0] = TERMS[1] = 0.0;
     return;
   }
-  const p = up === 0 ? 1.0 : (RANK_COUNT - high + (low - 1)) / RANK_COUNT;
+  const p = up === 0 ? 1.0 : FIRES[RANK_COUNT - high + (low - 1)];
   TERMS[0] = p * up;
   TERMS[1] = p * down;
 }
