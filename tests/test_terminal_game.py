@@ -382,6 +382,39 @@ def test_help_explains_every_symbol_and_key(terminals: Terminals) -> None:
 
 
 @pytest.mark.slow  # a pseudo-terminal
+def test_help_pages_with_page_up_page_down_home_and_end(terminals: Terminals) -> None:
+    term = terminals.start("--deal", "5", size=(40, 12))
+    term.wait_screen("Move 1")
+    term.press("?")
+    first = term.wait_screen("Space/arrows: scroll; other key: back")
+    down = term.page_through("\x1b[6~")  # Page Down, to the end
+    assert "play continues it)" in down[-1] and len(down) > 3
+    since = len(term.output)
+    term.press("\x1b[5~")  # Page Up: a page back
+    term.wait_frame(since)
+    term.read(0.05)
+    assert term.display() not in (down[-1], first)
+    for home, end in (("\x1b[H", "\x1b[F"), ("\x1b[1~", "\x1b[4~")):  # xterm's and the VT220's forms
+        since = len(term.output)
+        term.press(home)
+        term.wait_frame(since)
+        term.read(0.05)
+        assert term.display() == first
+        since = len(term.output)
+        term.press(end)
+        term.wait_frame(since)
+        term.read(0.05)
+        assert term.display() == down[-1]
+    term.press("x")  # any other key goes back to the game, with no word about a key it does not know
+    screen = term.wait_screen("Place 2♦")
+    assert "No cell has the key" not in screen
+    term.press("\x1b[6~")
+    term.press("q")
+    assert term.finish() == 0
+    assert "No cell has the key" not in term.plain
+
+
+@pytest.mark.slow  # a pseudo-terminal
 def test_help_scrolls_on_a_small_terminal(terminals: Terminals) -> None:
     term = terminals.start("--deal", "5", size=(40, 12))
     term.wait_screen("Move 1")

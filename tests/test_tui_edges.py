@@ -486,6 +486,9 @@ def test_play_pick_continues_a_kept_game_by_its_number(tmp_path: Path) -> None:
         (("--list", "--save", "x.json"), "--list and --save cannot be used together"),
         (("--pick", "1", "FILE.json"), "--pick and FILE cannot be used together"),
         (("--pick", "1", "--winnable"), "not allowed with argument"),
+        (("--delete", "1", "--pick", "2"), "argument --pick: not allowed with argument --delete"),
+        (("--delete", "1", "FILE.json"), "--delete and FILE cannot be used together"),
+        (("--delete", "1", "--save", "x.json"), "--delete and --save cannot be used together"),
     ],
 )
 def test_play_list_and_pick_refuse_what_they_would_ignore(tmp_path: Path, args: tuple[str, ...], words: str) -> None:
@@ -494,9 +497,43 @@ def test_play_list_and_pick_refuse_what_they_would_ignore(tmp_path: Path, args: 
     assert "Traceback" not in result.stderr
 
 
+def test_play_delete_removes_a_kept_game_by_its_number(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    assert play("--delete", "1", data_dir=data).stderr == (
+        f"foursquare: error: there is no kept game number 1: no game is kept in {data / 'games'}\n"
+    )
+    older = keep(data, "20260101-100000-deal.json", deal5("D4"), age=30)
+    newer = keep(data, "20260102-100000-deal.json", deal5("D4", "D3"), age=10)
+    result = play("--delete", "3", data_dir=data)
+    assert result.returncode == 2 and result.stderr == (
+        "foursquare: error: there is no kept game number 3: foursquare play --list numbers them from 1 to 2\n"
+    )
+    result = play("--delete", "2", data_dir=data)  # no terminal to ask on: a script's word is final
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout == f"Deleted {older.name} from {older.parent}.\n"
+    assert not older.exists() and newer.exists()
+    assert "1. 20260102-100000-deal.json" in play("--list", data_dir=data).stdout
+
+
+@pytest.mark.slow  # a pseudo-terminal
+def test_play_delete_asks_first_on_a_terminal(terminals: Terminals) -> None:
+    kept = keep(terminals.data_dir, "20260101-100000-deal.json", deal5("D4"), age=30)
+    term = terminals.start("--delete", "1")
+    term.wait_for("Delete this kept game? 1. 20260101-100000-deal.json: Deal 5, 1 card placed, saved")
+    term.wait_for("not finished [y/N] ")
+    term.press("\n")  # the default: no
+    assert term.finish() == 0
+    assert "Nothing deleted." in term.plain and kept.exists()
+    term = terminals.start("--delete", "1")
+    term.wait_for("[y/N] ")
+    term.press("y\n")
+    assert term.finish() == 0
+    assert f"Deleted {kept.name} from {kept.parent}." in term.plain and not kept.exists()
+
+
 def test_play_help_names_list_pick_and_no_mouse() -> None:
     out = flat(run_main("play", "--help").stdout)
-    for words in ("--list", "--pick N", "numbered for --pick", "(1 is the newest)", "--no-mouse",
+    for words in ("--list", "--pick N", "--delete N", "numbered for --pick", "(1 is the newest)", "--no-mouse",
                   "its own text selection works (or set FOURSQUARE_NO_MOUSE)"):
         assert words in out, words
 

@@ -89,6 +89,7 @@ def register(sub: Any, t: Translator | None = None) -> None:
     which.add_argument("--winnable", action="store_true", help=t("term.play.winnable.help"))
     which.add_argument("--pick", type=positive_int, metavar="N", help=t("term.play.pick.help", list="--list"))
     which.add_argument("--list", action="store_true", help=t("term.play.list.help", pick="--pick"))
+    which.add_argument("--delete", type=positive_int, metavar="N", help=t("term.play.delete.help", list="--list"))
     p.add_argument("--save", metavar="FILE", help=t("term.play.save.help"))
     p.add_argument("--no-mouse", action="store_true", help=t("term.play.no_mouse.help", variable=NO_MOUSE_VARIABLE))
     add_variant_options(p)
@@ -98,12 +99,12 @@ def register(sub: Any, t: Translator | None = None) -> None:
 
 def run_play(args: argparse.Namespace) -> int:
     from foursquare.tui import play
-    from foursquare.tui.listing import list_lines, picked
+    from foursquare.tui.listing import delete, list_lines, picked
 
     t = _translator(getattr(args, "translator", None))
     _refuse_what_is_ignored(args, t)
-    if args.list:
-        for line in list_lines(t):
+    if args.list or args.delete is not None:
+        for line in list_lines(t) if args.list else delete(args.delete, t):
             print(line)
         return 0
     resume = args.file if args.pick is None else picked(args.pick, t)
@@ -137,8 +138,9 @@ def _refuse_what_is_ignored(args: argparse.Namespace, t: Translator) -> None:
     if args.file is not None and (args.deal is not None or args.winnable):
         raise CommandError(t("term.play.file_with_deal", file="FILE", deal="--deal", winnable="--winnable"))
     given = _given(args)
-    if args.list and len(given) > 1:
-        raise CommandError(t("term.play.not_together", option="--list", other=next(g for g in given if g != "--list")))
+    for alone in ("--list", "--delete"):
+        if alone in given and len(given) > 1:
+            raise CommandError(t("term.play.not_together", option=alone, other=next(g for g in given if g != alone)))
     if args.pick is not None and args.file is not None:
         raise CommandError(t("term.play.not_together", option="--pick", other="FILE"))
     if args.file is not None or args.pick is not None:
@@ -156,6 +158,7 @@ def _given(args: argparse.Namespace) -> list[str]:
         "--winnable": args.winnable or None,
         "--pick": args.pick,
         "--list": args.list or None,
+        "--delete": args.delete,
         "--save": args.save,
         "--no-mouse": args.no_mouse or None,
         "--adjacency": args.adjacency,

@@ -226,7 +226,8 @@ def full_board(game: Game, marks: Marks, g: Glyphs, t: Translator) -> Picture:
 
 
 def compact_cell(game: Game, move: Move, marks: Marks, g: Glyphs, t: Translator) -> Text:
-    """One cell in ``COMPACT_CELL`` columns: its key, then the card (``░7♥×2`` face down in a pile of 2)."""
+    """One cell in ``COMPACT_CELL`` columns: its key, then the card after a space (``k 7♥``), or after the back's
+    mark face down (``k░7♥×2`` in a pile of 2)."""
     pile = game.pile(*move)
     key = marks.keys.get(move)
     cursor = " " + STYLE_CURSOR if move == marks.cursor else ""
@@ -249,9 +250,10 @@ def compact_cell(game: Game, move: Move, marks: Marks, g: Glyphs, t: Translator)
         style = STYLE_LAST_PLACED + " underline"
     elif placement is not None and any((f.row, f.col) == move for f in placement.flips):
         style = STYLE_FLIPPED
-    if pile.top_face_up:
+    if pile.top_face_up:  # after a space, so that a key's digit never reads as part of the rank ("1 2♦")
+        text.append(" ")
         text.append(name, style=style)
-    else:
+    else:  # the card's back mark separates them
         text.append(g.back + name, style=STYLE_BACK_NAME + (" underline" if "underline" in style else ""))
     if pile.height > 1:
         text.append(f"{g.times}{t.number(pile.height)}", style="bold")

@@ -168,7 +168,7 @@ class Interactive:
         elif key in NAME_LETTERS:
             self.typing = key
             self.message = self.t("term.typing_name", letter=key.upper(), rows=ROWS)
-        elif key != "escape":
+        elif len(key) == 1:  # not Escape, nor a paging key
             self.place_key(key)
 
     # --- choosing a cell ---
@@ -333,7 +333,8 @@ class Interactive:
         self.last = LastAction("resumed")
 
     def show_help(self) -> None:
-        """The rules, the symbols and the keys; on a short terminal a page at a time, the way out always shown."""
+        """The rules, the symbols and the keys; on a short terminal a page at a time (Space or Page Down, Page Up,
+        the arrows a line, Home and End), the way out always shown."""
         skip = 0
 
         def draw() -> int:
@@ -349,10 +350,11 @@ class Interactive:
             while True:
                 key = self.key(draw)
                 page = max(1, self.screen.size[1] - 2)
-                if key in (" ", "down"):
-                    skip = max(0, min(last_skip, skip + (page if key == " " else 1)))
-                elif key == "up":
-                    skip = max(0, skip - 1)
+                steps = {" ": page, "page down": page, "down": 1, "up": -1, "page up": -page}
+                if key in steps:
+                    skip = max(0, min(last_skip, skip + steps[key]))
+                elif key in ("home", "end"):
+                    skip = 0 if key == "home" else max(0, last_skip)
                 else:
                     return
                 last_skip = draw()

@@ -67,6 +67,19 @@ ARROWS = {"A": "up", "B": "down", "C": "right", "D": "left"}
 #: is a command, a cell's key or the start of a cell's name).
 ARROW_STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 SEQUENCE = re.compile(rb"\x1b(?:\[<(\d+);(\d+);(\d+)([Mm])|[\[O]([ABCD])|\[[0-9;?]*[~A-Za-z]|O.)", re.DOTALL)
+#: The paging keys, in the forms terminals send them (xterm, VT220, rxvt, the application keypad).
+PAGING = {
+    b"\x1b[5~": "page up",
+    b"\x1b[6~": "page down",
+    b"\x1b[H": "home",
+    b"\x1b[F": "end",
+    b"\x1b[1~": "home",
+    b"\x1b[4~": "end",
+    b"\x1b[7~": "home",
+    b"\x1b[8~": "end",
+    b"\x1bOH": "home",
+    b"\x1bOF": "end",
+}
 MOUSE_ON = "\x1b[?1000h\x1b[?1006h"  # report button presses, in xterm's SGR form (1006): any size of screen
 MOUSE_OFF = "\x1b[?1006l\x1b[?1000l"
 
@@ -75,8 +88,8 @@ class Keyboard:
     """Keys from a terminal without Enter; the terminal's mode is restored on exit.
 
     Keys are characters, or ``"escape"``, ``"enter"``, ``"backspace"``, ``"up"``/``"down"``/``"left"``/``"right"``,
-    or ``"click ROW COL"`` (0-based screen position of a left click). The terminal keeps generating SIGINT for
-    Ctrl-C, so Ctrl-C raises KeyboardInterrupt as usual.
+    ``"page up"``/``"page down"``/``"home"``/``"end"``, or ``"click ROW COL"`` (0-based screen position of a left
+    click). The terminal keeps generating SIGINT for Ctrl-C, so Ctrl-C raises KeyboardInterrupt as usual.
     """
 
     def __init__(self, fd: int) -> None:
@@ -139,7 +152,7 @@ def decode_key(data: bytes) -> tuple[str | None, bytes]:
             return None, rest
         if match.group(5) is not None:
             return ARROWS[match.group(5).decode()], rest
-        return None, rest
+        return PAGING.get(data[: match.end()]), rest
     if first in (b"\r", b"\n"):
         return "enter", data[1:]
     if first in (b"\x7f", b"\x08"):

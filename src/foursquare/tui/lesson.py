@@ -300,7 +300,7 @@ class LessonScreen:
                 self.message = self.t("term.typing_name", letter=key.upper(), rows=ROWS)
             elif (move := self.keys.move_of(key)) is not None:
                 self.place(move)
-            elif key not in ("escape", "backspace"):
+            elif len(key) == 1:  # not Escape, Backspace, nor a paging key
                 self.other_key(key)
 
     def read_key(self) -> str:

@@ -1,7 +1,10 @@
-"""``foursquare play --list`` and ``--pick N``: the games kept in the data directory, newest first, numbered."""
+"""``foursquare play --list``, ``--pick N`` and ``--delete N``: the games kept in the data directory, newest
+first, numbered."""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from foursquare import record
@@ -54,3 +57,26 @@ def picked(number: int, t: Translator) -> str:
         last = str(len(paths))
         raise PlayError(t("term.play.pick_out_of_range", number=str(number), command=COMMAND_LIST, last=last))
     return str(paths[number - 1])
+
+
+def delete(number: int, t: Translator, ask: Callable[[str], str] | None = None) -> list[str]:
+    """Delete kept game ``number`` of :func:`list_lines` (:class:`PlayError` when there is none), once ``ask``
+    (``input`` on a terminal, by default; None elsewhere: a script asks nothing) is answered ``y``; what to
+    print. A finished game stays in the statistics, which are kept apart (``games.db``)."""
+    path = Path(picked(number, t))
+    if ask is None and sys.stdin.isatty() and sys.stdout.isatty():
+        ask = input
+    if ask is not None:
+        try:
+            answer = ask(t("term.delete_question", game=_line(t, number, path), y="y", n="N"))
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            return [t("term.not_deleted")]
+    try:
+        path.unlink()
+    except FileNotFoundError:  # gone meanwhile (another run): as asked
+        pass
+    except OSError as exc:
+        raise PlayError(t("term.delete_failed", path=str(path), error=str(exc.strerror or exc))) from None
+    return [t("term.deleted", file=path.name, path=str(path.parent))]
