@@ -177,3 +177,48 @@ def test_a_record_without_moves_is_refused_in_bengali(tmp_path: Path) -> None:
     result = run_main("--lang", "bn", "replay", str(path))
     message = t("cli.record.error", path=str(path), message=t("cli.record.no_moves", moves='"moves"'))
     assert result.returncode == 2 and result.stderr == t("cli.error", prog="foursquare", message=message) + "\n"
+
+
+# --- long work is never silent on a terminal -----------------------------------------------------------------
+
+
+@pytest.mark.slow  # a pseudo-terminal
+@pytest.mark.parametrize(
+    ("arguments", "key", "answer"),
+    [
+        (("solve", "--deal", "1"), "cli.working.solve", "line: D4"),
+        (("hint", "GAME"), "cli.working.hint", "ranked by expected score"),
+        (("analyze", "GAME"), "cli.working.analyze", "Result: won"),
+    ],
+    ids=["solve", "hint", "analyze"],
+)
+def test_long_work_shows_what_it_does_on_a_terminal_and_nothing_in_a_pipe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, arguments: tuple[str, ...], key: str, answer: str
+) -> None:
+    """A spinner, what is being done and the time taken, on standard error while the work goes on (its length
+    unknown: the first run compiles); the line goes before the answer. A pipe gets the answer alone."""
+    from foursquare import record
+    from foursquare.engine import Game
+
+    game = Game(deal=1)
+    for move in ((0, 0), (0, 1), (1, 1), (1, 0)):
+        game.place(*move)
+    if key == "cli.working.analyze":
+        from test_play import WON_ORTHOGONAL, greedy_game
+
+        game = greedy_game(WON_ORTHOGONAL)
+    path = tmp_path / "game.json"
+    record.write(game, path)
+    arguments = tuple(str(path) if a == "GAME" else a for a in arguments)
+    monkeypatch.setattr(pty_support, "PLAY", COMMAND)
+    term = Terminal(*arguments, data_dir=tmp_path / "data", size=(200, 24), env={"LANGUAGE": "en"})
+    try:
+        term.wait_for(translator("en")(key))
+        assert term.finish() == 0
+        assert answer in term.plain
+        assert translator("en")(key) not in term.display()  # the line went before the answer
+    finally:
+        with contextlib.suppress(OSError):
+            term.close()
+    piped = run_main(*arguments)
+    assert piped.returncode == 0 and piped.stderr == "" and answer in piped.stdout

@@ -34,14 +34,17 @@ def register(sub: Any, t: Translator | None = None) -> None:
 
 def run_hint(args: argparse.Namespace) -> int:
     """Rank every legal move of the position the record reaches."""
-    from foursquare.players import hint  # numba: slow to import, so only when needed
+    from foursquare.cli.progress import working
 
     t: Translator = args.translator
     game = record.read(args.record)
     if game.is_over():
         raise CommandError(t("cli.hint.game_over", path=args.record, outcome=outcome_text(game.outcome(), t)))
     view = game.view()
-    advice = hint(view, seed=args.seed, time_budget=args.time)
+    with working(t("cli.working.hint"), t):
+        from foursquare.players import hint  # numba: slow to import, so only when needed
+
+        advice = hint(view, seed=args.seed, time_budget=args.time)
     assert view.card is not None
     if args.json:
         print(json.dumps({"turn": view.turn, "card": view.card.name, "moves": [a.to_json() for a in advice]}))
@@ -71,9 +74,12 @@ def run_analyze(args: argparse.Namespace) -> int:
     if not game.is_over():
         command = f"foursquare play {args.record}"
         raise CommandError(t("cli.analyze.not_over", path=args.record, count=game.turn, command=command))
-    from foursquare.analysis import analyze  # numba: slow to import, so only when needed
+    from foursquare.cli.progress import working
 
-    result = analyze(game, seed=args.seed, time_budget=args.time)
+    with working(t("cli.working.analyze"), t):
+        from foursquare.analysis import analyze  # numba: slow to import, so only when needed
+
+        result = analyze(game, seed=args.seed, time_budget=args.time)
     print(json.dumps(result) if args.json else analysis_text(result, t))
     return 0
 

@@ -1,4 +1,6 @@
 """Progress bars' figures in the run's language: rich writes ``12/40`` with Latin digits; Bengali has its own.
+And :func:`working`: a spinner with what is being done and the time it has taken, for long work of unknown
+length (a solve, an analysis, the first run that compiles the kernel), so that a terminal is never silent.
 
 A count of any size stays readable: a total past a trillion is written ``1.8E19`` (the deals of a study can
 number 2**64), and a time left past a thousand hours is only said to be that long.
@@ -6,7 +8,10 @@ number 2**64), and a time left past a thousand hours is only said to be that lon
 
 from __future__ import annotations
 
+import contextlib
 import math
+import sys
+from collections.abc import Iterator
 
 from rich.progress import ProgressColumn, Task
 from rich.table import Column
@@ -66,3 +71,27 @@ class TimeLeftColumn(ProgressColumn):
 
     def _digits(self, text: str) -> str:
         return "".join(self.t.number(int(c)) if c.isdigit() else c for c in text)
+
+
+class ElapsedColumn(TimeLeftColumn):
+    """The time taken so far as ``h:mm:ss``, in ``t``'s digits."""
+
+    def render(self, task: Task) -> Text:
+        return Text(self._clock(int(task.elapsed or 0)), style="progress.elapsed")
+
+
+@contextlib.contextmanager
+def working(text: str, t: Translator) -> Iterator[None]:
+    """While the block runs, a spinner, ``text`` and the time elapsed on standard error, where it is a terminal
+    (a log or a pipe gets nothing); the line goes when the block ends, before the answer is printed."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.progress import Progress, SpinnerColumn, TextColumn
+
+    columns = (SpinnerColumn(), TextColumn(escape(text)), ElapsedColumn(t))
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        progress.add_task("", total=None)
+        yield

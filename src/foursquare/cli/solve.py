@@ -48,7 +48,7 @@ def register(sub: Any, t: Translator | None = None) -> None:
 
 def run_solve(args: argparse.Namespace) -> int:
     """Solve a deal, or the position a record reaches, with the whole stock known."""
-    from foursquare.solver import solution_json, solve  # numba: slow to import, so only when needed
+    from foursquare.cli.progress import working
 
     if args.record is not None:
         given = house_rules_given(args)
@@ -57,9 +57,12 @@ def run_solve(args: argparse.Namespace) -> int:
         game = record.read(args.record)
     else:
         game = Game(deal=args.deal, variant=variant_of(args))
-    solution = solve(
-        game.stock, game.variant, moves=game.moves, timeout=args.timeout, max_nodes=args.nodes, threads=args.threads
-    )
+    with working(args.translator("cli.working.solve"), args.translator):
+        from foursquare.solver import solution_json, solve  # numba: slow to import, so only when needed
+
+        solution = solve(
+            game.stock, game.variant, moves=game.moves, timeout=args.timeout, max_nodes=args.nodes, threads=args.threads
+        )
     print(json.dumps(solution_json(solution, game)) if args.json else solution_text(solution, game, args.translator))
     return 0
 
