@@ -222,3 +222,24 @@ def test_long_work_shows_what_it_does_on_a_terminal_and_nothing_in_a_pipe(
             term.close()
     piped = run_main(*arguments)
     assert piped.returncode == 0 and piped.stderr == "" and answer in piped.stdout
+
+
+def test_the_study_bars_time_left_agrees_with_its_rate() -> None:
+    """The time left is the deals left at the rate the bar shows (rich's own estimate follows the last seconds'
+    speed alone, and disagreed with it). The clock is the test's: no waiting."""
+    from types import SimpleNamespace
+
+    from foursquare.cli.progress import TimeLeftColumn
+    from foursquare.cli.study import _ProgressBar
+
+    t = translator("en")
+    bar = _ProgressBar("solver", "1-1000", 1000, t)
+    clock = [100.0]
+    bar._bar.get_time = lambda: clock[0]
+    task = bar._bar.tasks[0]
+    task._get_time = lambda: clock[0]
+    bar._update(SimpleNamespace(done=200, total=1000, computed=0, dashboard=None))  # 200 found stored
+    clock[0] = 110.0
+    bar._update(SimpleNamespace(done=300, total=1000, computed=100, dashboard=None))  # 100 in 10 s: 10 a second
+    assert task.fields["rate"] == t("cli.study.rate", rate=t.number(10.0, 1))
+    assert str(TimeLeftColumn(t).render(task)) == "0:01:10"  # 700 deals left at 10 a second

@@ -48,7 +48,10 @@ class CountColumn(ProgressColumn):
 
 
 class TimeLeftColumn(ProgressColumn):
-    """The time left as ``h:mm:ss`` in ``t``'s digits; ``-:--:--`` while unknown, ``>999:59:59`` when longer."""
+    """The time left as ``h:mm:ss`` in ``t``'s digits; ``-:--:--`` while unknown, ``>999:59:59`` when longer.
+
+    A task's field ``left`` (seconds, or None while unknown), when it has one, is the time left: the one its
+    shown rate gives (rich's own estimate follows only the last seconds' speed, and would disagree with it)."""
 
     max_refresh = 0.5  # rich's own estimate jumps about less when it is not redrawn at every frame
 
@@ -57,7 +60,8 @@ class TimeLeftColumn(ProgressColumn):
         self.t = t
 
     def render(self, task: Task) -> Text:
-        left = task.time_remaining
+        fields = getattr(task, "fields", {})
+        left = fields.get("left", task.time_remaining)
         if left is None or task.total is None:
             return Text("-:--:--", style="progress.remaining")
         if left >= LONGEST_HOURS * 3600:

@@ -239,7 +239,7 @@ class _ProgressBar:
         dashboard = TextColumn("{task.fields[dashboard]}", markup=False)
         self._bar = Progress(*columns, dashboard, console=Console(stderr=True))
         description = escape(t("cli.study.progress", what=what, deals=deals))
-        self._task = self._bar.add_task(description, total=total, rate="", dashboard="")
+        self._task = self._bar.add_task(description, total=total, rate="", dashboard="", left=None)
         self._started = False
 
     def __enter__(self) -> Callable[[Any], None]:
@@ -256,11 +256,15 @@ class _ProgressBar:
         elapsed = task.elapsed or 0.0
         speed = progress.computed / elapsed if elapsed > 0 else 0.0  # deals found stored do not count
         rate = t("cli.study.rate", rate=t.number(speed, 1)) if speed else ""
+        # The time left at the rate shown, so that the two agree (rich's estimate is of the last seconds alone).
+        left = max(0, progress.total - progress.done) / speed if speed else None
+        shown = {"completed": progress.done, "total": progress.total, "rate": rate, "dashboard": dashboard}
+        shown["left"] = left
         if not self._started:  # the deals found stored are no progress of this run: not in rich's speed either
             self._started = True
-            self._bar.reset(self._task, completed=progress.done, total=progress.total, rate=rate, dashboard=dashboard)
+            self._bar.reset(self._task, **shown)
             return
-        self._bar.update(self._task, completed=progress.done, total=progress.total, rate=rate, dashboard=dashboard)
+        self._bar.update(self._task, **shown)
 
 
 def run_report(args: argparse.Namespace) -> int:
