@@ -286,3 +286,35 @@ def test_twelve_solver_studies_draw_twelve_curves_that_look_different(tmp_path: 
         styles = {(line.get_color(), line.get_linestyle()) for line in ax.get_lines()}
         plt.close(fig)
         assert len(ax.get_lines()) == 12 and len(styles) == 12
+
+
+def test_the_score_plots_of_a_small_range_read_well(tmp_path: Path) -> None:
+    """Two deals, both of one score: the plots once showed a dot in the middle of a share axis from 0.96 to 1.04
+    and a score axis from 23 to 25, and the optimum's dashed line was invisible as a single point. The score
+    axes now run over every score (0 to 24), the share axes from 0, and every curve marks its points."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from foursquare.study import plots
+
+    with StudyStore(tmp_path / "s.db") as store:
+        solver = store.study(StudySettings("solver"))
+        store.add(solver, [DealResult(1, "optimal", 24, 0.1), DealResult(2, "optimal", 24, 0.7)])
+        store.add(store.study(StudySettings("greedy")), [DealResult(d, "lost", 0, 0.1, moves=9) for d in (1, 2)])
+        figures = [plots._figures(study, store.iter_results(study)) for study in store.studies()]
+        source = plots._Source(store)
+        labels = {key: key for key in ("optimal_title", "players_title", "score", "deals_share", "optimum",
+                                       "time_title", "seconds", "solved_share")}  # fmt: skip
+        for draw in (plots._optimal_scores, lambda ax, f, names: plots._player_scores(ax, f, source, names)):
+            fig, ax = plt.subplots()
+            draw(ax, figures, labels)
+            assert ax.get_xlim() == (-0.5, 24.5) and ax.get_ylim()[0] == 0 and ax.get_ylim()[1] >= 1
+            assert all(line.get_marker() not in (None, "None", "") for line in ax.get_lines())
+            plt.close(fig)
+    fig, ax = plt.subplots()
+    plots._solver_time(ax, figures, labels)
+    assert ax.get_ylim() == (0, 1.05)
+    plt.close(fig)

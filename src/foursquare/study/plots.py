@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from foursquare.cards import DECK_SIZE
 from foursquare.files import atomic_path, make_folder
 from foursquare.study.report import PROVEN, player_summary, solver_summary
 from foursquare.study.store import Study, StudyStore
@@ -30,6 +31,9 @@ PLOTS = ("optimal_scores.png", "player_scores.png", "solver_time.png", "win_rate
 SOLVER_PLOTS = ("optimal_scores.png", "solver_time.png")  # drawn from a solver study
 PLAYER_PLOTS = ("player_scores.png",)  # drawn from a player study
 StudyRows = Sequence[tuple[Study, Sequence[DealResult]]]
+
+#: The highest score there is: a win with every card on a cell of its own leaves 40 - 16 cards in the stock.
+BEST_SCORE = DECK_SIZE - 16
 
 
 def variant_name(study: Study) -> str:
@@ -204,7 +208,7 @@ def _player_scores(ax: Any, figures: Sequence[_Figures], source: _Source, labels
         (line,) = ax.plot(xs, ys, marker=".", label=name)
         if optimum:  # in the player's colour: each player is set against the optimum of its own deals
             xs, ys = _distribution(optimum)
-            ax.plot(xs, ys, linestyle="--", color=line.get_color(), label=f"{labels['optimum']}: {name}")
+            ax.plot(xs, ys, linestyle="--", marker="x", color=line.get_color(), label=f"{labels['optimum']}: {name}")
     ax.set(title=labels["players_title"], xlabel=labels["score"], ylabel=labels["deals_share"])
     _integer_scores(ax)
     _legend(ax)
@@ -237,6 +241,7 @@ def _solver_time(ax: Any, figures: Sequence[_Figures], labels: Mapping[str, str]
             shares = [(i + 1) / f.done for i in range(len(times))]
             ax.step(times, shares, where="post", label=names[f.study.id])
     ax.set(title=labels["time_title"], xlabel=labels["seconds"], ylabel=labels["solved_share"], xscale="log")
+    ax.set_ylim(0, 1.05)  # a share, from none to all, however few the deals
     _legend(ax)
 
 
@@ -272,9 +277,14 @@ def _stacked(name: str) -> str:
 
 
 def _integer_scores(ax: Any) -> None:
+    """A score axis: every score there can be (0 to 24), whole numbers; and its share axis from 0. So that a
+    small range of deals (all of them at one score) reads as well as a large one, not as a dot in the middle of
+    an axis from 0.96 to 1.04."""
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(-0.5, BEST_SCORE + 0.5)
+    ax.set_ylim(0, max(0.05, ax.get_ylim()[1]))
 
 
 def _legend(ax: Any) -> None:
