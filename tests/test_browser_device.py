@@ -32,7 +32,6 @@ from browser_support import (
     no_horizontal_overflow,
     open_home,
     shot,
-    sync_api,
     under_csp,
     winning,
 )
@@ -71,6 +70,26 @@ DEVICE_GAMES_JS = """async () => {
   };
 });
 }"""
+
+
+# Every toast the page shows, noted as it appears: a toast leaves by itself after a few seconds, which a test on a
+# loaded machine may reach only later.
+NOTE_TOASTS_JS = """
+window.toastsShown = [];
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    for (const node of change.addedNodes) {
+      if (node instanceof HTMLElement && node.classList.contains("toast")) {
+        window.toastsShown.push(node.dataset.message);
+      }
+    }
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+def toast_shown(page: Any, text: str) -> None:
+    page.wait_for_function("(text) => (window.toastsShown || []).includes(text)", arg=text)
 
 
 @pytest.fixture
@@ -194,6 +213,7 @@ def test_a_whole_game_of_a_numbered_deal_is_played_offline_as_the_engine_plays_i
     line: str,
 ) -> None:
     page = new_page(browser)
+    page.context.add_init_script(NOTE_TOASTS_JS)
     open_home(page, server.url)  # the one online visit
     go_offline(page, server)
     # The standard rules' winning line wins under diagonal adjacency too: it adds legal cells, not flips.
@@ -203,7 +223,7 @@ def test_a_whole_game_of_a_numbered_deal_is_played_offline_as_the_engine_plays_i
     game = Game(deal=number, variant=variant)
     same_as_engine(page, game)
     shows_device_game(page, number)
-    expect(page.locator(".toast-info .toast-text").last).to_have_text(catalogue()["offline.started"])
+    toast_shown(page, catalogue()["offline.started"])
     rules = page.locator("#variant-tags")
     if variant.adjacency == "diagonal":
         expect(rules).to_contain_text(catalogue()["variant.diagonal"])
@@ -250,9 +270,9 @@ def test_a_whole_game_of_a_numbered_deal_is_played_offline_as_the_engine_plays_i
     page.context.close()
 
 
-def launch(playwright: Any, profile: Path, viewport: dict[str, int] = DESKTOP) -> tuple[Any, Any]:
+def launch(chromium: Any, profile: Path, viewport: dict[str, int] = DESKTOP) -> tuple[Any, Any]:
     """A browser on the profile folder ``profile`` (its IndexedDB, service worker and caches), and its page."""
-    context = playwright.chromium.launch_persistent_context(
+    context = chromium.launch_persistent_context(
         str(profile), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, viewport=viewport, locale="en-US"
     )
     page = under_csp(context.pages[0] if context.pages else context.new_page())
@@ -263,93 +283,96 @@ def launch(playwright: Any, profile: Path, viewport: dict[str, int] = DESKTOP) -
     return context, page
 
 
-def test_a_game_on_the_device_survives_a_reload_and_a_restarted_browser(server: Server, tmp_path: Path) -> None:
+def test_a_game_on_the_device_survives_a_reload_and_a_restarted_browser(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
     profile = tmp_path / "profile"
-    with sync_api.sync_playwright() as playwright:
-        context, page = launch(playwright, profile)
-        open_home(page, server.url)  # a game of the server: its stock stays there, nothing of it is kept here
-        assert page.evaluate(DEVICE_GAMES_JS) == []
-        go_offline(page, server)
+    chromium = browser.browser_type  # the tests' Playwright, whose Chromium starts on a profile folder
+    context, page = launch(chromium, profile)
+    open_home(page, server.url)  # a game of the server: its stock stays there, nothing of it is kept here
+    assert page.evaluate(DEVICE_GAMES_JS) == []
+    go_offline(page, server)
 
-        # The start page, offline: the game remembered is the server's, so a random deal is drawn on the device.
-        page.goto(server.url + "/")
-        wait_shown(page, 0)
-        shows_device_game(page)
-        game = Game(deal=shown_deal(page))
-        same_as_engine(page, game)
-        for _ in range(3):
-            play(page, game, game.legal_moves[-1])
-        undo(page, game)
-        expect(page.locator("#btn-redo")).to_be_enabled()
-        # The hint, ranked on the device (policy.js): every legal move, the best one marked on the board.
-        page.click("#btn-hint")
-        expect(page.locator("#hint-ranked")).to_be_visible()
-        expect(page.locator("#hint-list li")).to_have_count(min(3, len(game.legal_moves)))
-        best = page.locator("#board .slot.legal.hint-1")
-        expect(best).to_have_count(1)
-        assert best.get_attribute("data-cell") in {move.name for move in game.legal_moves}
-        expect(page.locator("#assisted-tag")).to_be_hidden()
-        shot(page, "device-game-desktop")
+    # The start page, offline: the game remembered is the server's, so a random deal is drawn on the device.
+    page.goto(server.url + "/")
+    wait_shown(page, 0)
+    shows_device_game(page)
+    game = Game(deal=shown_deal(page))
+    same_as_engine(page, game)
+    for _ in range(3):
+        play(page, game, game.legal_moves[-1])
+    undo(page, game)
+    expect(page.locator("#btn-redo")).to_be_enabled()
+    # The hint, ranked on the device (policy.js): every legal move, the best one marked on the board.
+    page.click("#btn-hint")
+    expect(page.locator("#hint-ranked")).to_be_visible()
+    expect(page.locator("#hint-list li")).to_have_count(min(3, len(game.legal_moves)))
+    best = page.locator("#board .slot.legal.hint-1")
+    expect(best).to_have_count(1)
+    assert best.get_attribute("data-cell") in {move.name for move in game.legal_moves}
+    expect(page.locator("#assisted-tag")).to_be_hidden()
+    shot(page, "device-game-desktop")
 
-        # Kept in IndexedDB as a record of docs/records.md (the deal in digits) with the move undone to redo.
-        [kept] = page.evaluate(DEVICE_GAMES_JS)
-        assert kept["id"] == href(page).rsplit("/", 1)[1]
-        assert kept["record"] == {
-            "format": "foursquare-game",
-            "version": 1,
-            "deal": str(game.deal),
-            "variant": {"adjacency": "orthogonal", "count_buried": False},
-            "moves": [[m.row, m.col] for m in game.moves],
-        }
-        assert kept["redo"] == [[m.row, m.col] for m in game.redo_moves]
-        assert (kept["turn"], kept["outcome"], kept["random"]) == (2, "playing", True)
+    # Kept in IndexedDB as a record of docs/records.md (the deal in digits) with the move undone to redo.
+    [kept] = page.evaluate(DEVICE_GAMES_JS)
+    assert kept["id"] == href(page).rsplit("/", 1)[1]
+    assert kept["record"] == {
+        "format": "foursquare-game",
+        "version": 1,
+        "deal": str(game.deal),
+        "variant": {"adjacency": "orthogonal", "count_buried": False},
+        "moves": [[m.row, m.col] for m in game.moves],
+    }
+    assert kept["redo"] == [[m.row, m.col] for m in game.redo_moves]
+    assert (kept["turn"], kept["outcome"], kept["random"]) == (2, "playing", True)
 
-        # A reload, still offline: the same game, position and redo.
-        url = href(page)
-        page.reload()
-        same_as_engine(page, game)
-        assert href(page) == url
-        shows_device_game(page, game.deal, asked_the_server=False)
-        expect(page.locator("#btn-redo")).to_be_enabled()
-        assert page.errors == []
-        context.close()
+    # A reload, still offline: the same game, position and redo.
+    url = href(page)
+    page.reload()
+    same_as_engine(page, game)
+    assert href(page) == url
+    shows_device_game(page, game.deal, asked_the_server=False)
+    expect(page.locator("#btn-redo")).to_be_enabled()
+    assert page.errors == []
+    context.close()
 
-        # The browser restarted on the same profile, with no network and no server: the start page shows it.
-        context, page = launch(playwright, profile, PHONE)
-        context.set_offline(True)
-        page.goto(server.url + "/")
-        same_as_engine(page, game)
-        assert href(page) == url
-        shows_device_game(page, game.deal, asked_the_server=False)
-        redo(page, game)
-        no_horizontal_overflow(page)
-        shot(page, "device-game-phone")
-        while game.outcome().status == "playing":
-            play(page, game, game.legal_moves[0])
-        expect(page.locator("#over-title")).to_have_text(catalogue()[f"over.{game.outcome().status}"])
-        shot(page, "device-over-phone")
+    # The browser restarted on the same profile, with no network and no server: the start page shows it.
+    context, page = launch(chromium, profile, PHONE)
+    context.set_offline(True)
+    page.goto(server.url + "/")
+    same_as_engine(page, game)
+    assert href(page) == url
+    shows_device_game(page, game.deal, asked_the_server=False)
+    redo(page, game)
+    no_horizontal_overflow(page)
+    shot(page, "device-game-phone")
+    while game.outcome().status == "playing":
+        play(page, game, game.legal_moves[0])
+    expect(page.locator("#over-title")).to_have_text(catalogue()[f"over.{game.outcome().status}"])
+    shot(page, "device-over-phone")
 
-        # The statistics view counts the device's games, and says so.
-        page.goto(server.url + "/stats")
-        expect(page.locator("#stats-offline")).to_have_text(catalogue()["offline.statsNote"])
-        expect(page.locator(".tile-played dd")).to_have_text("1")
-        expect(page.locator(".games-table .badge-offline")).to_have_text(catalogue()["offline.tag"])
-        expect(page.locator(".games-table td.col-deal")).to_have_text(f"#{game.deal}")
-        shot(page, "device-stats-phone")
+    # The statistics view counts the device's games, and says so.
+    page.goto(server.url + "/stats")
+    expect(page.locator("#stats-offline")).to_have_text(catalogue()["offline.statsNote"])
+    expect(page.locator(".tile-played dd")).to_have_text("1")
+    expect(page.locator(".games-table .badge-offline")).to_have_text(catalogue()["offline.tag"])
+    expect(page.locator(".games-table td.col-deal")).to_have_text(f"#{game.deal}")
+    shot(page, "device-stats-phone")
 
-        # The daily deal needs the server, and says so.
-        page.goto(server.url + "/daily")
-        expect(page.locator("#no-game-text")).to_have_text(catalogue()["offline.dailyNeeds"])
-        expect(page.locator("#no-game-title")).to_have_text(catalogue()["new.daily"])
-        assert page.locator(".toast-error").count() == 0
-        assert page.errors == []
-        context.close()
+    # The daily deal needs the server, and says so.
+    page.goto(server.url + "/daily")
+    expect(page.locator("#no-game-text")).to_have_text(catalogue()["offline.dailyNeeds"])
+    expect(page.locator("#no-game-title")).to_have_text(catalogue()["new.daily"])
+    assert page.locator(".toast-error").count() == 0
+    assert page.errors == []
+    context.close()
 
 
 def test_a_server_game_opened_offline_waits_for_the_server_and_new_game_plays_on_the_device(
     browser: Any, server: Server
 ) -> None:
     page = new_page(browser)
+    page.context.add_init_script(NOTE_TOASTS_JS)
     game_id = open_home(page, server.url)
     go_offline(page, server)
     page.reload()  # #/game/<the server's game>: its stock is the server's, so it waits for the server
@@ -373,7 +396,7 @@ def test_a_server_game_opened_offline_waits_for_the_server_and_new_game_plays_on
     page.click("#btn-new")
     page.check('input[name="dealkind"][value="daily"]')
     page.click("#new-start")
-    expect(page.locator(".toast-info .toast-text").last).to_have_text(catalogue()["offline.dailyNeeds"])
+    toast_shown(page, catalogue()["offline.dailyNeeds"])
     same_as_engine(page, game)
 
     # The server back: the server's game opens again as it was, and plays on the server.

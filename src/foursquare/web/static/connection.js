@@ -18,9 +18,10 @@ function showReachability(reachable) {
   const banner = $("offline-banner");
   banner.textContent = reachable ? "" : t("connection.lost");
   banner.hidden = reachable;
-  // Back: show what could not be fetched meanwhile (a page opened offline has no game yet), or catch up.
+  // Back: show what could not be fetched meanwhile (a page opened offline has no game yet, a server's game waited,
+  // the statistics showed this device's games only), or catch up.
   if (reachable) {
-    if (gameState() && $("no-game").hidden) refreshIfStale();
+    if (gameState() && $("no-game").hidden && currentView() !== "stats") refreshIfStale();
     else route();
   }
 }
