@@ -72,10 +72,10 @@ from foursquare.store.stats import MAX_SCORE, Statistics, daily_streaks, streaks
 __all__ = [
     "CHALLENGE_TTL", "COLUMNS", "DAILY_SECRET", "DATABASE_ENV", "DATA_DIR_ENV", "MAX_CHALLENGES", "MAX_SCORE",
     "MIGRATIONS", "SCHEMA", "SCHEMA_VERSION", "TERMINAL_PLAYER", "Account", "AccountError", "Clock", "DailyResults",
-    "DamagedGameError", "Deleted", "NewCredential", "OfflineGameError", "Passkey", "PasskeyNameError", "Session", "Store", "StoreError",
-    "StoreUnavailableError", "StoredCredential", "StoredGame", "TooManyGamesError", "UnknownGameError",
-    "daily_deal_number", "daily_streaks", "data_dir", "default_path", "is_database_url", "new_cookie", "new_game_id",
-    "now", "streaks", "summarize", "summarize_clean", "system_clock", "timestamp",
+    "DamagedGameError", "Deleted", "NewCredential", "OfflineGameError", "Passkey", "PasskeyNameError", "Session",
+    "Store", "StoreError", "StoreUnavailableError", "StoredCredential", "StoredGame", "TooManyGamesError",
+    "UnknownGameError", "daily_deal_number", "daily_streaks", "data_dir", "default_path", "is_database_url",
+    "new_cookie", "new_game_id", "now", "streaks", "summarize", "summarize_clean", "system_clock", "timestamp",
 ]  # fmt: skip
 
 
