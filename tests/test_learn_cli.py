@@ -333,3 +333,33 @@ def test_every_frame_of_the_lesson_is_whole(code: str, size: tuple[int, int]) ->
             assert any(all(flat(line) in text for line in form) for form in forms), "\n".join(lines)
         last = step
         shown.place(step.move)
+
+
+@pytest.mark.slow  # a pseudo-terminal
+def test_question_mark_shows_the_steps_words_whole_on_the_smallest_terminal(
+    learn: list[Terminal], tmp_path: Path
+) -> None:
+    """At 37 × 11 a step's sentence gives way to its short form, which says that ? tells why: ? shows the step's
+    words whole (what the last card turned over and why, then what to do and why), paged; any key goes back."""
+    t = translator("en")
+    term = start(learn, tmp_path, "en", size=(37, 11))
+    term.wait_screen("Place 3♣ there.")
+    for key in marked_keys()[:10]:
+        since = len(term.output)
+        term.press(key)
+        term.wait_frame(since)
+    screen = flat(term.wait_screen("(? tells why)"))
+    assert "F4: place 9♦ here (? tells why)" in screen
+    term.press("?")
+    term.wait_screen("Space/arrows: scroll; other key: back")
+    pages = flat(" ".join(term.page_through("\x1b[6~")))  # Page Down, as the game's help
+    step = steps()[10]
+    sentence = t(f"lesson.step.{step.code}", card=face("en", step.card.name), cell=step.cell, limit=4)
+    assert flat(sentence) in pages
+    assert "Row: 10♦ is higher than every other face-up card, so 3♥ on E5 turned face down" in pages
+    term.press("x")
+    term.wait_screen("F4: place 9♦ here")
+    term.press(marked_keys()[10])  # and the lesson goes on
+    term.wait_screen("E6: place 8♣ here")
+    term.press("q")
+    assert term.finish() == 0

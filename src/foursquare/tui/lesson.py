@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import io
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from rich.console import Console, Group, RenderableType
@@ -27,7 +27,7 @@ from foursquare.i18n import Translator
 from foursquare.lesson import Lesson, Step
 from foursquare.tui.board import BOARD_HEIGHT, BOARD_WIDTH, LastAction, Marks, compact_board, full_board, window
 from foursquare.tui.glyphs import ASCII, Glyphs, for_terminal
-from foursquare.tui.keys import ARROW_STEPS, KEY_QUIT, NAME_LETTERS, CellKeys, Keyboard
+from foursquare.tui.keys import ARROW_STEPS, KEY_HELP, KEY_QUIT, NAME_LETTERS, CellKeys, Keyboard
 from foursquare.tui.screens import as_lines, beside, centred, fill, one_line
 from foursquare.tui.terminal import Interrupted, Screen, terminal
 from foursquare.tui.text import (
@@ -207,7 +207,8 @@ class LessonScreen:
             card = face(t, step.card, suits)
             sentence = Text(step_sentence(t, step, suits), style="bold")
             short = Text(t("lesson.target", cell=step.cell, card=card), style="bold")
-            task = [lines(gap, sentence), lines(sentence), lines(short)]
+            whole = Text(t("term.lesson.target_more", target=short.plain, **keys()), style="bold")
+            task = [lines(gap, sentence), lines(sentence), lines(whole), lines(short)]
             progress = Text(t("lesson.progress", number=t.number(step.number), total=t.number(len(lesson.steps))))
             head = [lines(progress)]
         else:
@@ -222,14 +223,14 @@ class LessonScreen:
         blocks: list[tuple[int, list[list[Text]], bool]] = [(3, task, True)]
         if under and self.message:
             blocks.append((4, [lines(Text(self.message, style="bold yellow"))], True))
-        blocks.append((1, head, False))
         if self.last is not None:
             forms = what_happened_forms(t, self.last, lesson.limit, suits)
-            told = [lines(gap, *map(Text, form)) for form in forms] + [lines(*map(Text, form)) for form in forms]
-            told.sort(key=len, reverse=True)  # the fullest first; a gap only where it leaves room
+            # The fullest that fits first, with a gap above it where that fits too.
+            told = [form for words in forms for form in (lines(gap, *map(Text, words)), lines(*map(Text, words)))]
             blocks.append((2, told, True))  # what the step taught: kept room for, as the step's instruction is
         if under:
             blocks.append((5, self.keys_forms(width), True))
+        blocks.append((1, head, False))
         blocks.append((0, [lines(Text(t("lesson.title"), style="bold"))], False))
         return fill(blocks, room)
 
@@ -288,6 +289,8 @@ class LessonScreen:
                 self.finish_name(key)
             elif key == KEY_QUIT:
                 return False
+            elif key == KEY_HELP:
+                self.show_whole()
             elif key in ARROW_STEPS:
                 self.move_cursor(*ARROW_STEPS[key])
             elif key in ("enter", " "):
@@ -303,13 +306,54 @@ class LessonScreen:
             elif len(key) == 1:  # not Escape, Backspace, nor a paging key
                 self.other_key(key)
 
-    def read_key(self) -> str:
+    def whole_words(self) -> list[RenderableType]:
+        """The step's words whole, for ``?``: what the last card did with its reasons, and what to do and why
+        (a small terminal shows them shortened beside the board)."""
+        t, suits, lesson = self.t, self.glyphs.suits, self.lesson
+        items: list[RenderableType] = [Text(t("lesson.title"), style="bold")]
+        step = lesson.current
+        if step is not None:
+            items.append(Text(t("lesson.progress", number=t.number(step.number), total=t.number(len(lesson.steps)))))
+        if self.last is not None:
+            items += [Text(""), *(Text(line) for line in what_happened(t, self.last, lesson.limit, suits))]
+        if step is not None:
+            items += [Text(""), Text(step_sentence(t, step, suits), style="bold")]
+        return items
+
+    def show_whole(self) -> None:
+        """``?``: the step's words whole, a page at a time where they do not fit (as the game's ``?`` pages:
+        Space or Page Down, Page Up, the arrows a line, Home and End); any other key goes back."""
+        skip = 0
+
+        def draw() -> int:
+            lines = self.screen.lines(Group(*self.whole_words()))
+            more = len(lines) > self.screen.size[1] - 1
+            footer = self.screen.lines(Text(self.t("term.help_more" if more else "term.lesson.back"), style="dim"))
+            room = max(1, self.screen.size[1] - len(footer))
+            self.screen.draw_lines(lines[skip : skip + room] + footer)
+            return len(lines) - room
+
+        last_skip = draw()
+        with contextlib.suppress(EOFError):
+            while True:
+                key = self.read_key(draw)
+                page = max(1, self.screen.size[1] - 2)
+                steps = {" ": page, "page down": page, "down": 1, "up": -1, "page up": -page}
+                if key in steps:
+                    skip = max(0, min(last_skip, skip + steps[key]))
+                elif key in ("home", "end"):
+                    skip = 0 if key == "home" else max(0, last_skip)
+                else:
+                    return
+                last_skip = draw()
+
+    def read_key(self, redraw: Callable[[], object] | None = None) -> str:
         while True:
             key = self.keyboard.read_key(timeout=0.1)
             if key is not None:
                 return key
             if self.screen.resized():
-                self.draw()
+                (redraw or self.draw)()
 
     def other_key(self, key: str) -> None:
         """A key that is no cell's, or one the game uses for something the lesson does not do (undo, hint...)."""
