@@ -126,6 +126,15 @@ class Backend(Protocol):
 
     def close(self) -> None: ...
 
+    def schema_version(self, timeout: float) -> int:
+        """The schema version the database holds now, read within about ``timeout`` seconds (a readiness probe's
+        question); :class:`StoreUnavailableError` when the database cannot be reached."""
+        ...
+
+    def pool_stats(self) -> dict[str, int]:
+        """The connection pool's figures (PostgreSQL: psycopg_pool's ``get_stats``); none for SQLite's file."""
+        ...
+
 
 class SqliteBackend:
     """The SQLite file at ``path``: a connection per thread, ``BEGIN IMMEDIATE`` for every change.
@@ -203,6 +212,18 @@ class SqliteBackend:
         with self._writer, self.connect() as conn, sqlite.transaction(conn, busy=self._locked):
             yield conn
 
+    def schema_version(self, timeout: float) -> int:
+        """``PRAGMA user_version`` on this thread's connection: a read never waits for a writer (WAL)."""
+        try:
+            with self.connect() as conn:
+                return sqlite.user_version(conn)
+        except sqlite3.Error as exc:
+            message = f"cannot read the database {self.path}: {exc}"
+            raise StoreUnavailableError(message, "cannot_open", self.path) from None
+
+    def pool_stats(self) -> dict[str, int]:
+        return {}
+
     def _locked(self, exc: sqlite3.OperationalError) -> Exception:
         """Another program held the file's write lock for the whole wait (``BUSY_TIMEOUT_SECONDS``); any other
         failure of ``BEGIN`` goes up as it is."""
@@ -254,6 +275,17 @@ class Database:
     def close(self) -> None:
         """Release the database (a store is usable until then)."""
         self.backend.close()
+
+    def schema_version(self, timeout: float = 1.0) -> int:
+        """The schema version the database holds now, read within about ``timeout`` seconds;
+        :class:`StoreUnavailableError` when it cannot be reached. (Another server may have migrated it since this
+        one started: then it is newer than :data:`~foursquare.store.schema.SCHEMA_VERSION`.)"""
+        return self.backend.schema_version(timeout)
+
+    def pool_stats(self) -> dict[str, int]:
+        """The figures of the database's connection pool (PostgreSQL), for the server's metrics: ``pool_size``,
+        ``pool_available``, ``requests_waiting``, ``connections_errors``… (psycopg_pool's names); empty for SQLite."""
+        return self.backend.pool_stats()
 
     def connect(self) -> AbstractContextManager[Connection]:
         """A connection for reading, each statement on its own (changes go through :meth:`transaction`)."""

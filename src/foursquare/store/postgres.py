@@ -264,6 +264,23 @@ class PostgresBackend:
     def close(self) -> None:
         self._pool.close()
 
+    def schema_version(self, timeout: float) -> int:
+        """The version in ``foursquare_schema``, on a connection lent within ``timeout`` seconds (the pool checks it
+        first when it rested); :class:`StoreUnavailableError` when none can be had or it breaks."""
+        try:
+            with self._pool.connection(timeout=timeout) as raw:
+                row = raw.execute("SELECT version FROM foursquare_schema").fetchone()
+                self._away = False
+        except (PoolTimeout, psycopg.OperationalError):
+            self._away = True
+            raise StoreUnavailableError(f"cannot reach the database {self.name}", "cannot_open", self.name) from None
+        if row is None:
+            raise StoreError(f"the database {self.name} is damaged: it has no schema version", "damaged", self.name)
+        return int(row[0])
+
+    def pool_stats(self) -> dict[str, int]:
+        return {name: int(value) for name, value in self._pool.get_stats().items()}
+
     @contextmanager
     def connect(self) -> Iterator[Connection]:
         with self._connection() as raw:
