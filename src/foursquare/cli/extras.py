@@ -17,7 +17,7 @@ DISTRIBUTION = "foursquare-solitaire"
 #: Each extra, with the top-level modules it installs that the commands import. A command asks for its whole
 #: extra, as ``pip`` installs it, rather than for the one module it happens to import first.
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "web": ("fastapi", "uvicorn", "pydantic", "webauthn", "limits", "fastapi_offline"),
+    "web": ("fastapi", "uvicorn", "pydantic", "webauthn", "limits", "fastapi_offline", "prometheus_client"),
     "postgres": ("psycopg", "psycopg_pool"),
     "study": ("distributed", "matplotlib"),
     "rl": ("gymnasium", "PIL"),

@@ -19,6 +19,9 @@ PORT_LIMIT = 65535
 REQUEST_TIMEOUT = 10.0
 """Seconds a connection has to send a whole request (``foursquare.web.connections.DEFAULT_REQUEST_TIMEOUT``)."""
 REQUEST_TIMEOUT_RANGE = (1.0, 3600.0)
+METRICS_HOST = "127.0.0.1"
+"""Where ``--metrics-port`` serves the metrics unless ``--metrics-host`` says otherwise: this machine only."""
+LOG_FORMATS = ("text", "json")
 
 
 def register(sub: Any, t: Translator | None = None) -> None:
@@ -62,6 +65,24 @@ def register(sub: Any, t: Translator | None = None) -> None:
         type=request_timeout,
         default=REQUEST_TIMEOUT,
         help=help_text(t, "cli.serve.request_timeout.help", default="10"),
+    )
+    p.add_argument(
+        "--metrics-port",
+        type=port_number,
+        metavar="PORT",
+        help=help_text(t, "cli.serve.metrics_port.help", path="/metrics", prometheus="Prometheus"),
+    )
+    p.add_argument(
+        "--metrics-host",
+        default=METRICS_HOST,
+        metavar="ADDRESS",
+        help=help_text(t, "cli.serve.metrics_host.help", default=METRICS_HOST),
+    )
+    p.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        default=LOG_FORMATS[0],
+        help=help_text(t, "cli.serve.log_format.help", text=LOG_FORMATS[0], json=LOG_FORMATS[1]),
     )
     p.add_argument("--open", action="store_true", help=help_text(t, "cli.serve.open.help"))
     p.set_defaults(run=run_serve)
@@ -126,7 +147,7 @@ def run_serve(args: argparse.Namespace) -> int:
             params["port"] = str(params["port"])  # as typed, like the address beside it
         if "error" in params and not isinstance(params["error"], str):
             params["error"] = str(params["error"])
-        params.update(keys="Ctrl+C", option="--allowed-hosts", any="'*'")
+        params.update(keys="Ctrl+C", option="--allowed-hosts", any="'*'", prometheus="Prometheus")
         return t(f"cli.serve.{key}", **params)
 
     return serve(
@@ -138,4 +159,7 @@ def run_serve(args: argparse.Namespace) -> int:
         say=say,
         request_timeout=args.request_timeout,
         trusted_proxies=args.trusted_proxies,
+        metrics_port=args.metrics_port,
+        metrics_host=args.metrics_host,
+        log_format=args.log_format,
     )

@@ -26,11 +26,15 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from foursquare.store import Clock, Store, system_clock
 from foursquare.web.deps import AnalysisJobs
 from foursquare.web.errors import install_error_handlers
+from foursquare.web.health import Health
 from foursquare.web.limits import BodyLimit
+from foursquare.web.metrics import Metrics
+from foursquare.web.observe import ObserveRequests
 from foursquare.web.openapi import install as install_openapi
 from foursquare.web.player import IdentifyPlayer
 from foursquare.web.pool import ComputePool, PoolSettings
@@ -49,6 +53,7 @@ from foursquare.web.routes import (
     pwa,
     stats,
 )
+from foursquare.web.routes import health as health_routes
 from foursquare.web.security import AllowedHosts, SecurityHeaders
 
 # No request of the API needs more than a few hundred bytes; a bigger body is refused (413) unread.
@@ -56,15 +61,27 @@ MAX_BODY_BYTES = 64 * 1024
 
 
 class Foursquare(FastAPI):
-    """FastAPI, with the security middleware outside even its error handling (so a 500 carries the headers too)."""
+    """FastAPI, with the security middleware outside even its error handling (so a 500 carries the headers too),
+    the proxy's headers read outside those, and the request's id, metrics and log line outside everything."""
 
     allowed_hosts: tuple[str, ...] | None = None
+    trusted_proxies: tuple[str, ...] = ()
+    access_log: bool = False
 
     def build_middleware_stack(self) -> ASGIApp:
         inner = super().build_middleware_stack()
         if self.allowed_hosts is not None:
             inner = AllowedHosts(inner, self.allowed_hosts)
-        return SecurityHeaders(inner)
+        inner = SecurityHeaders(inner)
+        if self.trusted_proxies:
+            # uvicorn's own, here rather than in the server: the middleware outside it sees the proxy's address.
+            inner = ProxyHeadersMiddleware(inner, trusted_hosts=list(self.trusted_proxies))  # type: ignore[arg-type,assignment]
+        return ObserveRequests(
+            inner,
+            self.state.metrics,
+            trusted_proxies=self.trusted_proxies,
+            access_log=self.access_log,
+        )
 
 
 def create_app(
@@ -76,6 +93,8 @@ def create_app(
     heavy_pool: PoolSettings | None = None,
     rate_limits: RateLimits | None = None,
     retention: RetentionSettings | None = None,
+    trusted_proxies: Iterable[str] = (),
+    access_log: bool = False,
 ) -> FastAPI:
     """The FastAPI application over the games ``database`` (checked, created if missing): an SQLite file's path, or
     a ``postgresql://`` URL of a database that several app servers may share (:mod:`foursquare.store.postgres`).
@@ -89,6 +108,11 @@ def create_app(
     (:meth:`RateLimits.from_environment`). Live games are purged and capped as ``retention`` says, or else the
     environment
     (:meth:`~foursquare.web.retention.RetentionSettings.from_environment`).
+
+    ``trusted_proxies`` (addresses, networks): the reverse proxies whose ``X-Forwarded-For``,
+    ``X-Forwarded-Proto`` and ``X-Request-ID`` are believed. ``access_log``: log one line per request
+    (:mod:`foursquare.web.observe`; ``serve --log-format json``). The app's metrics are ``app.state.metrics``
+    (:mod:`foursquare.web.metrics`), its probes ``/healthz`` and ``/readyz`` (:mod:`foursquare.web.health`).
 
     Raises :class:`~foursquare.store.StoreError` if the database cannot be used, and
     :class:`~foursquare.web.pool.PoolSettingsError`, :class:`~foursquare.web.rate_limits.RateLimitSettingsError`
@@ -123,6 +147,13 @@ def create_app(
         redoc_url=None,
     )
     app.allowed_hosts = None if allowed_hosts is None else tuple(allowed_hosts)
+    app.trusted_proxies = tuple(trusted_proxies)
+    app.access_log = access_log
+    metrics = Metrics()
+    health = Health(store, (compute, heavy))
+    metrics.watch(pools=(compute, heavy), rate_limits=limits, store=store, ready=lambda: health.ready_at_a_glance)
+    app.state.metrics = metrics
+    app.state.health = health
     app.state.store = store
     app.state.pool = compute
     app.state.heavy_pool = heavy
@@ -138,6 +169,7 @@ def create_app(
     app.include_router(account.router)
     app.include_router(lesson.router)
     app.include_router(offline.router)
+    app.include_router(health_routes.router)
     install_openapi(app)
     app.mount("/static", StaticFiles(directory=page.STATIC_DIR, check_dir=False), name="static")
     return app

@@ -8,6 +8,13 @@ protocol with that deadline: a request — its line, its headers and its body �
 ``seconds`` of the connection opening (or of the answer to the previous request on it), or the connection is
 closed. Once a request has arrived the clock stops: the server may take as long as it needs to answer.
 
+When the server is told to stop, uvicorn closes every connection between two requests at once: a request the
+client had just sent on it, not yet read, would be lost, and the client cannot tell whether it was played.
+Here such a connection is given :data:`DRAIN_GRACE` seconds more instead: a request already on its way is read
+and answered, and a connection still idle then is closed. Every answer from then on says ``Connection: close``
+(the one being written included, if its headers are not sent yet), so that the client sends its next request on
+a new connection — which the server, no longer listening, refuses at once, and a proxy sends elsewhere.
+
 >>> protocol = deadline_protocol(10)
 >>> protocol.request_timeout, issubclass(protocol, H11Protocol)
 (10.0, True)
@@ -26,6 +33,9 @@ DEFAULT_REQUEST_TIMEOUT = 10.0
 KEEP_ALIVE_TIMEOUT = 5
 """Seconds an idle keep-alive connection stays open after an answer (uvicorn's ``timeout_keep_alive``)."""
 
+DRAIN_GRACE = 1.0
+"""Seconds an idle connection stays open once the server is told to stop, for a request already sent on it."""
+
 _WAITING = (h11.IDLE, h11.SEND_BODY)
 """The client's h11 states while its request has not arrived whole: before or within the headers, within the body."""
 
@@ -38,6 +48,7 @@ class DeadlineH11Protocol(H11Protocol):
 
     request_timeout: float = DEFAULT_REQUEST_TIMEOUT
     _deadline: asyncio.TimerHandle | None = None
+    _draining = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -51,10 +62,41 @@ class DeadlineH11Protocol(H11Protocol):
         super().handle_events()
         if self.conn.their_state not in _WAITING:
             self._cancel_deadline()  # the request is here (or the connection is ending): the clock stops
+        if self._draining:
+            self._close_after_answer()
 
     def on_response_complete(self) -> None:
         self._start_deadline()  # for the next request; a request already here (pipelined) stops it at once
         super().on_response_complete()
+
+    def shutdown(self) -> None:
+        """The server is stopping: a request being answered is answered (then the connection closes); an idle
+        connection is closed once it has stayed idle :data:`DRAIN_GRACE` seconds more."""
+        self._draining = True
+        if self.cycle is None or self.cycle.response_complete:
+            self._unset_keepalive_if_required()
+            self.timeout_keep_alive_task = self.loop.call_later(DRAIN_GRACE, self._close_if_idle)
+        else:
+            self._close_after_answer()
+
+    def _close_after_answer(self) -> None:
+        """The answer being made says ``Connection: close``, and the connection closes once it is sent."""
+        cycle = self.cycle
+        if cycle is None or cycle.response_complete or not cycle.keep_alive:
+            return
+        cycle.keep_alive = False
+        if not cycle.response_started:
+            cycle.default_headers = [*cycle.default_headers, (b"connection", b"close")]
+
+    def _close_if_idle(self) -> None:
+        self.timeout_keep_alive_task = None
+        if self.transport.is_closing():
+            return
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.cycle.keep_alive = False  # a request came meanwhile: closed once it is answered
+        elif self.conn.their_state is h11.IDLE and not self.conn.trailing_data[0]:
+            self.timeout_keep_alive_handler()  # nothing came: closed now
+        # else part of a request has come: its deadline closes the connection if the rest does not
 
     def _start_deadline(self) -> None:
         self._cancel_deadline()

@@ -274,7 +274,10 @@ PostgreSQL restart takes."""
 
 async def on_store_unavailable(request: Request, exc: Exception) -> JSONResponse:
     """The database is down or locked for now: the server's answer is "try again", not its own fault."""
-    log.warning("%s on %s %s", exc, request.method, request.url.path)
+    log.warning("%s on %s %s", exc, request.method, route_of(request))
+    metrics = getattr(request.app.state, "metrics", None)  # an app of create_app's has them
+    if metrics is not None:
+        metrics.database_unavailable()
     detail = say_in(translator_of(request), "database_unavailable", retry_after=DATABASE_RETRY_AFTER)
     response = error_response(503, "database_unavailable", detail)
     response.headers["Retry-After"] = str(DATABASE_RETRY_AFTER)
@@ -282,8 +285,14 @@ async def on_store_unavailable(request: Request, exc: Exception) -> JSONResponse
 
 
 async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
-    log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
+    log.error("internal error on %s %s", request.method, route_of(request), exc_info=exc)
     return error_response(500, "internal", say_in(translator_of(request), "internal"))
+
+
+def route_of(request: Request) -> str:
+    """The template of the request's route, as a log line names it: never the path, which holds a game's id."""
+    path = getattr(request.scope.get("route"), "path", None)
+    return path if isinstance(path, str) else "unmatched"
 
 
 def install_error_handlers(app: FastAPI) -> None:

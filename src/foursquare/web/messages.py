@@ -39,7 +39,7 @@ def english() -> Translator:
 
 # What ``foursquare serve`` prints is the command line's (``cli.serve.*``, in the user's language: the command
 # passes its own words to :func:`foursquare.web.server.serve`); called as a library, serve() says it in English.
-_SERVE = ("serving", "cannot_listen", "bad_port", "open_to_any_host")
+_SERVE = ("serving", "metrics", "cannot_listen", "bad_port", "open_to_any_host")
 
 
 def say(key: str, /, **params: object) -> str:

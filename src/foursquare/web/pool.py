@@ -254,6 +254,16 @@ def _replace_broken(lane: Lane, settings: PoolSettings, broken: Executor) -> Non
     broken.shutdown(wait=False, cancel_futures=True)
 
 
+def stop_every_pool() -> None:
+    """End every worker of every pool of this process now, busy or idle (a server's last step, once it has
+    answered its last request: the interpreter's exit would otherwise wait for each worker to finish its job and
+    to exit in its own time, seconds under load)."""
+    with _executors_guard:
+        keys = list(_executors)
+    for lane, kind, workers in keys:
+        _stop(lane, PoolSettings(kind, workers))  # type: ignore[arg-type]  # the key's kind is a pool kind
+
+
 def _stop(lane: Lane, settings: PoolSettings) -> None:
     """Stop the executor of these settings now: cancel its waiting jobs and end its workers, busy or not."""
     with _executors_guard:
@@ -320,6 +330,7 @@ class ComputePool:
         self._waiting = 0
         self._submitted = 0
         self._started = 0
+        self._refused = 0
         self._guard = threading.Lock()
 
     @property
@@ -347,7 +358,32 @@ class ComputePool:
                 return
             found = self._clients.get(client)
             if self._displaceable(0 if found is None else found.unfinished) is None:
+                self._refused += 1
                 raise BusyError(retry_after=self.settings.retry_after)
+
+    def levels(self) -> dict[str, int]:
+        """What the metrics read (:mod:`foursquare.web.metrics`): ``workers``, ``busy`` (jobs running), ``queue``
+        (jobs waiting), ``capacity`` (of the queue) and ``refused`` (jobs refused busy since the pool started)."""
+        with self._guard:
+            busy, queue, refused = self._running, self._waiting, self._refused
+        return {"workers": self.settings.workers, "busy": busy, "queue": queue, "capacity": self.settings.queue,
+                "refused": refused}  # fmt: skip
+
+    def alive(self) -> bool:
+        """Whether the pool can run a job now (a readiness probe's question): its executor is not broken.
+
+        A broken one (a worker was killed, or ran out of memory) is replaced at once by a fresh one whose workers
+        start in the background, so that the next probe finds it alive: a server left not ready would be sent no
+        request, and so would never replace it otherwise.
+        """
+        key = (self.lane, self.settings.kind, self.settings.workers)
+        with _executors_guard:
+            executor = _executors.get(key)
+        if executor is None or not getattr(executor, "_broken", False):
+            return True
+        _replace_broken(self.lane, self.settings, executor)
+        self.start()
+        return False
 
     def start(self) -> None:
         """Start every worker now, in the background: a worker process compiles or loads what it runs
@@ -420,6 +456,7 @@ class ComputePool:
             return None
         heaviest = self._displaceable(owner.unfinished)
         if heaviest is None:
+            self._refused += 1
             raise BusyError(retry_after=self.settings.retry_after)
         job = heaviest.waiting[-1]
         self._take_waiting(job)
@@ -516,6 +553,8 @@ class ComputePool:
 
     def _refuse(self, job: _Job) -> None:
         """Fail a waiting job taken from its line with BusyError (unless its caller cancelled it already)."""
+        with self._guard:
+            self._refused += 1
         if job.future.set_running_or_notify_cancel():
             job.future.set_exception(BusyError(retry_after=self.settings.retry_after))
 

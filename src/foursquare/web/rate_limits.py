@@ -99,10 +99,13 @@ class RateLimits:
     offline: str = DEFAULTS["offline"]
     _items: dict[str, list[RateLimitItem]] = field(init=False, repr=False, compare=False)
     _limiter: MovingWindowRateLimiter = field(init=False, repr=False, compare=False)
+    _refused: dict[str, int] = field(init=False, repr=False, compare=False)
+    _refused_guard: threading.Lock = field(init=False, repr=False, compare=False, default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         items = {f.name: parse_limit(f.name, getattr(self, f.name)) for f in fields(self) if f.init}
         object.__setattr__(self, "_items", items)
+        object.__setattr__(self, "_refused", dict.fromkeys(items, 0))
         object.__setattr__(self, "_limiter", MovingWindowRateLimiter(LocalStorage()))
 
     @classmethod
@@ -144,7 +147,14 @@ class RateLimits:
             if not over:
                 return None
         reset = max(self._limiter.get_window_stats(item, kind, client).reset_time for item in over)
+        with self._refused_guard:  # counted in worker threads as well as in the event loop
+            self._refused[kind] += 1
         return max(1, math.ceil(reset - time.time()))
+
+    def refusals(self) -> dict[str, int]:
+        """How many requests of each kind this server refused since it started (the metrics read it)."""
+        with self._refused_guard:
+            return dict(self._refused)
 
 
 PURGE_EVERY_HITS = 1000

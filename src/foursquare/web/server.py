@@ -25,6 +25,8 @@ from foursquare.store import data_dir, is_database_url
 from foursquare.web.app import create_app
 from foursquare.web.connections import DEFAULT_REQUEST_TIMEOUT, KEEP_ALIVE_TIMEOUT, deadline_protocol
 from foursquare.web.messages import say
+from foursquare.web.observe import LogFormat, log_config
+from foursquare.web.pool import stop_every_pool
 from foursquare.web.security import LOOPBACK_HOSTS
 
 BACKLOG = 2048
@@ -33,6 +35,14 @@ connections waits there rather than being refused."""
 
 OPEN_FILES_WANTED = 65536
 """Open files (each connection is one) the server raises its soft limit to, if the hard limit allows."""
+
+DRAIN_TIMEOUT = 10
+"""Seconds a server told to stop (SIGTERM, SIGINT, SIGHUP) gives the requests in flight to be answered; then it
+cancels those still running and exits. With what follows (the app's shutdown, the workers ended) it exits within
+:data:`EXIT_WITHIN` seconds of the signal (docs/deploy.md: a unit's ``TimeoutStopSec`` must exceed it)."""
+
+EXIT_WITHIN = 15.0
+"""Seconds from the signal to the process's exit, at most: :data:`DRAIN_TIMEOUT` and the shutdown's steps."""
 
 
 class ServeError(ValueError):
@@ -166,6 +176,9 @@ def serve(
     *,
     request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
     trusted_proxies: Sequence[str] = (),
+    metrics_port: int | None = None,
+    metrics_host: str = "127.0.0.1",
+    log_format: LogFormat = "text",
 ) -> int:
     """Check the database, listen, print the URL, serve until interrupted (``foursquare serve``).
 
@@ -173,32 +186,61 @@ def serve(
     ``request_timeout``: the seconds a connection has to send a whole request before it is closed.
     ``trusted_proxies``: the addresses and networks (``10.0.0.0/8``) of the reverse proxies whose
     ``X-Forwarded-For`` and ``X-Forwarded-Proto`` give the client's address and scheme; the headers of any
-    other client, and of every client when there are none, are ignored.
-    ``say(key, **params)`` words what is printed (``serving``, ``open_to_any_host``, ``cannot_listen``,
-    ``bad_port``): the command line passes its own, in the user's language.
+    other client, and of every client when there are none, are ignored; their ``X-Request-ID`` is taken too.
+    ``metrics_port``: serve the metrics (:mod:`foursquare.web.metrics`) at ``http://metrics_host:PORT/metrics``
+    (loopback by default: never the public port); None: no metrics served.
+    ``log_format``: ``text`` (uvicorn's lines) or ``json`` (one object a line, one line per request:
+    :mod:`foursquare.web.observe`).
+    ``say(key, **params)`` words what is printed (``serving``, ``metrics``, ``open_to_any_host``,
+    ``cannot_listen``, ``bad_port``): the command line passes its own, in the user's language.
+
+    On SIGTERM (or SIGINT, SIGHUP) the server stops accepting connections and reports not ready at once, answers
+    the requests in flight (for :data:`DRAIN_TIMEOUT` seconds at most) and each with ``Connection: close``, then
+    ends its workers and exits.
     """
     import uvicorn
 
     # A postgresql:// URL as given; a file's path with ~ expanded; nothing: the file in the user's data directory.
     database = str(db) if is_database_url(db) else Path(db).expanduser() if db else default_db_path()
-    app = create_app(database, allowed_hosts=hosts_to_allow(host, allowed_hosts))
+    app = create_app(
+        database,
+        allowed_hosts=hosts_to_allow(host, allowed_hosts),
+        trusted_proxies=trusted_proxies,
+        access_log=log_format == "json",
+    )
     sock = _listen(host, port, say)
+    metrics_server = None
+    if metrics_port is not None:
+        metrics_server = _serve_metrics(app.state.metrics, metrics_host, metrics_port, say, sock)
     if allowed_hosts is None and not is_loopback(host):
         example = socket.gethostname() or "games.example.org"
         print(say("open_to_any_host", host=host or "every address", example=example), file=sys.stderr, flush=True)
     url = _url(sock, host)
     print(say("serving", url=url, db=app.state.store.name), flush=True)  # a URL without its password
+    if metrics_server is not None:
+        metrics_url = _url(metrics_server.socket, metrics_host) + "metrics"
+        print(say("metrics", url=metrics_url, prometheus="Prometheus"), flush=True)
     raise_open_file_limit()
     config = uvicorn.Config(
         app,
         log_level="info",
+        log_config=log_config(log_format) or uvicorn.config.LOGGING_CONFIG,
+        access_log=log_format == "text",  # the JSON lines are the app's own (without the path)
         http=deadline_protocol(request_timeout),
         timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
-        proxy_headers=bool(trusted_proxies),
-        forwarded_allow_ips=list(trusted_proxies) or None,
+        timeout_graceful_shutdown=DRAIN_TIMEOUT,
+        proxy_headers=False,  # the app reads them itself (create_app's trusted_proxies)
         server_header=False,  # no need to tell every client which server software and version to try
     )
     server = uvicorn.Server(config)
+    stop = server.handle_exit
+
+    def drain(signum: int, frame: Any) -> None:
+        """The signal handler: not ready from now on (the probes, the metrics), then uvicorn's graceful stop."""
+        app.state.health.draining = True
+        stop(signum, frame)
+
+    server.handle_exit = drain  # type: ignore[method-assign,assignment]  # uvicorn installs it when it runs
     # Import (and with a pool of threads, compile) the AI now, so the first hint does not pay for it.
     threading.Thread(target=_warm_up, args=(app.state.pool.settings.kind == "thread",), daemon=True).start()
     if open_browser:
@@ -218,5 +260,25 @@ def serve(
         pass  # uvicorn has shut down gracefully and re-raised Ctrl+C: stopping as asked is a success
     finally:
         sock.close()
+        stop_every_pool()  # every request is answered: nothing to wait for in the workers
+        if metrics_server is not None:
+            metrics_server.shutdown()
+            metrics_server.server_close()
     sys.stdout.flush()
     return 0
+
+
+def _serve_metrics(metrics: Any, host: str, port: int, say: Callable[..., str], public: socket.socket) -> Any:
+    """prometheus_client's server of ``metrics`` on ``host:port``, or :class:`ServeError` saying why not (the
+    public socket ``public`` is closed then)."""
+    from foursquare.web.metrics import serve_metrics
+
+    if not 0 <= port <= 65535:
+        public.close()
+        raise ServeError(say("cannot_listen", host=host, port=port, error=say("bad_port")))
+    try:
+        return serve_metrics(metrics, host, port)
+    except (OSError, OverflowError) as exc:
+        public.close()
+        reason = getattr(exc, "strerror", None) or exc
+        raise ServeError(say("cannot_listen", host=host, port=port, error=reason)) from None

@@ -31,6 +31,7 @@ from foursquare.web.errors import (
 )
 from foursquare.web.fields import WHOLE, Integer
 from foursquare.web.messages import Phrase
+from foursquare.web.metrics import metrics_of
 from foursquare.web.models import CARD_NAME, GameList, GameState, MoveResult
 from foursquare.web.pool import ComputePool, InFlight, winnable_deal
 from foursquare.web.rate_limits import RateLimits
@@ -164,7 +165,9 @@ async def new_game(
             stored, created = await run_in_threadpool(start_game, store, player, body, retention.live_games)
     except TooManyGamesError as exc:
         raise ConflictError("too_many_games", limit=exc.limit) from None
-    if not created:
+    if created:
+        metrics_of(request).game_started(stored)
+    else:
         response.status_code = 200
     return await run_in_threadpool(lambda: game_state(stored, stored.rebuild(), viewer=player))
 
@@ -256,7 +259,9 @@ def get_game(game_id: str, store: StoreDep, player: PlayerDep) -> GameState:
 
 
 @router.post("/{game_id}/moves", summary="Place the card to place", dependencies=MOVES_LIMITED)
-def move(game_id: str, body: MoveBody, store: StoreDep, player: PlayerDep, changes: ChangesDep) -> MoveResult:
+def move(
+    game_id: str, body: MoveBody, store: StoreDep, player: PlayerDep, changes: ChangesDep, request: Request
+) -> MoveResult:
     def apply(game: Game, stored: StoredGame) -> Placement:
         refuse_if_not_yours(stored, player, Phrase("doing.place"))
         refuse_if_over(stored, game)
@@ -273,6 +278,10 @@ def move(game_id: str, body: MoveBody, store: StoreDep, player: PlayerDep, chang
 
     with changes.counting():
         stored, game, placement = store.change(game_id, apply)
+        metrics = metrics_of(request)
+        metrics.move()
+        if stored.is_over:  # this move ended it (a move on a game over is refused)
+            metrics.game_finished(stored)
         return move_result(stored, game, placement, viewer=player)
 
 

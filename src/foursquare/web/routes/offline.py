@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from foursquare import record
@@ -22,6 +22,7 @@ from foursquare.store import OfflineGameError, Store, StoredGame, TooManyGamesEr
 from foursquare.web.deps import PlayerDep, RetentionDep, StoreDep, rate_limited
 from foursquare.web.errors import ConflictError, UnprocessableError
 from foursquare.web.messages import Phrase
+from foursquare.web.metrics import metrics_of
 from foursquare.web.models import GameState
 from foursquare.web.routing import Route
 from foursquare.web.views import game_state
@@ -74,14 +75,24 @@ class BadRecord(UnprocessableError):
     responses={200: {"model": GameState, "description": "The game was sent before: as stored now"}},
 )
 def send_offline_game(
-    body: OfflineGameBody, store: StoreDep, player: PlayerDep, retention: RetentionDep, response: Response
+    body: OfflineGameBody,
+    store: StoreDep,
+    player: PlayerDep,
+    retention: RetentionDep,
+    response: Response,
+    request: Request,
 ) -> GameState:
     try:
         game = record.load(body.record)
     except RecordError as exc:
         raise BadRecord(exc) from None
     stored, created = stored_offline(store, player, body.id, game, retention.live_games)
-    if not created:
+    if created:
+        metrics = metrics_of(request)
+        metrics.game_started(stored)
+        if stored.is_over:
+            metrics.game_finished(stored)
+    else:
         response.status_code = 200
     return game_state(stored, stored.rebuild(), viewer=player)
 
