@@ -408,3 +408,60 @@ def test_a_server_game_opened_offline_waits_for_the_server_and_new_game_plays_on
     expect(page.locator("#deal-label")).to_have_text(catalogue()["panel.dealHidden"])
     assert page.errors == []
     page.context.close()
+
+
+def test_two_tabs_of_one_game_on_the_device_never_overwrite_each_others_moves(browser: Any, server: Server) -> None:
+    first = new_page(browser)
+    open_home(first, server.url)
+    go_offline(first, server)
+    first.goto(f"{server.url}/deal/99")
+    game = Game(deal=99)
+    same_as_engine(first, game)
+    second = first.context.new_page()
+    second.on("pageerror", lambda exc: first.errors.append(str(exc)))
+    second.goto(href(first))
+    same_as_engine(second, game)
+
+    # A card placed in the first tab; the second, still showing the first position, places another: the device
+    # refuses it as stale (as the server does), and the second tab shows the game as it now is and says so.
+    play(first, game, game.legal_moves[0])
+    second.add_init_script(NOTE_TOASTS_JS)
+    second.reload()
+    same_as_engine(second, game)
+    play(first, game, game.legal_moves[0])
+    second.click(f'#board .slot.legal[data-cell="{game.legal_moves[-1].name}"]')
+    toast_shown(second, catalogue()["notice.stale"])
+    same_as_engine(second, game)
+    play(second, game, game.legal_moves[-1])
+    first.reload()
+    same_as_engine(first, game)
+    assert first.errors == []
+    first.context.close()
+
+
+def test_a_game_on_the_device_speaks_the_pages_language(browser: Any, server: Server) -> None:
+    page = new_page(browser, PHONE, locale="bn-BD")
+    open_home(page, server.url)
+    # The Bengali catalogue and font, fetched by this first visit past the service worker, which keeps them then.
+    page.wait_for_function(
+        "async () => !!(await caches.match('/api/messages/bn'))"
+        " && !!(await caches.match('/static/fonts/NotoSansBengali-Regular.woff2'))"
+        " && !!(await caches.match('/static/fonts/NotoSansBengali-Bold.woff2'))",
+        polling=200,
+    )
+    go_offline(page, server)
+    page.goto(f"{server.url}/deal/5?count_buried=true")
+    game = Game(deal=5, variant=Variant(count_buried=True))
+    same_as_engine(page, game)
+    words = catalogue("bn")
+    expect(page.locator("#offline-tag")).to_contain_text(words["offline.tag"])
+    expect(page.locator("#offline-tag")).to_contain_text(words["offline.tagNote"])
+    play(page, game, game.legal_moves[0])
+    no_horizontal_overflow(page)
+    # Drawn in the shipped font (kept by the service worker), not in boxes.
+    page.wait_for_function(
+        "() => [...document.fonts].some((f) => f.family.includes('Foursquare Bengali') && f.status === 'loaded')"
+    )
+    shot(page, "device-game-phone-bn")
+    assert page.errors == []
+    page.context.close()

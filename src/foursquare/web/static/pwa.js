@@ -13,15 +13,23 @@ export function registerServiceWorker() {
   });
   keepCatalogues();
   onLanguageChange(keepCatalogues);
+  // A script's font is fetched when its text is first drawn (Bengali, Kannada): kept once loaded.
+  document.fonts.addEventListener("loadingdone", keepCatalogues);
 }
 
 /**
  * A page the service worker does not control (the first visit's: the worker was installed by it) fetched its
- * catalogues past the worker, which keeps only what goes through it: tell it which to keep, so that this tab,
- * reloaded while the server is down, opens in its language. A controlled page's fetches are kept anyway.
+ * catalogues and fonts past the worker, which keeps only what goes through it: tell it which to keep, so that
+ * this tab, reloaded while the server is down, opens in its language and its script's font (a game is played
+ * offline in it). A controlled page's fetches are kept anyway.
  */
 async function keepCatalogues() {
   const registration = await navigator.serviceWorker.ready;
   if (navigator.serviceWorker.controller) return;
-  registration.active?.postMessage({ keep: ["/api/languages", `/api/messages/${encodeURIComponent(getLocale())}`] });
+  const fonts = performance
+    .getEntriesByType("resource")
+    .map((entry) => new URL(entry.name).pathname)
+    .filter((path) => path.startsWith("/static/fonts/"));
+  const catalogues = ["/api/languages", `/api/messages/${encodeURIComponent(getLocale())}`];
+  registration.active?.postMessage({ keep: [...catalogues, ...fonts] });
 }

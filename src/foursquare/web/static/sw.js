@@ -25,16 +25,19 @@ const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (
 /** The catalogues of the page's languages: the only answers of the API kept. */
 const catalogue = (/** @type {string} */ path) => path === "/api/languages" || path.startsWith("/api/messages/");
 
+/** What is kept once fetched rather than up front: the catalogues, and the web fonts of the scripts shown. */
+const keptOnceFetched = (/** @type {string} */ path) => catalogue(path) || path.startsWith("/static/fonts/");
+
 /**
- * Fetch the catalogues `paths` afresh (an answer a page fetched before this worker controlled it, or one the
- * previous release kept) and keep them; one that cannot be fetched is left out.
+ * Fetch the catalogues and fonts `paths` afresh (an answer a page fetched before this worker controlled it, or one
+ * the previous release kept) and keep them; one that cannot be fetched is left out.
  * @param {Cache} cache
  * @param {Iterable<string>} paths
  */
 async function keepCatalogues(cache, paths) {
   const urls = [...paths].map((path) => new URL(path, worker.location.origin));
   const wanted = [...new Set(urls.filter((url) => url.origin === worker.location.origin).map((url) => url.pathname))]
-    .filter(catalogue);
+    .filter(keptOnceFetched);
   await Promise.all(
     wanted.map(async (path) => {
       try {
@@ -82,8 +85,9 @@ worker.addEventListener("activate", (event) => {
   );
 });
 
-// A page that this worker does not control (the first visit's) fetched its catalogues past it: it says which
-// ({keep: [paths]}, see pwa.js), and they are kept too, so that the page opens offline in its language.
+// A page that this worker does not control (the first visit's) fetched its catalogues and fonts past it: it says
+// which ({keep: [paths]}, see pwa.js), and they are kept too, so that the page opens offline in its language, its
+// script drawn in its font.
 worker.addEventListener("message", (event) => {
   const keep = event.data && typeof event.data === "object" ? event.data.keep : undefined;
   if (!Array.isArray(keep)) return;
