@@ -286,6 +286,28 @@ function flipLine(board, cell, rank, first, step, count) {
 const faceDownOf = (board, tops, buried) => tops + (board[COUNT_BURIED_FLAG] !== 0 ? buried : 0);
 
 /**
+ * What a board says of its position, for the tests that count the rules' tree on it (tests/js/perft.test.mjs):
+ * the status (a STATUS_ code), the face-down cards counting towards the limit, whether `cell` holds a pile, and
+ * whether its top faces up.
+ */
+export const reading = Object.freeze({
+  /** @param {Board} board */
+  status: (board) => board[STATUS],
+  /** @param {Board} board */
+  faceDown: (board) => faceDownOf(board, board[FACE_DOWN_TOPS], board[BURIED_FACE_DOWN]),
+  /**
+   * @param {Board} board
+   * @param {number} cell
+   */
+  occupied: (board, cell) => board[TOP_CARD + cell] >= 0,
+  /**
+   * @param {Board} board
+   * @param {number} cell
+   */
+  faceUp: (board, cell) => board[TOP_FACE_UP + cell] !== 0,
+});
+
+/**
  * The status after a move that leaves `occupied` cells, `topsDown` face-down tops and `down` face-down cards
  * counting, `turn` cards having been laid.
  * @param {number} occupied
