@@ -399,6 +399,16 @@ def test_a_server_game_opened_offline_waits_for_the_server_and_new_game_plays_on
     toast_shown(page, catalogue()["offline.dailyNeeds"])
     same_as_engine(page, game)
 
+    # New game, a random deal: drawn on the device (its number shown: its stock is here anyway).
+    page.click("#btn-new")
+    page.check('input[name="dealkind"][value="random"]')
+    page.click("#new-start")
+    page.wait_for_function(f"() => !location.hash.endsWith('{href(page).rsplit('/', 1)[1]}')")
+    game = Game(deal=shown_deal(page), variant=Variant(adjacency="diagonal"))
+    same_as_engine(page, game)
+    shows_device_game(page, game.deal)
+    play(page, game, game.legal_moves[0])
+
     # The server back: the server's game opens again as it was, and plays on the server.
     page.context.set_offline(False)
     server.start()
