@@ -21,7 +21,7 @@ from cli_support import run_main
 from foursquare import record
 from foursquare.engine import Game, Move
 from foursquare.tui import CellKeys, cell_labels
-from foursquare.tui.board import BOARD_HEIGHT
+from foursquare.tui.board import BOARD_HEIGHT, LARGE
 from pty_support import Terminal
 
 
@@ -321,7 +321,7 @@ def test_a_mouse_click_places_the_card(terminals: Terminals, size: tuple[int, in
     assert "\x1b[?1006h" in term.output  # SGR mouse reports asked for
     term.press("i")
     term.wait_screen("Move 2")
-    label = "╎   l   ╎" if size[0] >= 100 else "[l]"
+    label = {100: "╎   l   ╎", 40: "[l]", 200: "╎     l     ╎"}[size[0]]  # a large terminal's cells are larger
     row, column = term.find(label)
     term.click(row, column + len(label) // 2)
     term.wait_screen("2♣ placed at E4.")
@@ -478,7 +478,9 @@ def test_a_large_terminal_has_the_game_in_its_middle(terminals: Terminals) -> No
     term.press("ij")
     screen = term.wait_screen("Move 3")
     top, left = term.find("╭")  # the board's frame
-    assert left >= 40 and 4 <= top <= 20, screen  # not in the top left corner
+    assert left >= 25 and 4 <= top <= 20, screen  # not in the top left corner
+    right = screen.splitlines()[top].index("╮")
+    assert right - left + 1 == LARGE.width, screen  # and larger: the cells take 13 columns and 5 lines
     assert "Stock: 38" in flat(screen) and "undo" in screen
     row, column = term.find("u undo")
     assert row > top + BOARD_HEIGHT - 2 and column == left, screen  # the keys under the board, lined up with it

@@ -41,6 +41,27 @@ STYLE_BACK_NAME = "grey70 on blue"
 STYLE_DIM = "dim"
 
 
+@dataclass(frozen=True)
+class BoardSize:
+    """The size of the full board's cells, borders included; the board's own size follows from it."""
+
+    cell_width: int
+    cell_height: int
+
+    @property
+    def width(self) -> int:
+        return RANK_WIDTH + self.cell_width * BOARD_CELLS + 4  # the frame and its inner margin included
+
+    @property
+    def height(self) -> int:
+        return self.cell_height * BOARD_CELLS + 1 + 2  # the cells, the column letters, the frame
+
+
+#: The full board (``BOARD_WIDTH`` × ``BOARD_HEIGHT``), and the larger one a large terminal gets.
+NORMAL = BoardSize(CELL_WIDTH, CELL_HEIGHT)
+LARGE = BoardSize(13, 5)
+
+
 @dataclass
 class LastAction:
     """What the last command did, for the side panel and the highlights."""
@@ -125,13 +146,33 @@ def _fit(line: Text, width: int) -> Text:
     return line
 
 
-def full_cell(game: Game, move: Move, marks: Marks, g: Glyphs, t: Translator) -> list[Text]:
-    """Three lines of ``CELL_WIDTH`` columns picturing one cell (each part styled on its own)."""
-    return [_fit(line, CELL_WIDTH) for line in _full_cell(game, move, marks, g, t)]
+def full_cell(game: Game, move: Move, marks: Marks, g: Glyphs, t: Translator, size: BoardSize = NORMAL) -> list[Text]:
+    """``size.cell_height`` lines of ``size.cell_width`` columns picturing one cell (each part styled on its own):
+    the top border (with the key), the card, the bottom border (with the pile's height); a larger cell has room
+    above and below the card."""
+    top, middle, bottom = _full_cell(game, move, marks, g, t, size.cell_width)
+    extra = size.cell_height - 3
+    above = [_filler(game, move, marks, g, size.cell_width)] * (extra // 2)
+    below = [_filler(game, move, marks, g, size.cell_width)] * (extra - extra // 2)
+    return [_fit(line.copy(), size.cell_width) for line in [top, *above, middle, *below, bottom]]
 
 
-def _full_cell(game: Game, move: Move, marks: Marks, g: Glyphs, t: Translator) -> list[Text]:
-    inner = CELL_WIDTH - 2
+def _filler(game: Game, move: Move, marks: Marks, g: Glyphs, width: int) -> Text:
+    """A line of a larger cell above or below its card: its sides, and the back's pattern on a face-down card."""
+    inner = width - 2
+    pile = game.pile(*move)
+    if pile is None:
+        if not marks.offers(game, move) and move != marks.cursor:
+            return Text(" " * width)
+        box, style = (g.cursor, "bold") if move == marks.cursor else (g.dashed, STYLE_EMPTY_BORDER)
+        return Text.assemble((box.down, style), " " * inner, (box.down, style))
+    box, border = _border(game, move, marks, g)
+    inside = (" " * inner, "") if pile.top_face_up else (g.back * inner, STYLE_BACK)
+    return Text.assemble((box.down, border), inside, (box.down, border))
+
+
+def _full_cell(game: Game, move: Move, marks: Marks, g: Glyphs, t: Translator, width: int) -> list[Text]:
+    inner = width - 2  # the cell's width, borders included
     pile = game.pile(*move)
     key = marks.keys.get(move)
     rank = marks.hints.get(move)
@@ -140,7 +181,7 @@ def _full_cell(game: Game, move: Move, marks: Marks, g: Glyphs, t: Translator) -
     if pile is None:
         if not legal and move != marks.cursor:
             middle = g.empty if _inside(game, *move) else " "
-            return [Text(" " * CELL_WIDTH), Text(middle.center(CELL_WIDTH), style=STYLE_DIM), Text(" " * CELL_WIDTH)]
+            return [Text(" " * width), Text(middle.center(width), style=STYLE_DIM), Text(" " * width)]
         box, style = (g.cursor, "bold") if move == marks.cursor else (g.dashed, STYLE_EMPTY_BORDER)
         label = (key or "").center(inner)
         fill = max(0, inner - cell_len(tag))
@@ -192,36 +233,38 @@ def _full_cell(game: Game, move: Move, marks: Marks, g: Glyphs, t: Translator) -
     return [top, mid, bottom]
 
 
-def full_board(game: Game, marks: Marks, g: Glyphs, t: Translator) -> Picture:
-    """The framed board, ``BOARD_WIDTH`` × ``BOARD_HEIGHT``: the row numbers on its left edge and the column
-    letters below, those of the cells' names (D4 for the first card)."""
+def full_board(game: Game, marks: Marks, g: Glyphs, t: Translator, size: BoardSize = NORMAL) -> Picture:
+    """The framed board, ``size.width`` × ``size.height`` (``BOARD_WIDTH`` × ``BOARD_HEIGHT``): the row numbers
+    on its left edge and the column letters below, those of the cells' names (D4 for the first card)."""
+    cell_width, cell_height = size.cell_width, size.cell_height
     min_r, max_r, min_c, max_c = window(game, marks.cursor, marks.offered)
-    inner_width, inner_height = BOARD_WIDTH - 4, BOARD_HEIGHT - 2
-    picture_width = RANK_WIDTH + CELL_WIDTH * (max_c - min_c + 1)
-    picture_height = CELL_HEIGHT * (max_r - min_r + 1) + 1
+    inner_width, inner_height = size.width - 4, size.height - 2
+    picture_width = RANK_WIDTH + cell_width * (max_c - min_c + 1)
+    picture_height = cell_height * (max_r - min_r + 1) + 1
     left = max(0, (inner_width - picture_width) // 2)
     top = max(0, (inner_height - picture_height) // 2)
     body: list[Text] = []
     cells: dict[Move, tuple[int, int, int, int]] = {}
     for r in range(min_r, max_r + 1):
         rank = Text(row_name(r).rjust(RANK_WIDTH - 1) + " ", style=STYLE_DIM)
-        row_lines = [Text(" " * RANK_WIDTH), rank, Text(" " * RANK_WIDTH)]
+        row_lines = [Text(" " * RANK_WIDTH) for _ in range(cell_height)]
+        row_lines[cell_height // 2] = rank
         for c in range(min_c, max_c + 1):
             move = Move(r, c)
-            cells[move] = (1 + top + len(body), 2 + left + len(row_lines[0]), CELL_HEIGHT, CELL_WIDTH)
-            for i, line in enumerate(full_cell(game, move, marks, g, t)):
+            cells[move] = (1 + top + len(body), 2 + left + len(row_lines[0]), cell_height, cell_width)
+            for i, line in enumerate(full_cell(game, move, marks, g, t, size)):
                 row_lines[i].append_text(line)
         body.extend(row_lines)
-    letters = "".join(column_name(c).center(CELL_WIDTH) for c in range(min_c, max_c + 1))
+    letters = "".join(column_name(c).center(cell_width) for c in range(min_c, max_c + 1))
     body.append(Text(" " * RANK_WIDTH + letters, style=STYLE_DIM))
     frame = g.frame
-    lines = [Text(frame.top_left + frame.across * (BOARD_WIDTH - 2) + frame.top_right, style=STYLE_DIM)]
+    lines = [Text(frame.top_left + frame.across * (size.width - 2) + frame.top_right, style=STYLE_DIM)]
     content = [Text("")] * top + body + [Text("")] * (inner_height - top - len(body))
     for line in content[:inner_height]:
         padded = Text(" " * left) + line
         padded.pad_right(inner_width - padded.cell_len)
         lines.append(Text.assemble((frame.down + " ", STYLE_DIM), padded, (" " + frame.down, STYLE_DIM)))
-    lines.append(Text(frame.bottom_left + frame.across * (BOARD_WIDTH - 2) + frame.bottom_right, style=STYLE_DIM))
+    lines.append(Text(frame.bottom_left + frame.across * (size.width - 2) + frame.bottom_right, style=STYLE_DIM))
     return Picture(lines, cells)
 
 

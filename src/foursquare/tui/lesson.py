@@ -28,7 +28,7 @@ from foursquare.lesson import Lesson, Step
 from foursquare.tui.board import BOARD_HEIGHT, BOARD_WIDTH, LastAction, Marks, compact_board, full_board, window
 from foursquare.tui.glyphs import ASCII, Glyphs, for_terminal
 from foursquare.tui.keys import ARROW_STEPS, KEY_HELP, KEY_QUIT, NAME_LETTERS, CellKeys, Keyboard
-from foursquare.tui.screens import as_lines, beside, centred, fill, one_line
+from foursquare.tui.screens import as_lines, beside, board_size, centred, fill, one_line
 from foursquare.tui.terminal import Interrupted, Screen, terminal
 from foursquare.tui.text import (
     COMMAND_PLAY,
@@ -255,11 +255,12 @@ class LessonScreen:
         marks = self.marks()
         under = self.bottom(width)
         if width >= BOARD_WIDTH + 2 + SIDE_MIN and height >= BOARD_HEIGHT + len(under):
-            board = full_board(game, marks, self.glyphs, self.t)
-            side_width = min(width - BOARD_WIDTH - 2, SIDE_MAX)
-            left, top = centred(width, height, BOARD_WIDTH + 2 + side_width, BOARD_HEIGHT + len(under))
-            under = self.bottom(side_width + BOARD_WIDTH + 2) if left else under
-            side = self.words(side_width, max(BOARD_HEIGHT, height - top - len(under)))
+            size = board_size(width, height)
+            board = full_board(game, marks, self.glyphs, self.t, size)
+            side_width = min(width - size.width - 2, SIDE_MAX)
+            left, top = centred(width, height, size.width + 2 + side_width, size.height + len(under))
+            under = self.bottom(side_width + size.width + 2) if left else under
+            side = self.words(side_width, max(size.height, height - top - len(under)))
             self.cells = {move: (y + top, x + left, h, w) for move, (y, x, h, w) in board.cells.items()}
             pad = Text(" " * left)
             shown = [pad + line for line in beside(board.lines, side).split("\n")] + [pad + line for line in under]

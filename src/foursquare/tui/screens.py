@@ -26,6 +26,9 @@ from foursquare.tui.board import (
     BOARD_HEIGHT,
     BOARD_WIDTH,
     COMPACT_WIDTH,
+    LARGE,
+    NORMAL,
+    BoardSize,
     Marks,
     big_card,
     card_style,
@@ -459,20 +462,30 @@ def full_frame(view: View, width: int, height: int = FULL_HEIGHT) -> Frame:
     of it in the middle (:func:`centred`), not in a corner."""
     session, t = view.session, view.t
     ascii_only = not view.glyphs.suits
-    side_width = min(width - BOARD_WIDTH - 2, SIDE_MAX_WIDTH)
-    used = BOARD_WIDTH + 2 + side_width
-    left, top = centred(width, height, used, FULL_HEIGHT)
+    size = board_size(width, height)
+    side_width = min(width - size.width - 2, SIDE_MAX_WIDTH)
+    used = size.width + 2 + side_width
+    left, top = centred(width, height, used, size.height + 4)
     width, height = (used, height - top) if left or top else (width, height)
     header = Text(t("term.title"), style="bold")
     header.append("   " + deal_caption(session, reveal=session.game.is_over()), style="dim")
-    board = full_board(session.game, view.marks, view.glyphs, t)
-    under = bottom(view, width, height - 1 - BOARD_HEIGHT, ascii_only)
-    side = full_side(view, side_width, max(BOARD_HEIGHT, height - 1 - len(under)))
+    board = full_board(session.game, view.marks, view.glyphs, t, size)
+    under = bottom(view, width, height - 1 - size.height, ascii_only)
+    side = full_side(view, side_width, max(size.height, height - 1 - len(under)))
     lines = [one_line(header, width, ascii_only), *beside(board.lines, side).split("\n"), *under]
     pad = Text(" " * left)
     frame = Group(*[Text("")] * top, *(pad + line for line in lines))
     cells = {move: (y + 1 + top, x + left, h, w) for move, (y, x, h, w) in board.cells.items()}
     return Frame(frame, cells)
+
+
+def board_size(width: int, height: int) -> BoardSize:
+    """The full board's size for a terminal: the larger board where it leaves room to spare beside the widest
+    side panel and above and below (from about 144 × 42), else the usual one."""
+    spare = CENTRED_FROM
+    if width >= LARGE.width + 2 + SIDE_MAX_WIDTH + spare and height >= LARGE.height + 4 + spare:
+        return LARGE
+    return NORMAL
 
 
 def centred(width: int, height: int, used_width: int, used_height: int) -> tuple[int, int]:
