@@ -28,8 +28,6 @@ import binascii
 import ipaddress
 import json
 import secrets
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
@@ -70,7 +68,6 @@ from foursquare.store.accounts import (
 from foursquare.web.deps import BrowserDep, PlayerDep, StoreDep, rate_limited
 from foursquare.web.devices import device_of, parts_of
 from foursquare.web.errors import ApiError, ConflictError, ForbiddenError, NotFoundError
-from foursquare.web.metrics import metrics_of
 from foursquare.web.models import (
     B64URL,
     SESSION_HANDLE,
@@ -341,17 +338,6 @@ def registration_options(request: Request, store: StoreDep, browser: BrowserDep)
     return RegistrationOptions.model_validate(answer)
 
 
-@contextmanager
-def ceremony(request: Request, name: str) -> Iterator[None]:
-    """Count a passkey ceremony's end in the metrics: ``ok``, or the code of the error it was answered with."""
-    try:
-        yield
-    except ApiError as exc:
-        metrics_of(request).passkey(name, exc.code)
-        raise
-    metrics_of(request).passkey(name, "ok")
-
-
 @router.post(
     "/passkeys",
     status_code=201,
@@ -367,13 +353,6 @@ def ceremony(request: Request, name: str) -> Iterator[None]:
     },
 )
 def register(
-    body: RegistrationBody, request: Request, response: Response, store: StoreDep, browser: BrowserDep
-) -> AccountState:
-    with ceremony(request, "registration"):
-        return registered(body, request, response, store, browser)
-
-
-def registered(
     body: RegistrationBody, request: Request, response: Response, store: StoreDep, browser: BrowserDep
 ) -> AccountState:
     rp_id, origin = relying_party(request)
@@ -439,13 +418,6 @@ def authentication_options(request: Request, store: StoreDep, browser: BrowserDe
     },
 )
 def sign_in(
-    body: AuthenticationBody, request: Request, response: Response, store: StoreDep, browser: BrowserDep
-) -> AccountState:
-    with ceremony(request, "authentication"):
-        return signed_in(body, request, response, store, browser)
-
-
-def signed_in(
     body: AuthenticationBody, request: Request, response: Response, store: StoreDep, browser: BrowserDep
 ) -> AccountState:
     rp_id, origin = relying_party(request)
