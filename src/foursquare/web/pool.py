@@ -259,9 +259,15 @@ def stop_every_pool() -> None:
     answered its last request: the interpreter's exit would otherwise wait for each worker to finish its job and
     to exit in its own time, seconds under load)."""
     with _executors_guard:
-        keys = list(_executors)
-    for lane, kind, workers in keys:
+        executors = list(_executors.items())
+    # Each process pool's manager thread, which notices its workers ended and closes its pipes: waited for here,
+    # so that the interpreter's exit does not write to a pipe that thread is closing (Python 3.11 races there).
+    managers = [getattr(executor, "_executor_manager_thread", None) for _, executor in executors]
+    for (lane, kind, workers), _ in executors:
         _stop(lane, PoolSettings(kind, workers))  # type: ignore[arg-type]  # the key's kind is a pool kind
+    for manager in managers:
+        if isinstance(manager, threading.Thread):
+            manager.join(timeout=5)
 
 
 def _stop(lane: Lane, settings: PoolSettings) -> None:
