@@ -194,6 +194,17 @@ function newGameBody({ deal = null, variant = null, daily = false, winnable = fa
   return `{${parts.join(", ")}}`;
 }
 
+/**
+ * The JSON text of POST /api/offline-games, the deal (digits) written as a number.
+ * @param {string} id
+ * @param {{deal: string, variant: Variant, moves: [number, number][]}} record
+ */
+function offlineGameBody(id, { deal, variant, moves }) {
+  if (!/^[0-9]+$/.test(deal)) throw new ApiError(422, { code: "bad_record" });
+  const rest = `"variant": ${JSON.stringify(variant)}, "moves": ${JSON.stringify(moves)}`;
+  return `{"id": ${JSON.stringify(id)}, "record": {"format": "foursquare-game", "version": 1, "deal": ${deal}, ${rest}}}`;
+}
+
 // --- reachability ---------------------------------------------------------------------------------------
 
 const RETRY_FIRST_MS = 2000;
@@ -354,6 +365,12 @@ const game = (/** @type {string} */ id) => `/api/games/${encodeURIComponent(id)}
 /** @typedef {(id: string) => Promise<GameState>} GameChange */
 
 export const api = {
+  /**
+   * A game played on this device, sent to the server (docs/api.md, "Games played offline"): its id there and its
+   * record (docs/records.md), the deal a string of digits written as a JSON number, so no precision is lost.
+   * @type {(id: string, record: {deal: string, variant: Variant, moves: [number, number][]}) => Promise<GameState>}
+   */
+  sendOfflineGame: (id, record) => request("POST", "/api/offline-games", offlineGameBody(id, record)),
   /** @type {(options?: NewGameOptions) => Promise<GameState>} */
   newGame: (options = {}) => request("POST", "/api/games", newGameBody(options)),
   /** @type {(id: string) => Promise<GameState>} */

@@ -33,6 +33,7 @@ import { currentView, gameState } from "./store.js";
 import { board } from "./table.js";
 import { applyTheme, setupTheme } from "./theme.js";
 import { setupConnection } from "./connection.js";
+import { setupSync } from "./sync.js";
 import { registerServiceWorker } from "./pwa.js";
 import { setupReveal } from "./reveal.js";
 import { renderLanguageMenu, setupSettings } from "./settings.js";
@@ -105,6 +106,7 @@ async function start() {
   setupTheme();
   setupSettings();
   setupConnection();
+  setupSync();
   setupReveal();
   board.onPlace = (row, col) => place(row, col);
   setupDrag((row, col) => place(row, col, { fly: false }));

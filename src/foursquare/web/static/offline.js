@@ -52,6 +52,8 @@ import { hint as rankMoves } from "./policy.js";
  * @property {string} created_at ISO 8601, UTC
  * @property {string} updated_at ISO 8601, UTC
  * @property {string | null} finished_at when the game ended (the statistics count games in that order)
+ * @property {string | null} [sent] the moves the server holds (their JSON), once it stored the game (sync.js)
+ * @property {string | null} [refused] the code of the server's refusal of the game (sync.js): no more sent
  */
 
 const DB_NAME = "foursquare";
@@ -190,8 +192,8 @@ function read(id) {
  * @param {(game: Game, saved: DeviceGame) => T} change
  * @returns {Promise<T>}
  */
-function update(id, change) {
-  return transact("readwrite", (store, done, fail) => {
+async function update(id, change) {
+  const answer = await transact("readwrite", (store, done, fail) => {
     const request = store.get(id);
     request.onsuccess = () => {
       /** @type {DeviceGame | undefined} */
@@ -207,6 +209,39 @@ function update(id, change) {
       }
     };
   });
+  changed();
+  return /** @type {T} */ (answer);
+}
+
+/**
+ * Write `fields` over what is kept of the game `id` (nothing if it is gone).
+ * @param {string} id
+ * @param {Partial<DeviceGame>} fields
+ * @returns {Promise<void>}
+ */
+function note(id, fields) {
+  return transact("readwrite", (store, done) => {
+    const request = store.get(id);
+    request.onsuccess = () => {
+      if (request.result) store.put({ ...request.result, ...fields });
+      done(undefined);
+    };
+  });
+}
+
+/** @type {Set<() => void>} */
+const changeListeners = new Set();
+
+/**
+ * Call `listener()` each time a game of this device changed (after it is kept).
+ * @param {() => void} listener
+ */
+export function onDeviceChange(listener) {
+  changeListeners.add(listener);
+}
+
+function changed() {
+  for (const listener of changeListeners) listener();
 }
 
 /** @returns {Promise<DeviceGame[]>} every game of this device */
@@ -321,6 +356,7 @@ async function newGame({ deal = null, variant = null }) {
     store.add(saved);
     done(null);
   });
+  changed();
   return stateOf(saved, game);
 }
 
@@ -494,11 +530,44 @@ async function stats() {
 }
 
 /**
- * The records of this device's games, for sending them to the server (docs/records.md, the deal as digits).
- * @returns {Promise<{id: string, record: DeviceRecord, outcome: Outcome}[]>}
+ * What the server is sent of each game of this device (docs/records.md, the deal as digits), and what became of
+ * it: the moves the server holds (`sent`), the code of its refusal (`refused`).
+ * @returns {Promise<{id: string, record: DeviceRecord, outcome: Outcome, sent: string | null, refused: string | null}[]>}
  */
 export async function deviceRecords() {
-  return (await readAll()).map((saved) => ({ id: saved.id, record: saved.record, outcome: saved.outcome }));
+  return (await readAll()).map(({ id, record, outcome, sent = null, refused = null }) => ({
+    id,
+    record,
+    outcome,
+    sent,
+    refused,
+  }));
+}
+
+/**
+ * The server stored the game `id` as it holds `moves` now (their JSON).
+ * @param {string} id
+ * @param {string} moves
+ */
+export const markSent = (id, moves) => note(id, { sent: moves, refused: null });
+
+/**
+ * The server refused the game `id` (`code`: bad_record, offline_conflict…): it stays here, no more sent.
+ * @param {string} id
+ * @param {string} code
+ */
+export const markRefused = (id, code) => note(id, { refused: code });
+
+/**
+ * Forget the game `id`, over and stored by the server, which lists it from now on.
+ * @param {string} id
+ * @returns {Promise<void>}
+ */
+export function forget(id) {
+  return transact("readwrite", (store, done) => {
+    store.delete(id);
+    done(undefined);
+  });
 }
 
 export const device = { newGame, getGame, move, undo, redo, restart, hint, replay, listGames, stats };
