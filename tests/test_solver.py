@@ -407,12 +407,12 @@ def test_one_termination_check() -> None:
     or the best win is no later than any frame allows), then a stopped search (bounds at ``k``), else go on."""
     line = (Move(0, 0),)
     assert driver._verdict(driver.INF, None, False) == ("unwinnable", None, -1)
-    assert driver._verdict(driver.INF, (20, line), True) == ("unwinnable", None, -1)
-    assert driver._verdict(17, (17, line), True) == ("optimal", (17, line), DECK_SIZE - 17)
-    assert driver._verdict(18, (17, line), False) == ("optimal", (17, line), DECK_SIZE - 17)
-    assert driver._verdict(17, (18, line), True) == ("bounds", (18, line), DECK_SIZE - 17)
+    assert driver._verdict(driver.INF, driver.Best(20, line), True) == ("unwinnable", None, -1)
+    assert driver._verdict(17, driver.Best(17, line), True) == ("optimal", driver.Best(17, line), DECK_SIZE - 17)
+    assert driver._verdict(18, driver.Best(17, line), False) == ("optimal", driver.Best(17, line), DECK_SIZE - 17)
+    assert driver._verdict(17, driver.Best(18, line), True) == ("bounds", driver.Best(18, line), DECK_SIZE - 17)
     assert driver._verdict(17, None, True) == ("bounds", None, DECK_SIZE - 17)
-    assert driver._verdict(17, (18, line), False) is None
+    assert driver._verdict(17, driver.Best(18, line), False) is None
     assert driver._verdict(17, None, False) is None
 
 
@@ -426,8 +426,9 @@ def test_deepening_loop_reruns_a_broken_iteration_by_the_rules_and_stops_on_its_
     it: a relaxed win that breaks the rules runs the same ``k`` again by the rules, a win ends it optimal,
     an aborted iteration ends it with the bound."""
     line = (Move(0, 0),)
+    win = driver.Best(18, line)
     for last, expected in [(driver._Iteration(aborted=True), ("bounds", None, DECK_SIZE - 18)),
-                           (driver._Iteration(win=(18, line)), ("optimal", (18, line), DECK_SIZE - 18))]:
+                           (driver._Iteration(win=win), ("optimal", win, DECK_SIZE - 18))]:
         searches = [FakeSearch(17), FakeSearch(19)]
         calls: list[tuple[int, int]] = []
 
@@ -446,7 +447,7 @@ def test_deepening_loop_reruns_a_broken_iteration_by_the_rules_and_stops_on_its_
         assert calls == [(17, driver.RELAX_FROM), (17, driver.EXACT), (18, driver.EXACT)]
     unwinnable = driver._Deepening(Game(deal=3), [FakeSearch(driver.INF)], 0.0, 1,
                                    np.zeros(1, dtype=np.int64))
-    assert unwinnable.run((30, line), lambda k, relax: driver._Iteration()) == ("unwinnable", None, -1)
+    assert unwinnable.run(driver.Best(30, line), lambda k, relax: driver._Iteration()) == ("unwinnable", None, -1)
 
 
 def test_solution_json_is_the_solve_document() -> None:

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -59,10 +60,19 @@ def _full_lines(occ: int) -> tuple[int, int]:  # pragma: no cover - compiled
     return full_rows, full_cols
 
 
+class FrameMasks(NamedTuple):
+    """For each frame cell, the mask of the other cells of its row, of its column, of either, and of its
+    neighbours by the variant's adjacency (a cell is not its own)."""
+
+    row: IntArray
+    col: IntArray
+    cross: IntArray
+    adjacent: IntArray
+
+
 @cache
-def _frame_masks(variant: Variant) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """Row, column, row-or-column and neighbour masks of each frame cell (a cell is not its own); once per
-    variant and process, as the search only reads them."""
+def _frame_masks(variant: Variant) -> FrameMasks:
+    """The :class:`FrameMasks` of a variant; once per variant and process, as the search only reads them."""
     row = np.zeros(FRAME_CELLS, dtype=np.int64)
     col = np.zeros(FRAME_CELLS, dtype=np.int64)
     adjacent = np.zeros(FRAME_CELLS, dtype=np.int64)
@@ -78,4 +88,4 @@ def _frame_masks(variant: Variant) -> tuple[IntArray, IntArray, IntArray, IntArr
                 col[i] |= 1 << j
             if (rj - r, cj - c) in variant.steps:
                 adjacent[i] |= 1 << j
-    return row, col, row | col, adjacent
+    return FrameMasks(row, col, row | col, adjacent)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -36,7 +36,21 @@ from foursquare.solver.position import COARSE_BITS, TT_BITS, _Tables
 from foursquare.solver.search import ABORTED, EXACT, INF, RELAX_FROM
 
 Status = Literal["optimal", "unwinnable", "bounds"]
-Best = tuple[int, tuple[Move, ...]]  # a win found: its turn, and its moves from the position searched
+
+
+class Best(NamedTuple):
+    """A win found: its turn, and its moves from the position searched."""
+
+    turn: int
+    line: tuple[Move, ...]
+
+
+class Found(NamedTuple):
+    """What a stage of the solve settled: its status, the best win found, and the proven upper bound on the score."""
+
+    status: Status
+    best: Best | None
+    upper: int
 
 DEFAULT_VARIANT = Variant()
 MAX_THREADS = 4  # the default's cap: the processors this process may use, at most this many
@@ -217,7 +231,7 @@ def _checked_line(game: Game, tail: Sequence[Move], turn: int) -> tuple[Move, ..
     return tuple(replay.moves)
 
 
-def _verdict(k: int, best: Best | None, aborted: bool) -> tuple[Status, Best | None, int] | None:
+def _verdict(k: int, best: Best | None, aborted: bool) -> Found | None:
     """The deepening's one termination check, before each iteration: (status, best win, upper bound), or None
     to search iteration ``k`` (the least bound of the frames).
 
@@ -226,11 +240,11 @@ def _verdict(k: int, best: Best | None, aborted: bool) -> tuple[Status, Best | N
     ``k`` is proven.
     """
     if k >= INF:
-        return "unwinnable", None, -1
-    if best is not None and best[0] <= k:
-        return "optimal", best, DECK_SIZE - best[0]
+        return Found("unwinnable", None, -1)
+    if best is not None and best.turn <= k:
+        return Found("optimal", best, DECK_SIZE - best.turn)
     if aborted:
-        return "bounds", best, DECK_SIZE - k
+        return Found("bounds", best, DECK_SIZE - k)
     return None
 
 
@@ -255,7 +269,7 @@ class _Deepening:
         self.counters = counters
         self.cancel = cancel or _Cancel()
 
-    def run(self, best: Best | None, iterate: Callable[[int, int], _Iteration]) -> tuple[Status, Best | None, int]:
+    def run(self, best: Best | None, iterate: Callable[[int, int], _Iteration]) -> Found:
         """Deepen with ``iterate(k, relax_from)`` until :func:`_verdict` ends it; k is always a proven lower bound
         on the winning turn of every frame. The relaxed search proves; once it finds a win that breaks the
         rules, the search keeps to the rules."""
@@ -284,7 +298,7 @@ class _Deepening:
                 return _Iteration(aborted=True)
             if value <= k:
                 line = _legal_line(self.game, search.moves(value))
-                return _Iteration(broken=True) if line is None else _Iteration(win=(value, line))
+                return _Iteration(broken=True) if line is None else _Iteration(win=Best(value, line))
             search.bound = value
         return _Iteration()
 
@@ -330,7 +344,7 @@ class _Crew:
                 if got is not None and 0 <= got <= k:
                     line = _legal_line(self.deepening.game, self.crews[owner][f].moves(got))
                     if line is not None:
-                        return _Iteration(win=(got, line))
+                        return _Iteration(win=Best(got, line))
                     broken = True
         if broken:
             return _Iteration(broken=True)
@@ -365,14 +379,14 @@ def _probe(
             if cancel.requested:
                 return best
             if 0 <= value <= k:
-                best = (value, tuple(search.moves(value)))  # by the rules: checked once, at the end
+                best = Best(value, tuple(search.moves(value)))  # by the rules: checked once, at the end
                 found = True
                 break
             if value > k:
                 search.bound = value  # the probe exhausted the frame at this k: a proven bound
         if not found:
             return best
-        k = best[0] - 1 if best is not None else k
+        k = best.turn - 1 if best is not None else k
     return best
 
 
@@ -455,9 +469,9 @@ def _solve(
     def result(status: Status, best: Best | None, upper: int, work: float = 0.0) -> Solution:
         return Solution(
             status=status,
-            best_score=None if best is None else DECK_SIZE - best[0],
+            best_score=None if best is None else DECK_SIZE - best.turn,
             upper_bound=upper,
-            line=() if best is None else _checked_line(game, best[1], best[0]),
+            line=() if best is None else _checked_line(game, best.line, best.turn),
             proven=status != "bounds",
             nodes=int(counters[0]),
             seconds=time.perf_counter() - started,
@@ -466,7 +480,7 @@ def _solve(
 
     outcome = game.outcome()
     if outcome.status == "won":
-        return result("optimal", (game.turn, ()), DECK_SIZE - game.turn)
+        return result("optimal", Best(game.turn, ()), DECK_SIZE - game.turn)
     if outcome.status == "lost":
         return result("unwinnable", None, -1)
     tables = _Tables(SMALL_TABLE_BITS, SMALL_TABLE_BITS + COARSE_BITS - TT_BITS) if small else _Tables()
@@ -480,14 +494,14 @@ def _solve(
     else:
         with ThreadPoolExecutor(max_workers=n_threads) as pool:
             found = deepening.run(best, _Crew(deepening, tables, n_threads, pool).iterate)
-    if exact and found[0] == "bounds":
+    if exact and found.status == "bounds":
         work = math.inf if max_nodes is None else max_nodes / NODES_PER_WORK
         return result(*_exact_stage(game, found, work, started + seconds, cancel))
     return result(*found)
 
 
 def _exact_stage(
-    game: Game, found: tuple[Status, Best | None, int], work: float, deadline: float, cancel: _Cancel
+    game: Game, found: Found, work: float, deadline: float, cancel: _Cancel
 ) -> tuple[Status, Best | None, int, float]:
     """Settle what the deepening left open with CP-SAT (:mod:`~foursquare.solver.sat`): for each turn ``k`` from
     the earliest a win may come, "a win after exactly k cards?", until one is found (the optimum), the best win
@@ -496,7 +510,7 @@ def _exact_stage(
     _, best, upper = found
     k = DECK_SIZE - upper  # no win comes before turn k
     spent = 0.0
-    while best is None or k < best[0]:
+    while best is None or k < best.turn:
         if k > DECK_SIZE:
             return "unwinnable", None, -1, spent
         seconds = deadline - time.perf_counter()
@@ -509,11 +523,11 @@ def _exact_stage(
             answer = model.solve(work - spent, None if math.isinf(seconds) else seconds)
         spent += answer.work
         if answer.verdict == "win":
-            return "optimal", (k, answer.line), DECK_SIZE - k, spent
+            return "optimal", Best(k, answer.line), DECK_SIZE - k, spent
         if answer.verdict == "unknown":
             return "bounds", best, DECK_SIZE - k, spent
         k += 1
-    return "optimal", best, DECK_SIZE - best[0], spent
+    return "optimal", best, DECK_SIZE - best.turn, spent
 
 
 def random_winnable_deal(variant: Variant = DEFAULT_VARIANT, *, seed: int | None = None, timeout: float = 10.0) -> int:

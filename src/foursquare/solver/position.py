@@ -8,6 +8,7 @@ face-down count: see ``OCCUPIED``, ``FACE_UP``, ``BURIED``) and ``hashes`` (its 
 from __future__ import annotations
 
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -43,8 +44,20 @@ IMAGE_MARK = CODE_VALUES - 1
 Keys = npt.NDArray[np.uint64]
 
 
+class ZobristKeys(NamedTuple):
+    """The Zobrist keys of a position's parts: a rank on a cell, a face-up top, a pile's height, the buried
+    face-down count, the first card's cell in an empty frame, and the coarser key's codes (see ``Z_TURN``...)."""
+
+    card: Keys  # [cell, rank - 1]
+    up: Keys  # [cell]
+    height: Keys  # [cell, height]
+    buried: Keys  # [count]
+    first: Keys  # [cell]
+    coarse: Keys  # [row, code]
+
+
 @cache
-def _zobrist_keys() -> tuple[Keys, Keys, Keys, Keys, Keys, Keys]:
+def _zobrist_keys() -> ZobristKeys:
     """The Zobrist keys, drawn once per process from :data:`SEED` (the search only reads them): a player that
     solves many small positions would otherwise spend a good part of each search drawing them again."""
     rng = np.random.default_rng(SEED)
@@ -53,8 +66,8 @@ def _zobrist_keys() -> tuple[Keys, Keys, Keys, Keys, Keys, Keys]:
     def draw(*shape: int) -> Keys:
         return rng.integers(1, high, size=shape, dtype=np.uint64, endpoint=True)
 
-    return (draw(FRAME_CELLS, RANK_COUNT), draw(FRAME_CELLS), draw(FRAME_CELLS, PILE_CAP + 1), draw(SLOTS),
-            draw(FRAME_CELLS), draw(Z_SIGNATURE + 1, CODE_VALUES))
+    return ZobristKeys(draw(FRAME_CELLS, RANK_COUNT), draw(FRAME_CELLS), draw(FRAME_CELLS, PILE_CAP + 1),
+                       draw(SLOTS), draw(FRAME_CELLS), draw(Z_SIGNATURE + 1, CODE_VALUES))
 
 
 class _Tables:

@@ -79,7 +79,9 @@ SETTLED = -1  # the cell of a child settled without being searched
 EXPAND = 0
 RETURNED = 1
 NEXT_CHILD = 2
-# What the helpers are handed, in tuples (see _search):
+# What the helpers are handed, in tuples (see _search). Plain tuples, unpacked by position: they are the compiled
+# search's arguments, and numba builds them into the machine code of every step inlined into it; named fields
+# (numba types a NamedTuple too) would be a change of that machine code, to measure on its own.
 Run = tuple[int, int, int, int, int, int]  # t0, k, relax_from, owner, owners, split (the shared-out depth)
 FrameArrays = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, int, int, bool]
 Position = tuple[IntArray, IntArray, IntArray, Words]
