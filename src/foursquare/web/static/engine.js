@@ -3,7 +3,8 @@
 // implements docs/rules.md), move for move — legal cells, placing, the flips with their line and reason, the
 // face-down count, the outcome and score, undo and redo, the house rules, and the numbered deals' shuffle.
 // It is a copy, kept honest like the compiled kernel: tests/js/engine.test.mjs replays thousands of random
-// games of the Python engine through it (tests/test_js_engine.py) and compares every state and every flip.
+// games of the Python engine through it (tests/test_js_engine.py) and compares every state and every flip, and
+// tests/js/perft.test.mjs checks that it counts the golden perft table (tests/golden/perft.json) as every copy must.
 // Change the rules in engine.py and docs/rules.md first, then here. No DOM: Node imports it as it is.
 //
 // Names are the engine's: a card is its short name ("3S", "AH", "10D"), a cell (row, col) with the first card

@@ -10,7 +10,9 @@
 // the survivors' test with numpy's summation order) and players/hints.py. tests/js/policy.test.mjs checks,
 // on positions of random games written by tests/js_policy_support.py (tests/test_js_policy.py: 10,000 of them),
 // that the policy here chooses the kernel's move and values every move as the kernel does, and that hint()
-// gives the server's answer number for number. Change the policy or the race in Python first, then here.
+// gives the server's answer number for number; tests/js/perft.test.mjs, that its board counts the golden perft
+// table (tests/golden/perft.json) as every copy of the rules must. Change the policy or the race in Python first,
+// then here.
 //
 // A hint sees what the player sees: the piles, the card to place and which cards are still unseen (never the
 // stock's order, which a Game knows). With the same seed (0, the server's) it samples the same futures as the
