@@ -117,3 +117,14 @@ def test_the_dashboard_asks_only_for_metrics_the_server_has(client: TestClient) 
     titles = " ".join(panel["title"].lower() for panel in dashboard["panels"])
     for topic in ("moves", "p95", "queue", "refus"):
         assert topic in titles, topic
+
+
+def test_the_probes_answer_whatever_the_host_and_the_api_does_not(tmp_path: Path) -> None:
+    """A proxy's health check asks by the server's address (Caddy: ``Host: 127.0.0.1:8000``)."""
+    app = create_app(tmp_path / "games.db", ["games.example.org"], pool=PoolSettings("thread", 1))
+    with TestClient(app) as client:
+        for host in ("127.0.0.1:8000", "games.example.org"):
+            assert client.get("/readyz", headers={"Host": host}).text == "ready\n"
+            assert client.get("/healthz", headers={"Host": host}).text == "ok\n"
+        assert client.get("/api/stats", headers={"Host": "127.0.0.1:8000"}).json()["code"] == "bad_host"
+        assert client.get("/readyz/", headers={"Host": "127.0.0.1:8000"}).status_code == 400

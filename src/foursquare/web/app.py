@@ -54,6 +54,7 @@ from foursquare.web.routes import (
     stats,
 )
 from foursquare.web.routes import health as health_routes
+from foursquare.web.routes.health import PROBES
 from foursquare.web.security import AllowedHosts, SecurityHeaders
 
 # No request of the API needs more than a few hundred bytes; a bigger body is refused (413) unread.
@@ -71,7 +72,7 @@ class Foursquare(FastAPI):
     def build_middleware_stack(self) -> ASGIApp:
         inner = super().build_middleware_stack()
         if self.allowed_hosts is not None:
-            inner = AllowedHosts(inner, self.allowed_hosts)
+            inner = AllowedHosts(inner, self.allowed_hosts, exempt=PROBES)
         inner = SecurityHeaders(inner)
         if self.trusted_proxies:
             # uvicorn's own, here rather than in the server: the middleware outside it sees the proxy's address.

@@ -115,15 +115,19 @@ def host_allowed(host: str, allowed: Iterable[str]) -> bool:
 class AllowedHosts:
     """Refuse a request whose ``Host`` header is not allowed with 400 ``bad_host`` (DNS rebinding, host spoofing).
 
-    Like Starlette's ``TrustedHostMiddleware``, with the API's error body.
+    Like Starlette's ``TrustedHostMiddleware``, with the API's error body. The paths of ``exempt`` are answered
+    whatever the host: the probes (``/healthz``, ``/readyz``), which a proxy's health check or an orchestrator asks
+    by the server's address (Caddy sends ``Host: 127.0.0.1:8000``), and which read nothing and change nothing that
+    another site could use.
     """
 
-    def __init__(self, app: ASGIApp, allowed: Iterable[str]) -> None:
+    def __init__(self, app: ASGIApp, allowed: Iterable[str], exempt: Iterable[str] = ()) -> None:
         self.app = app
         self.allowed = tuple(allowed)
+        self.exempt = frozenset(exempt)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope["path"] in self.exempt:
             await self.app(scope, receive, send)
             return
         header = dict(scope["headers"]).get(b"host", b"")

@@ -1,8 +1,9 @@
 """The probes of a proxy, a supervisor or an orchestrator: ``GET /healthz`` and ``GET /readyz``.
 
 Plain text, one word, never stored (:mod:`foursquare.web.health` says what each checks). Outside ``/api/``: no
-cookie, no rate limit; out of the OpenAPI document, which is the game's API for its clients, not the operators'
-probes (a fuzzer of that document should not spend its examples on them either).
+cookie, no rate limit; answered whatever the ``Host`` (:data:`PROBES`); out of the OpenAPI document, which is the
+game's API for its clients, not the operators' probes (a fuzzer of that document should not spend its examples on
+them either).
 """
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ from foursquare.web.routing import Route
 router = APIRouter(include_in_schema=False, route_class=Route)
 
 NO_STORE = {"Cache-Control": "no-store"}
+
+PROBES = ("/healthz", "/readyz")
+"""The probes' paths: answered whatever the ``Host`` (``--allowed-hosts`` does not apply: a health check asks by
+the server's address)."""
 
 
 @router.get("/healthz")
