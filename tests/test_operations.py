@@ -28,7 +28,7 @@ import postgres_support
 from foursquare.cards import deal_stock
 from foursquare.store import SCHEMA_VERSION
 from foursquare.web.server import EXIT_WITHIN
-from test_accounts import Authenticator, b64, create_passkey
+from test_accounts import Authenticator, b64, create_passkey, sign_in
 from test_server_process import serving
 
 pytestmark = pytest.mark.slow  # real server processes
@@ -163,6 +163,7 @@ def test_the_metrics_count_what_a_scripted_session_did(database: str) -> None:
                 {"rp": {"id": "localhost"}, "user": {"id": "AAAA"}, "challenge": "c3RhbGU"}
             ))  # fmt: skip
             assert stale.json()["code"] == "stale_challenge"
+            assert sign_in(client, authenticator).status_code == 200
         samples = scrape(metrics)
     assert sample(samples, "foursquare_moves_total") == moves
     moved = sample(samples, "foursquare_http_requests_total", method="POST", route="/api/games/{game_id}/moves",
@@ -179,6 +180,7 @@ def test_the_metrics_count_what_a_scripted_session_did(database: str) -> None:
     ceremonies = "foursquare_passkey_ceremonies_total"
     assert sample(samples, ceremonies, ceremony="registration", result="ok") == 1
     assert sample(samples, ceremonies, ceremony="registration", result="stale_challenge") == 1
+    assert sample(samples, ceremonies, ceremony="authentication", result="ok") == 1
     assert sample(samples, "foursquare_pool_workers", lane="hints") >= 1
     assert sample(samples, "foursquare_pool_queue_length", lane="hints") == 0
     assert ("foursquare_pool_refusals_total", (("lane", "heavy"),)) in samples
