@@ -236,6 +236,7 @@ def solver_perft(root: Root) -> Table:
     from foursquare.engine import GRID, MAX_FACE_DOWN
     from foursquare.solver import frames, position
     from foursquare.solver.bits import FULL, LINES, _popcount
+    from foursquare.solver.parity import PARITY_WORDS
     from foursquare.solver.search import INF, _quick_value
 
     game = Game(deal=root.deal, variant=root.variant)
@@ -246,8 +247,8 @@ def solver_perft(root: Root) -> Table:
     cards = searches[0].cards
     stats = np.zeros((2, LINES), dtype=np.int64)
     line_z = np.zeros(LINES, dtype=np.uint64)
-    no_table = np.zeros(1, dtype=np.uint64)
-    parities = np.zeros(64, dtype=np.uint64)
+    no_table = np.zeros(1, dtype=np.uint64)  # a transposition table that knows nothing
+    parities = np.zeros(PARITY_WORDS, dtype=np.uint64)  # _quick_value's work space
 
     def candidates(s: frames._Search, slot: int) -> int:
         occ = int(s.state[slot, position.OCCUPIED])
