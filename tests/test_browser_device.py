@@ -400,10 +400,11 @@ def test_a_server_game_opened_offline_waits_for_the_server_and_new_game_plays_on
     same_as_engine(page, game)
 
     # New game, a random deal: drawn on the device (its number shown: its stock is here anyway).
+    numbered = href(page).rsplit("/", 1)[1]  # read before the click: the new game may be shown by the next line
     page.click("#btn-new")
     page.check('input[name="dealkind"][value="random"]')
     page.click("#new-start")
-    page.wait_for_function(f"() => !location.hash.endsWith('{href(page).rsplit('/', 1)[1]}')")
+    page.wait_for_function(f"() => !location.hash.endsWith('{numbered}')")
     game = Game(deal=shown_deal(page), variant=Variant(adjacency="diagonal"))
     same_as_engine(page, game)
     shows_device_game(page, game.deal)
