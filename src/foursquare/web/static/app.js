@@ -2,7 +2,8 @@
 // Foursquare in the browser: the entry point, which wires the modules together.
 // The server is the only judge of the rules; the page draws its answers. By concern:
 //   store.js      the page's shared state: the game state the server sent last, busy, the view shown
-//   game.js       the game actions (load, start, place, undo, redo, restart, hint)
+//   game.js       the game actions (load, start, place, undo, redo, restart, hint); predict.js foresees a
+//                 move with the page's rules (engine.js) to draw it before the server's answer
 //   view.js       draws the game view; table.js the grid, the hand and the gauges (board.js, cards.js)
 //   describe.js   sentences about a placement (why cards turned: the server's flip reasons)
 //   hint.js, over.js, replay.js, analysis.js   the hint; game over, its replay and its analysis

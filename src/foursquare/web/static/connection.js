@@ -7,7 +7,7 @@
 
 import { api, onReachability } from "./api.js";
 import { $, toast } from "./dom.js";
-import { loadGame } from "./game.js";
+import { catchUpNotice, loadGame } from "./game.js";
 import { t } from "./i18n.js";
 import { isDeviceGame } from "./offline.js";
 import { route } from "./routing.js";
@@ -49,7 +49,7 @@ async function refreshIfStale() {
   // Only if nothing happened meanwhile (the player acted, or another game is shown).
   if (gameState() !== shown || isBusy() || position(fresh) === position(shown)) return;
   await loadGame(shown.id);
-  toast(t("notice.stale"), "info");
+  toast(t(catchUpNotice(fresh)), "info"); // a move whose answer was lost (game.js) may be what changed
 }
 
 export function setupConnection() {

@@ -2,6 +2,9 @@
 // The game actions: load, start, place, undo, redo, restart, hint. Each asks the server, adopts the
 // state it answers with and redraws; a refused request is told in the catalogue's words for its code.
 // Only the player's own game is played here: another player's is shown read-only (share.js).
+// A move of a server's game shows at once: the page's copy of the rules foresees the card placed and every card it
+// turns (predict.js), drawn in the next frame while the server is asked; its answer, which says the next card, is
+// what the page shows in the end, and a refusal shows the server's position instead.
 // While the server cannot be reached, a new game is dealt and played on this device instead (offline.js,
 // which answers as the server does, with the page's own copy of the rules); such a game stays on the device.
 
@@ -12,10 +15,11 @@ import { $, errorMessage, storage, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { forgetHint, hintAnnouncement, hintAnswered, hintAsked, renderHintBox } from "./hint.js";
 import { device, isDeviceGame } from "./offline.js";
+import { foresee } from "./predict.js";
 import { isMine, showAssisted, showNoGame } from "./share.js";
 import { adopt, currentGame, gameState, isBusy, isPlaying, setBusy, stateVersion } from "./store.js";
 import { board } from "./table.js";
-import { renderGame, seenCard, showTooSoon } from "./view.js";
+import { renderForeseen, renderGame, seenCard, showTooSoon } from "./view.js";
 
 /**
  * @typedef {import("./api.js").GameState} GameState
@@ -274,12 +278,105 @@ export async function place(row, col, { fly = true } = {}) {
   const before = currentGame();
   const handCard = $("hand-card").querySelector(".card");
   const flyFrom = fly && handCard ? handCard.getBoundingClientRect() : null;
+  const foreseen = isDeviceGame(before.id) ? null : foresee(before, row, col);
+  if (foreseen) {
+    await placeForeseen(before, card, foreseen, flyFrom);
+    return;
+  }
   await act(async () => {
     const result = await keeper(before.id).move(before.id, row, col, before.turn, card);
     adopt(result);
     renderGame({ placed: result.placed, flyFrom, message: "", justEnded: result.outcome !== "playing" });
     $("board-message").textContent = placedSentence(result.placed, result.flips ?? []);
   });
+}
+
+/**
+ * The move of a server's game foreseen by the rules (`foreseen`, predict.js): drawn at once, the server asked
+ * meanwhile. Its answer shows the next card (from then on the card's dead time runs, view.js). A refusal is told
+ * and shows the server's position (refused); an answer lost on the way (the request went, no answer came back)
+ * asks the server for the game, and says whether the move was made (see lostAnswer).
+ * @param {GameState} before
+ * @param {string} card
+ * @param {import("./predict.js").Foreseen} foreseen
+ * @param {DOMRect | null} flyFrom
+ */
+async function placeForeseen(before, card, foreseen, flyFrom) {
+  const { row, col } = foreseen.placed;
+  const said = placedSentence(foreseen.placed, foreseen.flips);
+  setBusy(true);
+  try {
+    renderForeseen(foreseen.state, { placed: foreseen.placed, flyFrom, message: said });
+    let result;
+    try {
+      result = await api.move(before.id, row, col, before.turn, card);
+    } catch (error) {
+      if (gameState() !== before) return; // another game was shown meanwhile: it is not this one's to draw
+      if (unreachable(error)) await lostAnswer(before, foreseen);
+      else {
+        await refused(error);
+        if (gameState() === before) renderGame({ message: "" }); // the server's position, as it last sent it
+      }
+      return;
+    }
+    if (gameState() !== before) return;
+    adopt(result);
+    renderGame({ justEnded: result.outcome !== "playing" });
+    const sentence = placedSentence(result.placed, result.flips ?? []);
+    if ($("board-message").textContent !== sentence) $("board-message").textContent = sentence;
+  } finally {
+    setBusy(false);
+  }
+}
+
+/**
+ * What the page knows of a position, to compare two: its turn and its piles.
+ * @param {Pick<GameState, "turn" | "cells">} state
+ */
+const positionText = ({ turn, cells }) =>
+  JSON.stringify({ turn, cells: [...cells].sort((a, b) => a.row - b.row || a.col - b.col) });
+
+/** @type {{id: string, before: string, made: string} | null} a move whose answer was lost, the server unreachable */
+let unanswered = null;
+
+/**
+ * The notice for `fresh`, the game shown as the server now has it (connection.js catches up with it): that the
+ * move whose answer was lost was made, if it is just that move; else that the game changed elsewhere.
+ * @param {GameState} fresh
+ */
+export function catchUpNotice(fresh) {
+  const lost = unanswered;
+  unanswered = null;
+  return lost && lost.id === fresh.id && lost.made === positionText(fresh) ? "move.answerLost" : "notice.stale";
+}
+
+/**
+ * The move foreseen got no answer (the server out of reach, or the answer lost on the way): ask the server for
+ * the game and show it, saying whether the move was made (the server's turn advanced by exactly that move), was
+ * not (nothing changed: play it again), or the game changed otherwise. With no answer again, the page shows the
+ * game as the server last sent it, the banner says the server cannot be reached, and once it answers
+ * connection.js catches up, with catchUpNotice's words.
+ * @param {GameState} before
+ * @param {import("./predict.js").Foreseen} foreseen
+ */
+async function lostAnswer(before, foreseen) {
+  const made = positionText(foreseen.state);
+  let fresh;
+  try {
+    fresh = await api.getGame(before.id);
+  } catch {
+    if (gameState() !== before) return;
+    unanswered = { id: before.id, before: positionText(before), made };
+    renderGame({ message: "" });
+    return;
+  }
+  if (gameState() !== before) return;
+  unanswered = null;
+  const now = positionText(fresh);
+  const notice = now === made ? "move.answerLost" : now === positionText(before) ? "move.notSent" : "notice.stale";
+  toast(t(notice), "info");
+  // (The caption that said what the move did stays, if it was made.)
+  showGame(fresh, { message: notice === "move.answerLost" ? undefined : "", justEnded: fresh.outcome !== "playing" });
 }
 
 /**

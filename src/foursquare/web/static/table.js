@@ -18,6 +18,7 @@ export const board = new Board($("board"));
  */
 export function renderHand(name) {
   const slot = $("hand-card");
+  endPending(slot);
   /** @type {HTMLElement | null} */
   let card = slot.querySelector(".card");
   if (!name) {
@@ -36,6 +37,36 @@ export function renderHand(name) {
   card.classList.remove("dealt");
   void card.offsetWidth;
   card.classList.add("dealt");
+}
+
+/**
+ * The card placed, the next one not yet told by the server (game.js shows a move before its answer): the hand
+ * shows a card back, and after a moment a spinner (style.css), so a slow answer shows as waiting, not as nothing.
+ * `#hand-card[data-pending="true"]` marks it, for styles and tests; the next renderHand ends it.
+ * @param {string} label what the back says to a screen reader
+ */
+export function renderPendingHand(label) {
+  const slot = $("hand-card");
+  slot.querySelector(".card")?.remove();
+  slot.classList.remove("empty");
+  slot.dataset.pending = "true";
+  slot.setAttribute("aria-busy", "true");
+  slot.replaceChildren(
+    el(
+      "div",
+      { class: "pending-card", role: "img", "aria-label": label },
+      el("div", { class: "card-face card-back", "aria-hidden": "true" }),
+      el("span", { class: "pending-spinner", "aria-hidden": "true" }),
+    ),
+  );
+}
+
+/** @param {HTMLElement} slot */
+function endPending(slot) {
+  if (slot.dataset.pending !== "true") return;
+  slot.querySelector(".pending-card")?.remove();
+  slot.dataset.pending = "false";
+  slot.removeAttribute("aria-busy");
 }
 
 /**

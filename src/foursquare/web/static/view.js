@@ -11,7 +11,7 @@ import { hideGameOver, showGameOver } from "./over.js";
 import { closeReplay, currentReplay } from "./replay.js";
 import { dealText, isMine, renderSharing } from "./share.js";
 import { currentGame, isPlaying } from "./store.js";
-import { board, renderGauges, renderHand } from "./table.js";
+import { board, renderGauges, renderHand, renderPendingHand } from "./table.js";
 
 /** @typedef {import("./api.js").GameState} GameState */
 
@@ -27,6 +27,8 @@ let drawnId = null; // the game the page shows: another one starts afresh (empty
 // A card to place can be placed only once it has been on screen this long. Without it, the second click of
 // a double-click (or a click landing just as the next card appears) places a card the player never saw,
 // and a finished game cannot be undone; sites guard their buttons against double-clicks the same way.
+// A move shown before its answer (renderForeseen) shows no card to place: the next card's time starts when the
+// answer draws it.
 export const DEAD_TIME_MS = 250;
 
 /** @type {{key: string | null, card: string | null, since: number}} */
@@ -41,12 +43,19 @@ let armTimer = 0;
 function noteShownCard(state, playing) {
   const card = playing ? state.card : null;
   const key = card === null ? null : `${state.id} ${state.turn} ${card}`;
-  if (key === shown.key) return;
-  shown = { key, card, since: performance.now() };
+  if (key !== shown.key) shown = { key, card, since: performance.now() };
+  // Mirrors the guard for styles and tests: "true" once the card can be placed. The same card drawn again (a move
+  // shown before its answer, then refused: renderForeseen) is the card seen before, its time already run.
+  disarm();
+  const left = DEAD_TIME_MS - (performance.now() - shown.since);
+  if (key !== null && left <= 0) $("board").dataset.armed = "true";
+  else if (key !== null) armTimer = setTimeout(() => ($("board").dataset.armed = "true"), left);
+}
+
+/** No card can be placed now (the board says so until noteShownCard arms it). */
+function disarm() {
   clearTimeout(armTimer);
-  // Mirrors the guard for styles and tests: "true" once the card can be placed.
   $("board").dataset.armed = "false";
-  if (key !== null) armTimer = setTimeout(() => ($("board").dataset.armed = "true"), DEAD_TIME_MS);
 }
 
 const TOO_SOON_MS = 650; // how long a tap that came too soon is shown
@@ -112,6 +121,35 @@ export function renderGame(change = {}) {
   renderHintBox();
   if (playing) hideGameOver();
   else showGameOver(change.justEnded === true);
+}
+
+/**
+ * Draw a move before the server's answer (game.js): `state`, what the rules foresee of it (predict.js), with
+ * the card placed and every card it turned, and no card to place yet — the hand shows the next one pending.
+ * The store keeps the server's state meanwhile: the answer is drawn with renderGame, as any state. The legal
+ * cells stay clickable, so a tap meanwhile is shown to be too soon (game.js place).
+ * @param {GameState} state
+ * @param {RenderChange} change
+ */
+export function renderForeseen(state, change) {
+  const view = $("view-game");
+  view.dataset.turn = String(state.turn);
+  $("board").dataset.turn = String(state.turn);
+  const keepFocus = board.hasFocus();
+  board.render({
+    cells: state.cells,
+    legal: state.outcome === "playing" ? state.legal : [],
+    card: null,
+    interactive: true,
+    placed: change.placed ?? null,
+    flyFrom: change.flyFrom ?? null,
+    area: state.area,
+  });
+  renderPendingHand(t("move.pending"));
+  renderGauges(state.stock_left, state.face_down, state.max_face_down);
+  disarm(); // no card to place until the answer shows the next (or, refused, the same again)
+  if (keepFocus) board.focus();
+  if (change.message !== undefined) $("board-message").textContent = change.message;
 }
 
 /**
