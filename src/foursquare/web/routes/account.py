@@ -28,6 +28,8 @@ import binascii
 import ipaddress
 import json
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
@@ -68,6 +70,7 @@ from foursquare.store.accounts import (
 from foursquare.web.deps import BrowserDep, PlayerDep, StoreDep, rate_limited
 from foursquare.web.devices import device_of, parts_of
 from foursquare.web.errors import ApiError, ConflictError, ForbiddenError, NotFoundError
+from foursquare.web.metrics import metrics_of
 from foursquare.web.models import (
     B64URL,
     SESSION_HANDLE,
@@ -338,6 +341,17 @@ def registration_options(request: Request, store: StoreDep, browser: BrowserDep)
     return RegistrationOptions.model_validate(answer)
 
 
+@contextmanager
+def ceremony(request: Request, name: str) -> Iterator[None]:
+    """Count a passkey ceremony's end in the metrics: ``ok``, or the code of the error it was answered with."""
+    try:
+        yield
+    except ApiError as exc:
+        metrics_of(request).passkey(name, exc.code)
+        raise
+    metrics_of(request).passkey(name, "ok")
+
+
 @router.post(
     "/passkeys",
     status_code=201,
@@ -353,6 +367,13 @@ def registration_options(request: Request, store: StoreDep, browser: BrowserDep)
     },
 )
 def register(
+    body: RegistrationBody, request: Request, response: Response, store: StoreDep, browser: BrowserDep
+) -> AccountState:
+    with ceremony(request, "registration"):
+        return registered(body, request, response, store, browser)
+
+
+def registered(
     body: RegistrationBody, request: Request, response: Response, store: StoreDep, browser: BrowserDep
 ) -> AccountState:
     rp_id, origin = relying_party(request)
@@ -418,6 +439,13 @@ def authentication_options(request: Request, store: StoreDep, browser: BrowserDe
     },
 )
 def sign_in(
+    body: AuthenticationBody, request: Request, response: Response, store: StoreDep, browser: BrowserDep
+) -> AccountState:
+    with ceremony(request, "authentication"):
+        return signed_in(body, request, response, store, browser)
+
+
+def signed_in(
     body: AuthenticationBody, request: Request, response: Response, store: StoreDep, browser: BrowserDep
 ) -> AccountState:
     rp_id, origin = relying_party(request)
