@@ -14,7 +14,7 @@ BIN := $(VENV)/bin
 LOCK := requirements/ci.txt
 PIP := $(BIN)/python -m pip install --quiet --constraint $(LOCK)
 
-.PHONY: play test check serve install test-install browser postgresql warm-start lint typecheck layers jscheck jstest test-loaded lock clean
+.PHONY: play test check serve install test-install browser postgresql warm-start lint typecheck layers jscheck jstest page test-loaded lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,7 @@ $(VENV)/.web-installed: pyproject.toml $(LOCK) | $(BIN)/python
 	touch $@
 
 serve: $(VENV)/.web-installed
+	@$(MAKE) --no-print-directory page || echo "warning: the page is not built (no npm?): serving its source modules"
 	$(BIN)/foursquare serve
 
 # $(call debian-package,TEST,PACKAGE,WHAT): install Debian's PACKAGE when the shell command TEST fails and we are
@@ -91,6 +92,15 @@ jscheck: node_modules/.installed
 jstest: node_modules/.installed
 	node --test tests/js/*.test.mjs
 
+# The page as served: esbuild (pinned in package-lock.json) bundles and minifies the modules, the style sheets and
+# the theme's first-paint script into static/dist/ under names that carry their content's hash (tools/build_page.mjs).
+# Not committed: make builds it; the server serves the source modules while it is missing or older than they are.
+STATIC := src/foursquare/web/static
+$(STATIC)/dist/manifest.json: node_modules/.installed tools/build_page.mjs $(wildcard $(STATIC)/*.js $(STATIC)/*.css $(STATIC)/*.html)
+	node tools/build_page.mjs
+
+page: $(STATIC)/dist/manifest.json
+
 lint: test-install
 	$(BIN)/ruff check src tests
 
@@ -104,7 +114,7 @@ layers: test-install
 # which a third worker fills (pytest 895 s with -n 3 against 998 s with -n 2 here: benchmarks/test_suite.md).
 # A test module stays on one worker (--dist loadfile), so its server and browser are started once.
 WORKERS ?= 3
-test: test-install browser postgresql warm-start lint typecheck layers jscheck jstest
+test: test-install browser postgresql warm-start lint typecheck layers jscheck jstest page
 	@while kill -0 $$(cat $(VENV)/warm.pid) 2>/dev/null; do sleep 1; done
 	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile --durations=15
 
@@ -116,7 +126,7 @@ warm-start: test-install
 	echo $$! > $(VENV)/warm.pid
 
 # The checks side by side: the tests' output as it comes, then the log of any other check that failed.
-check: test-install browser postgresql node_modules/.installed jstest
+check: test-install browser postgresql node_modules/.installed jstest page
 	@trap 'kill $$(jobs -p) 2>/dev/null' EXIT; \
 	$(BIN)/ruff check src tests > $(VENV)/ruff.log 2>&1 & ruff=$$!; \
 	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & mypy=$$!; \
@@ -144,4 +154,4 @@ lock: | $(BIN)/python
 		--custom-compile-command "make lock" --quiet -o $(LOCK)
 
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info $(STATIC)/dist

@@ -9,6 +9,7 @@ into view on a phone; and screenshots of desktop and phone in light, dark and fo
 from __future__ import annotations
 
 import json
+import re
 import struct
 from typing import Any
 
@@ -231,6 +232,13 @@ def test_the_manifest_is_served_with_icons_of_the_right_sizes(server: str) -> No
             assert f"{width}x{height}" == icon["sizes"], icon
 
 
+def page_script(server: str) -> str:
+    """The page's module: the built bundle (static/dist/app-<hash>.js) when the page is built, else app.js."""
+    found = re.search(r'<script type="module" src="([^"]+)"', httpx.get(server + "/").text)
+    assert found is not None
+    return found.group(1)
+
+
 def test_the_service_worker_is_served_from_the_root_and_never_caches_the_api(server: str) -> None:
     answer = httpx.get(server + "/sw.js")
     assert answer.status_code == 200
@@ -239,7 +247,7 @@ def test_the_service_worker_is_served_from_the_root_and_never_caches_the_api(ser
     script = answer.text
     assert "__VERSION__" not in script and "__FILES__" not in script
     files = json.loads(script.split("const FILES = ", 1)[1].split(";\n", 1)[0])
-    assert "/static/app.js" in files and "/static/manifest.webmanifest" in files
+    assert page_script(server) in files and "/static/manifest.webmanifest" in files
     assert "/static/icons/icon-512.png" in files
     assert all(f.startswith("/static/") for f in files)
     for url in files[:5]:
@@ -268,7 +276,7 @@ def test_the_service_worker_registers_and_controls_the_page_on_reload(browser: A
         }"""
     )
     assert len(cached["names"]) == 1 and cached["names"][0].startswith("foursquare-")
-    assert server + "/static/app.js" in cached["urls"]
+    assert server + page_script(server) in cached["urls"]
     assert server + "/" in cached["urls"]
     catalogues = [server + "/api/languages", server + "/api/messages/en"]
     assert not [url for url in cached["urls"] if "/api/" in url and url not in catalogues]

@@ -9,6 +9,8 @@ from fastapi.testclient import TestClient
 
 from foursquare.i18n import LANGUAGES, translator
 from foursquare.web.app import create_app
+from foursquare.web.assets import current_build
+from foursquare.web.routes.page import STATIC_DIR
 from foursquare.web.routes.pwa import worker_script
 from web_support import as_player
 
@@ -28,11 +30,15 @@ def test_sw_js_is_served_from_the_root_uncached_with_the_page_files(tmp_path: Pa
     assert answer.headers["cache-control"] == "no-cache"
     files, version = files_and_version(answer.text)
     assert len(version) == 16
-    assert {"/static/app.js", "/static/style.css", "/static/manifest.webmanifest"} <= set(files)
+    # The page's script and style sheets: the built ones when the page is built (web/assets.py), else the sources.
+    build = current_build(STATIC_DIR)
+    page = [f"/static/{name}" for name in build.files] if build else ["/static/app.js", "/static/style.css"]
+    assert {*page, "/static/manifest.webmanifest"} <= set(files)
     assert "/static/sw.js" not in files
     assert not [f for f in files if "/api/" in f or not f.startswith("/static/")]
+    assert not [f for f in files if f.endswith((".gz", "/manifest.json"))]  # the build's copies, its manifest
     # The fonts are fetched only for a script shown (and kept once fetched): none is precached.
-    assert "/static/fonts.css" in files
+    assert build or "/static/fonts.css" in files
     assert not [f for f in files if f.startswith("/static/fonts/")]
 
 

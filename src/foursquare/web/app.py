@@ -24,11 +24,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from foursquare.store import Clock, Store, system_clock
+from foursquare.web.assets import StaticAssets
 from foursquare.web.deps import AnalysisJobs
 from foursquare.web.errors import install_error_handlers
 from foursquare.web.health import Health
@@ -172,5 +172,6 @@ def create_app(
     app.include_router(offline.router)
     app.include_router(health_routes.router)
     install_openapi(app)
-    app.mount("/static", StaticFiles(directory=page.STATIC_DIR, check_dir=False), name="static")
+    # The page's files: built ones when current, compressed, the built ones cached for good (web/assets.py).
+    app.mount("/static", StaticAssets(page.STATIC_DIR), name="static")
     return app

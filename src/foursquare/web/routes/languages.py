@@ -19,6 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from foursquare.i18n import LANGUAGES, Language, language, page_messages, translator
+from foursquare.web.assets import encode
 from foursquare.web.errors import UnknownLanguageError
 from foursquare.web.models import Catalogue, LanguageName, Languages
 from foursquare.web.routing import Route
@@ -61,7 +62,9 @@ def _respond(request: Request, data: bytes, etag: str) -> Response:
     headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL, "Vary": "Accept-Encoding"}
     if etag in (tag.strip() for tag in request.headers.get("if-none-match", "").split(",")):
         return Response(status_code=304, headers=headers)
-    return Response(data, media_type="application/json", headers=headers)
+    # Compressed: a catalogue is the same public text for everyone, with nothing of the request's (no BREACH).
+    body, encoding = encode(data, request.headers)
+    return Response(body, media_type="application/json", headers={**headers, **encoding})
 
 
 LANGUAGES_EXAMPLE = {"languages": [{"code": "en", "name": "English"}, {"code": "bn", "name": "বাংলা"}]}

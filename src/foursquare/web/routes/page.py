@@ -9,6 +9,10 @@ in, so that the page's script loads that catalogue first and the first paint is 
 The meta tag is empty when the header names none of the game's languages: the page then tries
 ``navigator.languages`` before English.
 A language the player chose in the page's menu (remembered in the browser) still wins over this one.
+
+The page is the built one (``static/dist/index.html``, pointing at the minified bundles) when a current build is
+present, else ``static/index.html`` and the source modules (:mod:`foursquare.web.assets`); it is sent gzipped to a
+browser that takes it (it holds no secret and no text of the request's but a language code of the game's own).
 """
 
 from __future__ import annotations
@@ -18,9 +22,10 @@ from html import escape
 from pathlib import Path
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import Response
 
 from foursquare.i18n import ENGLISH, negotiate, parse_accept_language, translator
+from foursquare.web.assets import current_build, encode
 from foursquare.web.errors import PageMissingError
 from foursquare.web.routing import Route
 
@@ -32,8 +37,13 @@ router = APIRouter(include_in_schema=False, route_class=Route)
 
 
 @cache
-def _index(mtime_ns: int) -> str:  # the file's modification time: an edited file is read again
-    return (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+def _index(path: Path, mtime_ns: int) -> str:  # the file's modification time: an edited file is read again
+    return path.read_text(encoding="utf-8")
+
+
+@cache
+def page_bytes(source: str, code: str) -> bytes:
+    return page_html(source, code).encode()
 
 
 @cache
@@ -47,14 +57,16 @@ def page_html(source: str, code: str) -> str:
     return html.replace("<meta charset=\"utf-8\">", f'<meta charset="utf-8">\n  {meta}', 1)
 
 
-def page(request: Request) -> HTMLResponse:
-    index = STATIC_DIR / "index.html"
+def page(request: Request) -> Response:
+    build = current_build(STATIC_DIR)
+    index = build.index if build else STATIC_DIR / "index.html"
     if not index.is_file():
         raise PageMissingError("no_page", path="static/index.html")
     negotiated = negotiate(parse_accept_language(request.headers.get("accept-language", "")))
     code = negotiated.code if negotiated else ""
-    html = page_html(_index(index.stat().st_mtime_ns), code)
-    return HTMLResponse(html, headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
+    body, encoding = encode(page_bytes(_index(index, index.stat().st_mtime_ns), code), request.headers)
+    headers = {"Cache-Control": "no-cache", **encoding, "Vary": "Accept-Language, Accept-Encoding"}
+    return Response(body, media_type="text/html; charset=utf-8", headers=headers)
 
 
 for path in PAGE_ROUTES:

@@ -13,6 +13,10 @@ The web fonts (``static/fonts/``: Bengali and Kannada) are not in the list: a br
 when its script is shown, and the service worker keeps a copy of what was fetched, as it does of the
 language's catalogue (``/api/messages/{code}``) — so the page works offline in the language in use, and
 nobody downloads every font and catalogue up front.
+
+When the page is served built (:mod:`foursquare.web.assets`), the list holds the built files instead of the
+sources they replace (and never the build's gzip copies, its manifest or its index, which the page's route serves),
+so the worker keeps exactly what the page loads. The script is sent gzipped to a browser that takes it.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from foursquare.i18n import language, translator
+from foursquare.web.assets import DIST, current_build, encode
 from foursquare.web.errors import PageMissingError
 from foursquare.web.messages import request_language
 from foursquare.web.routes.page import STATIC_DIR
@@ -39,17 +44,35 @@ NOT_PRECACHED = ("fonts/",)
 """Folders of ``static/`` cached only once fetched (fonts, loaded only for the scripts shown)."""
 
 
+def served_files(static_dir: Path) -> list[Path]:
+    """The files of ``static_dir`` that the page may load: the build's instead of those it replaces when it is
+    current (:func:`~foursquare.web.assets.current_build`), else the sources, never the build."""
+    build = current_build(static_dir)
+    built = {static_dir / name for name in build.files} if build else set()
+
+    def served(path: Path) -> bool:
+        relative = path.relative_to(static_dir)
+        if relative.parts[0].startswith(DIST):  # dist/, or a build being written (dist.tmp-PID)
+            return path in built
+        return not (build and len(relative.parts) == 1 and path.name in build.replaces)
+
+    return sorted(
+        path
+        for path in static_dir.rglob("*")
+        if path.is_file() and path.name != WORKER and not path.name.startswith(".") and served(path)
+    )
+
+
 def worker_script(static_dir: Path = STATIC_DIR) -> str:
-    """``sw.js`` of ``static_dir`` with its version (a digest of every static file) and the files to keep."""
+    """``sw.js`` of ``static_dir`` with its version (a digest of every file served) and the files to keep."""
     source = static_dir / WORKER
     if not source.is_file():
         raise PageMissingError("no_page", path=f"static/{WORKER}")
-    files = sorted(
-        path
-        for path in static_dir.rglob("*")
-        if path.is_file() and path.name != WORKER and not path.name.startswith(".")
-    )
+    files = served_files(static_dir)
+    build = current_build(static_dir)
     digest = hashlib.sha256()
+    if build:  # the page itself is the build's index.html
+        digest.update(build.index.read_bytes())
     for path in files:
         digest.update(path.relative_to(static_dir).as_posix().encode())
         digest.update(path.read_bytes())
@@ -63,13 +86,19 @@ def worker_script(static_dir: Path = STATIC_DIR) -> str:
 installed_worker_script = cache(worker_script)
 
 
+@cache
+def _worker_bytes() -> bytes:
+    return installed_worker_script().encode()
+
+
 @router.get("/sw.js")
-def service_worker() -> Response:
+def service_worker(request: Request) -> Response:
     # no-cache: the browser asks again on each visit, so it learns of a new release at once.
+    body, encoding = encode(_worker_bytes(), request.headers)
     return Response(
-        installed_worker_script(),
+        body,
         media_type="text/javascript",
-        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/", **encoding},
     )
 
 

@@ -120,10 +120,21 @@ function kept(cache, request) {
   return cache.match(navigate ? SHELL : request, { ignoreSearch: true, ignoreVary: navigate });
 }
 
+/**
+ * Whether `request` asks for a built file whose name carries its content's hash (static/dist/, web/assets.py):
+ * its copy is good for ever, so it is answered from the cache without asking the server.
+ * @param {Request} request
+ */
+const immutable = (request) => /^\/static\/dist\/[\w.-]+-[0-9a-f]{12}\.(?:js|css)$/.test(new URL(request.url).pathname);
+
 /** @param {Request} request */
 async function networkFirst(request) {
   const cache = await caches.open(CACHE);
   const navigate = request.mode === "navigate";
+  if (!navigate && immutable(request)) {
+    const copy = await cache.match(request);
+    if (copy) return copy;
+  }
   let response;
   try {
     // A file is revalidated with the server (ETag), so the HTTP cache never serves an old release; the page
