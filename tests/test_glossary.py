@@ -1,7 +1,8 @@
 """Each language's glossary (``src/foursquare/locale/<code>/glossary.json``) checked against its catalogue.
 
 A glossary names the game's core terms (card, deal, stock, pile, face down, face up, turn over, row, column,
-cell, hint, undo, daily, win, lose, score, mean score, streak) and, for each, the English pattern that finds
+cell, hint, undo, daily, win, lose, score, mean score, streak; and around the game: passkey, account, sign in,
+sign out, export, lesson, step, file, folder, page) and, for each, the English pattern that finds
 the term in a message and the translations that must then appear: stems and forms, so that inflected
 languages pass ("karata", "katagi", "tumaob"), and forbidden alternatives. Its rules forbid what reads wrong
 anywhere (a bare Kannada imperative, a Latin digit in a Bengali sentence). A message that uses a term in
@@ -27,7 +28,9 @@ from foursquare.i18n.catalogue import LOCALE_DIR, po_path
 
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
 TERMS = ["card", "deal", "stock", "pile", "face down", "face up", "turn over", "row", "column", "cell", "hint",
-         "undo", "daily", "win", "lose", "score", "mean score", "streak"]
+         "undo", "daily", "win", "lose", "score", "mean score", "streak",
+         # the words around the game (issue 44): the account, the lesson, files and the page
+         "passkey", "account", "sign in", "sign out", "export", "lesson", "step", "file", "folder", "page"]
 # What a term check ignores on both sides: placeholders, options, markup and quoted code are never translated.
 UNTRANSLATED = re.compile(r"\{[^{}]*\}|--[a-z][a-z-]*|\[/?b\]|`[^`]*`")
 
@@ -147,12 +150,17 @@ def test_the_checks_catch_what_the_review_found() -> None:
     """The words the language review found wrong fail the checks (so the glossaries cannot drift lax)."""
     wrong = {
         "fil": {"stats.meanScore": "Karaniwang iskor", "stats.streak": "Kasalukuyang sunod-sunod",
+                "term.footer_end_medium": "{n} bago {s} pareho {u} bawi {help} tulong {q} alis",
                 "over.mistakeRule": "lampas sa ingay ng mga pagtatantiya",
                 "over.winnable": "Kung alam ang laman ng kubyerta, maipapanalo ang balasang ito."},
-        "hr": {"flip.explained": "{line}: {reason}, pa se okreće {what}."},
+        "hr": {"flip.explained": "{line}: {reason}, pa se okreće {what}.", "lesson.done.again": "Ponovite lekciju"},
         "uz": {"stats.cleanNote": "Toza oʻyin — ortga qaytarish, qaytadan boshlash va maslahatsiz oʻynalgan oʻyin."},
-        "kn": {"cli.deal.help": "ಒಂದು ಹಂಚಿಕೆಯ ಕಟ್ಟಿನ ಕ್ರಮವನ್ನು ಮುದ್ರಿಸು", "action.keys": "U ಹಿಂಪಡೆ, R ಮತ್ತೆ ಇಡು"},
-        "bn": {"rules.deals.text": "(i = 39 থেকে কমিয়ে 1 পর্যন্ত) ৪০টি তাস"},
+        "kn": {"cli.deal.help": "ಒಂದು ಹಂಚಿಕೆಯ ಕಟ್ಟಿನ ಕ್ರಮವನ್ನು ಮುದ್ರಿಸು", "action.keys": "U ಹಿಂಪಡೆ, R ಮತ್ತೆ ಇಡು",
+               "cli.version.help": "Foursquare ಆವೃತ್ತಿಯನ್ನು ತೋರಿಸಿ ನಿರ್ಗಮಿಸಿ",
+               "cli.file.no_directory": "{path} ಗೆ ಬರೆಯಲಾಗದು: {folder} ಎಂಬ ಫೋಲ್ಡರ್ ಇಲ್ಲ"},
+        "bn": {"rules.deals.text": "(i = 39 থেকে কমিয়ে 1 পর্যন্ত) ৪০টি তাস",
+               "cli.version.help": "Foursquare-এর সংস্করণ দেখিয়ে বেরিয়ে যান",
+               "server.passkey_host": "পাসকীর জন্য সার্ভারের নাম লাগে: পাতাটি http://localhost:PORT-এ খুলুন"},
     }
     for code, messages in wrong.items():
         english = {message.context: message.id for message in catalogue(code) if message.id}
