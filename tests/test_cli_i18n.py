@@ -48,6 +48,8 @@ ALLOWED = {
     "parquet",
     "tcp",
     "x",
+    "text",  # serve --log-format's two values, typed as they are
+    "json",
 }
 #: Card names (7H, AH, 10S), cell names (D4), pile heights (x3), metavariables and options (--deal, FILE, A-B),
 #: keys of the terminal game (u, i-z) in play's help.
