@@ -190,7 +190,9 @@ def test_keyboard_placement_reload_resume_and_rules(browser: Any, server: str) -
     # … and from localStorage when the start page is opened without one.
     page.goto(server + "/#/rules")
     expect(page.locator("#rules-title")).to_be_visible()
-    expect(page.locator("#rules-body h2")).to_have_count(7)  # the full rules: cards, laying, turning, … example
+    expect(page.locator("#rules-body h2")).to_have_count(8)  # the full rules: cards, laying, turning, … example
+    # and how a game played on the device (offline) counts
+    expect(page.locator("#rules-body")).to_contain_text(catalogue()["rules.offline.text"])
     expect(page.locator("#rules-controls li")).to_have_count(4)
     page.goto(server + "/")
     wait_turn(page, 2)

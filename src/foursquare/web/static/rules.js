@@ -103,6 +103,7 @@ export function renderRules() {
       para("rules.house.standard"),
     ),
     section(heading("rules.deals.title"), para("rules.deals.text")),
+    section(heading("rules.offline.title"), para("rules.offline.text")),
     section(
       heading("rules.example.title"),
       para("rules.example.deal"),
