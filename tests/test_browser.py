@@ -298,7 +298,8 @@ def test_a_double_click_places_one_card(browser: Any, server: str) -> None:
     game_id = open_home(page, server)
     page.evaluate(_NOTE_CLICKS)
     page.dblclick('#board .slot.legal[data-row="0"][data-col="0"]')
-    wait_turn(page, 1)
+    # A move shows at once, before its answer: a second click that placed a card may already show the turn after.
+    page.wait_for_function("Number(document.getElementById('board').dataset.turn) >= 1")
     settled = settled_turn(page, server, game_id)
     turn = settled[0]
     could = page.evaluate("window.clicksThatCouldPlace")
@@ -307,7 +308,7 @@ def test_a_double_click_places_one_card(browser: Any, server: str) -> None:
     # first move come back before the second click.
     page.evaluate("window.clicksThatCouldPlace = []")
     page.dblclick('#board .slot.legal[data-row="0"][data-col="0"]', delay=80)
-    wait_turn(page, turn + 1)
+    page.wait_for_function(f"Number(document.getElementById('board').dataset.turn) >= {turn + 1}")
     settled = settled_turn(page, server, game_id)  # then every click has been noted, a late second one too
     could = page.evaluate("window.clicksThatCouldPlace")
     assert could[0] and settled == (turn + sum(could), turn + sum(could)), could
