@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +35,10 @@ from browser_support import (
     winning,
 )
 from foursquare.engine import Game, Move, Variant
-from test_browser_offline import Server, wait_for_kept_catalogue
+from test_browser_offline import Server, server, wait_for_kept_catalogue
 
 pytestmark = BROWSER_MARKS
-__all__ = ["browser", "winning"]  # fixtures are found by name in this module's namespace
+__all__ = ["browser", "server", "winning"]  # fixtures are found by name in this module's namespace
 
 MAX_DEAL = 2**64 - 1
 
@@ -90,16 +89,6 @@ new MutationObserver((changes) => {
 
 def toast_shown(page: Any, text: str) -> None:
     page.wait_for_function("(text) => (window.toastsShown || []).includes(text)", arg=text)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    served = Server(tmp_path)
-    served.start()
-    try:
-        yield served
-    finally:
-        served.stop()
 
 
 def expected(game: Game) -> dict[str, Any]:

@@ -11,19 +11,16 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
-
-import pytest
 
 from browser_support import BROWSER_MARKS, WAIT_MS, browser, catalogue, new_page, open_home
 from foursquare.engine import Game, Variant
 from test_browser_device import DEVICE_GAMES_JS, NOTE_TOASTS_JS, go_offline, href, play, same_as_engine, toast_shown
-from test_browser_offline import Server
+from test_browser_offline import Server, server
 
 pytestmark = BROWSER_MARKS
-__all__ = ["browser"]  # fixtures are found by name in this module's namespace
+__all__ = ["browser", "server"]  # fixtures are found by name in this module's namespace
 
 # The player's games as the server lists them, each with its record's moves or its turn (the page's own cookie).
 SERVER_GAMES_JS = """async () => {
@@ -38,16 +35,6 @@ SERVER_GAMES_JS = """async () => {
   }
   return {total: list.total, games};
 }"""
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    served = Server(tmp_path)
-    served.start()
-    try:
-        yield served
-    finally:
-        served.stop()
 
 
 def device_games(page: Any) -> list[dict[str, Any]]:

@@ -8,15 +8,13 @@ run by ``node --test``, replays them through engine.js and compares everything.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from js_engine_support import FIXTURE, coverage, fixture_text, write
+from node_support import node_tests
 
 ROOT = Path(__file__).resolve().parent.parent
 JS_TESTS = ROOT / "tests" / "js"
@@ -36,24 +34,8 @@ EVERY_RULE = {
 
 def _replay(cases: Path | None) -> str:
     """Run the Node tests on ``cases`` (None: the committed games); their report, or a failure with it."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("Node.js is not installed (Debian's nodejs): the page's copy of the rules cannot be run")
-    env = {key: value for key, value in os.environ.items() if key != "FOURSQUARE_JS_ENGINE_CASES"}
-    if cases is not None:
-        env["FOURSQUARE_JS_ENGINE_CASES"] = str(cases)
-    run = subprocess.run(
-        [node, "--test", "--test-reporter=tap", *map(str, sorted(JS_TESTS.glob("*.test.mjs")))],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=900,
-    )
-    if run.returncode != 0:
-        pytest.fail(f"node --test {JS_TESTS}/*.test.mjs failed (exit {run.returncode}):\n{run.stdout}\n{run.stderr}")
-    return run.stdout
+    files = sorted(JS_TESTS.glob("*.test.mjs"))
+    return node_tests(files, "FOURSQUARE_JS_ENGINE_CASES", cases, "the page's copy of the rules")
 
 
 def _games(cases: Path) -> list[dict[str, Any]]:

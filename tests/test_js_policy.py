@@ -10,15 +10,13 @@ one, values every move the same, and gives the same hints, number for number.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from js_policy_support import FIXTURE, coverage, fixture_text, write
+from node_support import node_tests
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_TEST = ROOT / "tests" / "js" / "policy.test.mjs"
@@ -40,24 +38,7 @@ EVERY_CASE = {
 
 def _check(cases: Path | None) -> str:
     """Run policy.test.mjs on ``cases`` (None: the committed positions); its report, or a failure with it."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("Node.js is not installed (Debian's nodejs): the page's copy of the policy cannot be run")
-    env = {key: value for key, value in os.environ.items() if key != "FOURSQUARE_JS_POLICY_CASES"}
-    if cases is not None:
-        env["FOURSQUARE_JS_POLICY_CASES"] = str(cases)
-    run = subprocess.run(
-        [node, "--test", "--test-reporter=tap", str(NODE_TEST)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=900,
-    )
-    if run.returncode != 0:
-        pytest.fail(f"node --test {NODE_TEST} failed (exit {run.returncode}):\n{run.stdout}\n{run.stderr}")
-    return run.stdout
+    return node_tests([NODE_TEST], "FOURSQUARE_JS_POLICY_CASES", cases, "the page's copy of the policy")
 
 
 def _read(cases: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
