@@ -790,7 +790,7 @@ def test_the_page_is_served_at_its_routes(client: TestClient) -> None:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/html")
         # The page, with the language the request negotiates filled in (none here: English, empty meta).
-        assert response.text == page.page_html(index.read_text(encoding="utf-8"), "")
+        assert response.text == page.page_html(page.index_path().read_text(encoding="utf-8"), "")
         assert '<html lang="en"' in response.text and '<meta name="foursquare-language" content="">' in response.text
         assert response.headers["referrer-policy"] == "same-origin"  # the URL holds the game id
 

@@ -113,7 +113,7 @@ def test_another_players_finished_game_can_be_reviewed_but_not_changed(alice: Te
 
 
 def test_a_share_link_serves_the_page(alice: TestClient) -> None:
-    index = page.page_html((page.STATIC_DIR / "index.html").read_text(encoding="utf-8"), "").encode()
+    index = page.page_html(page.index_path().read_text(encoding="utf-8"), "").encode()  # the build's, if current
     for path in ("/deal/42", "/deal/42?adjacency=diagonal&count_buried=true", "/deal/not-a-number?x=1"):
         response = alice.get(path)
         assert (response.status_code, response.content) == (200, index), path  # the page says what is wrong

@@ -83,8 +83,11 @@ BRACKETED = re.compile(r"⟦[^⟦⟧]*⟧")
 
 
 # In Kannada and Bengali, whose scripts are not Latin, the Latin words left are identifiers only: cell names
-# and card codes (D4, AC, 10S), keys (U, R, H, N), the rules' X, the deal algorithm's SplitMix64, next() and i.
-IDENTIFIER_IN_SCRIPT = re.compile(r"^(?:[A-G][1-7]|[A-Z]|(?:10|[2-9]|A)[CDHS]|SplitMix64|next|i|UTC|Foursquare)$")
+# and card codes (D4, AC, 10S), keys (U, R, H, N), the rules' X, the deal algorithm's SplitMix64, next() and i, and
+# the export's file format, JSON (named as such: the export's help says the file is JSON).
+IDENTIFIER_IN_SCRIPT = re.compile(
+    r"^(?:[A-G][1-7]|[A-Z]|(?:10|[2-9]|A)[CDHS]|SplitMix64|next|i|UTC|Foursquare|JSON)$"
+)
 NON_LATIN = ("kn", "bn")
 
 

@@ -57,9 +57,14 @@ def page_html(source: str, code: str) -> str:
     return html.replace("<meta charset=\"utf-8\">", f'<meta charset="utf-8">\n  {meta}', 1)
 
 
-def page(request: Request) -> Response:
+def index_path() -> Path:
+    """The page's ``index.html``: the build's while it is current (``make page``), else the source's."""
     build = current_build(STATIC_DIR)
-    index = build.index if build else STATIC_DIR / "index.html"
+    return build.index if build else STATIC_DIR / "index.html"
+
+
+def page(request: Request) -> Response:
+    index = index_path()
     if not index.is_file():
         raise PageMissingError("no_page", path="static/index.html")
     negotiated = negotiate(parse_accept_language(request.headers.get("accept-language", "")))
