@@ -26,23 +26,12 @@ from browser_support import (
     wait_turn,
 )
 from foursquare.engine import Game
+from test_browser_device import POSITION_JS, expected, toast_shown
 
 pytestmark = BROWSER_MARKS
 __all__ = ["browser", "server"]  # fixtures are found by name in this module's namespace
 
 MOVES = "**/api/games/*/moves"
-
-# What the page shows of a game, read from the DOM that the issue names (and the legal cells to click).
-POSITION_JS = """() => {
-  const view = document.getElementById("view-game");
-  const hand = document.querySelector("#hand-card .card[data-card]");
-  const piles = [...document.querySelectorAll("#board .pile[data-cell][data-height] > .card[data-card][data-face]")]
-    .map((card) => ({cell: card.parentElement.dataset.cell, height: Number(card.parentElement.dataset.height),
-                     card: card.dataset.card, face: card.dataset.face}));
-  const legal = [...document.querySelectorAll("#board .slot.legal[data-cell]")].map((slot) => slot.dataset.cell);
-  return {turn: Number(view.dataset.turn), outcome: view.dataset.outcome, hand: hand ? hand.dataset.card : null,
-          piles: piles.sort((a, b) => a.cell.localeCompare(b.cell)), legal: legal.sort()};
-}"""
 
 # Every toast the page shows, noted as it appears (a toast leaves by itself after a few seconds).
 NOTE_TOASTS_JS = """() => {
@@ -67,23 +56,6 @@ def piles_of(game: Game) -> list[dict[str, Any]]:
         ),
         key=lambda pile: str(pile["cell"]),
     )
-
-
-def expected(game: Game) -> dict[str, Any]:
-    """What the page must show of ``game`` at rest: the same fields as POSITION_JS reads."""
-    playing = game.outcome().status == "playing"
-    card = game.card_to_place
-    return {
-        "turn": game.turn,
-        "outcome": game.outcome().status,
-        "hand": card.name if playing and card is not None else None,
-        "piles": piles_of(game),
-        "legal": sorted(move.name for move in game.legal_moves) if playing else [],
-    }
-
-
-def toast_shown(page: Any, text: str) -> None:
-    page.wait_for_function("(text) => (window.toastsShown || []).includes(text)", arg=text)
 
 
 class Held:
