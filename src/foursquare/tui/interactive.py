@@ -25,6 +25,7 @@ from foursquare.tui.keys import (
     NAME_LETTERS,
     CellKeys,
     Keyboard,
+    scrolled,
 )
 from foursquare.tui.screens import Frame, Hint, View, draw_frame, help_lines
 from foursquare.tui.session import Session, new_game
@@ -349,12 +350,8 @@ class Interactive:
         with contextlib.suppress(EOFError):
             while True:
                 key = self.key(draw)
-                page = max(1, self.screen.size[1] - 2)
-                steps = {" ": page, "page down": page, "down": 1, "up": -1, "page up": -page}
-                if key in steps:
-                    skip = max(0, min(last_skip, skip + steps[key]))
-                elif key in ("home", "end"):
-                    skip = 0 if key == "home" else max(0, last_skip)
-                else:
+                moved = scrolled(key, skip, last_skip, self.screen.size[1])
+                if moved is None:
                     return
+                skip = moved
                 last_skip = draw()

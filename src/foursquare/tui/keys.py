@@ -163,3 +163,20 @@ def decode_key(data: bytes) -> tuple[str | None, bytes]:
                 return data[:size].decode("utf-8"), data[size:]
         return data[:1].decode("utf-8", errors="replace"), data[1:]
     return first.decode("ascii", errors="replace"), data[1:]
+
+
+def scrolled(key: str, skip: int, last: int, height: int) -> int | None:
+    """The first line a pager of ``height`` lines shows after ``key``, from ``skip`` (``last``: the last first
+    line there is); None for a key that closes it. Space and Page Down page on, Page Up back, the arrows a line,
+    Home and End to either end.
+
+    >>> [scrolled(key, 3, 30, 12) for key in ("page down", "up", "home", "end", "q")]
+    [13, 2, 0, 30, None]
+    """
+    page = max(1, height - 2)
+    steps = {" ": page, "page down": page, "down": 1, "up": -1, "page up": -page}
+    if key in steps:
+        return max(0, min(last, skip + steps[key]))
+    if key in ("home", "end"):
+        return 0 if key == "home" else max(0, last)
+    return None

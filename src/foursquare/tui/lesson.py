@@ -27,7 +27,7 @@ from foursquare.i18n import Translator
 from foursquare.lesson import Lesson, Step
 from foursquare.tui.board import BOARD_HEIGHT, BOARD_WIDTH, LastAction, Marks, compact_board, full_board, window
 from foursquare.tui.glyphs import ASCII, Glyphs, for_terminal
-from foursquare.tui.keys import ARROW_STEPS, KEY_HELP, KEY_QUIT, NAME_LETTERS, CellKeys, Keyboard
+from foursquare.tui.keys import ARROW_STEPS, KEY_HELP, KEY_QUIT, NAME_LETTERS, CellKeys, Keyboard, scrolled
 from foursquare.tui.screens import as_lines, beside, board_size, centred, fill, one_line
 from foursquare.tui.terminal import Interrupted, Screen, terminal
 from foursquare.tui.text import (
@@ -338,14 +338,10 @@ class LessonScreen:
         with contextlib.suppress(EOFError):
             while True:
                 key = self.read_key(draw)
-                page = max(1, self.screen.size[1] - 2)
-                steps = {" ": page, "page down": page, "down": 1, "up": -1, "page up": -page}
-                if key in steps:
-                    skip = max(0, min(last_skip, skip + steps[key]))
-                elif key in ("home", "end"):
-                    skip = 0 if key == "home" else max(0, last_skip)
-                else:
+                moved = scrolled(key, skip, last_skip, self.screen.size[1])
+                if moved is None:
                     return
+                skip = moved
                 last_skip = draw()
 
     def read_key(self, redraw: Callable[[], object] | None = None) -> str:
