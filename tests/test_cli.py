@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from cli_support import run_main
 from foursquare import record
 from foursquare.engine import Game
@@ -96,9 +98,11 @@ def test_replay_of_a_bad_record_prints_nothing_and_exits_2(tmp_path: Path) -> No
     assert missing.returncode == 2 and "no such file" in missing.stderr and missing.stdout == ""
 
 
-def test_a_real_process_exits_with_the_status_of_main() -> None:
-    """``python -m foursquare.cli`` hands main's status to the shell: 0, 2 for bad input, 2 for bad usage."""
-    command = [sys.executable, "-m", "foursquare.cli"]
+@pytest.mark.parametrize("module", ["foursquare", "foursquare.cli"])
+def test_a_real_process_exits_with_the_status_of_main(module: str) -> None:
+    """``python -m foursquare`` (and ``-m foursquare.cli``) hands main's status to the shell: 0, 2 for bad input,
+    2 for bad usage."""
+    command = [sys.executable, "-m", module]
     ok = subprocess.run([*command, "deal", "1"], capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0 and ok.stdout == run("deal", "1").stdout
     bad = subprocess.run([*command, "replay", "/nonexistent/game.json"], capture_output=True, text=True, timeout=120)
