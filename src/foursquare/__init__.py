@@ -53,7 +53,7 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *_API])
 
 
-__version__ = "0.1.0"
+__version__ = "0.9.0"  # a release sets it and dates its section of CHANGELOG.md
 
 __all__ = [
     "ALL_CARDS",
