@@ -74,10 +74,12 @@ SETTLED = """() => {
   const board = document.getElementById('board');
   const moving = board.getAnimations({subtree: true}).filter(
     (a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity);
-  return !board.classList.contains('recentring') && moving.length === 0;
+  return !board.classList.contains('recentring') && !board.querySelector('.flying, .flipping') && moving.length === 0;
 }"""
-"""Whether the board is still: no glide under way, nor any other finite animation or transition of its parts (the
-class alone comes off when the glide's own timer ends, and a busy machine may draw the last frames after it)."""
+"""Whether the board is still: no glide under way, nor any other finite animation or transition of its parts, nor
+a card still marked as flying in or flipping. Each class comes off when its own timer ends, which a busy machine
+may run after the last frame of the motion: a card still marked as flying when the next move glides the board
+is left out of the glide (board.js), so the next move's shift would miss its cell."""
 
 
 def settle(page: Any) -> None:
