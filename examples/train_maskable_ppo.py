@@ -18,7 +18,8 @@ reproducible: a busier machine does less in the same minutes):
 2. **Critic**: the value network is fitted to the returns of the clone's own (sampled) games, so that
    PPO's first updates do not follow the advantages of a random critic.
 3. **PPO** (``--steps``): MaskablePPO fine-tunes both with a small learning rate and clip range on the
-   score reward, on ``FoursquareVectorEnv`` through a small adapter to Stable-Baselines3's ``VecEnv``.
+   score reward, on ``FoursquareVectorEnv`` through :class:`foursquare.rl.sb3.MaskableVecEnv`, the package's
+   adapter to Stable-Baselines3's ``VecEnv``.
 
 The network (``--net lines``, the default) sees the board as the rules do: each cell's pile, the card to
 place and the counts, plus sums over the cell's row and column, in two layers (``LineFeatures``);
@@ -47,24 +48,18 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
-from stable_baselines3.common.vec_env import VecEnv
 from torch import nn
 
 import foursquare.rl as R
 from foursquare.kernel import vector as V
 from foursquare.players import results_summary
 from foursquare.rl.players import play_policy
+from foursquare.rl.sb3 import MaskableVecEnv, scale
 
-HIGH = V.OBS_HIGH.astype(np.float32)
 CLONE_UPDATES = 40_000  # cloning's batches of 256 over all rounds: about 30 ms each on a busy core, so 20 minutes or so
 PPO_STEPS = 80 * 256 * 32  # 80 rollouts of 32 steps in 256 games: the 640,000 steps of run 1 in docs/rl.md
 SIDE = 7  # the 7 × 7 cells of the actions
 RANKS = 10
-
-
-def scale(obs: np.ndarray) -> np.ndarray:
-    """The observation as ``float32`` in 0..1: each entry over its upper bound."""
-    return obs.astype(np.float32) / HIGH
 
 
 # --- the network -------------------------------------------------------------------------------------------
@@ -112,7 +107,7 @@ class LineFeatures(BaseFeaturesExtractor):
         return torch.cat([self.out(h).flatten(1), F.relu(self.pooled(h.mean(dim=(1, 2))))], dim=1)
 
 
-def make_model(envs: VecEnv, args: argparse.Namespace) -> MaskablePPO:
+def make_model(envs: MaskableVecEnv, args: argparse.Namespace) -> MaskablePPO:
     if args.net == "lines":
         policy_kwargs: dict[str, Any] = {
             "features_extractor_class": LineFeatures,
@@ -272,62 +267,6 @@ def fit_critic(policy: MaskableActorCriticPolicy, args: argparse.Namespace, log:
     log(f"critic: {len(y)} states of {len(returns)} sampled games (mean return {y.mean():.2f}), mse {loss.item():.2f}")
 
 
-class PPOEnvs(VecEnv):
-    """``FoursquareVectorEnv`` as Stable-Baselines3's ``VecEnv``: scaled observations, masks, SB3's autoreset.
-
-    SB3 expects a finished game to be replaced at once; Gymnasium's vector environment replaces it at the
-    next step, ignoring that step's action. That step is offered one legal action only (D4), so it has a
-    log-probability of 0 and teaches the actor nothing; its reward is 0.
-    """
-
-    render_mode = None
-
-    def __init__(self, num_envs: int, seed: int) -> None:
-        self.envs = R.FoursquareVectorEnv(num_envs)
-        space = gym.spaces.Box(0.0, 1.0, shape=HIGH.shape, dtype=np.float32)
-        super().__init__(num_envs, space, self.envs.single_action_space)
-        self.first_seed = seed
-        self.masks = np.zeros((num_envs, V.ACTIONS), dtype=bool)
-        self.actions = np.zeros(num_envs, dtype=np.int64)
-
-    def reset(self) -> np.ndarray:
-        obs, info = self.envs.reset(seed=self.first_seed)
-        self.masks = info["action_mask"].astype(bool)
-        return scale(obs)
-
-    def step_async(self, actions: np.ndarray) -> None:
-        self.actions = np.asarray(actions, dtype=np.int64)
-
-    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
-        obs, rewards, terminated, _, info = self.envs.step(self.actions)
-        self.masks = info["action_mask"].astype(bool)
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        for i in np.flatnonzero(terminated):
-            infos[i]["terminal_observation"] = scale(obs[i])
-            self.masks[i, V.FIRST_ACTION] = True
-        return scale(obs), rewards, terminated, infos
-
-    def action_masks(self) -> np.ndarray:
-        return self.masks
-
-    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
-        if method_name != "action_masks":
-            raise AttributeError(method_name)
-        return list(self.masks)
-
-    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-        return [getattr(self, attr_name)] * self.num_envs
-
-    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        setattr(self, attr_name, value)
-
-    def env_is_wrapped(self, wrapper_class: type[gym.Wrapper], indices: Any = None) -> list[bool]:  # type: ignore[type-arg]
-        return [False] * self.num_envs
-
-    def close(self) -> None:
-        pass
-
-
 class Progress(BaseCallback):
     """Log the games won in each rollout; stop at the wall-clock ``deadline`` (``math.inf``: never)."""
 
@@ -437,7 +376,7 @@ def report(summary: dict[str, Any], args: argparse.Namespace) -> None:
 
 def train(args: argparse.Namespace, log: Callable[[str], None]) -> MaskablePPO:
     start = time.monotonic()
-    model = make_model(PPOEnvs(args.envs, args.seed), args)
+    model = make_model(MaskableVecEnv(args.envs, args.seed), args)
     args.demos_seen = clone(model.policy, args, log)
     args.clone_seconds = time.monotonic() - start
     if args.eval_clone:  # not training time: the deadline moves on by the evaluation's duration

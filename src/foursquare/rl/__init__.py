@@ -16,7 +16,8 @@ options), :mod:`~foursquare.rl.games` (the arrays of a batch of games and its co
 :mod:`~foursquare.rl.vector_env` (:class:`FoursquareVectorEnv`), :mod:`~foursquare.rl.picture` (the
 ``rgb_array`` frames), :mod:`~foursquare.rl.players` (a trained policy as a player of engine games),
 :mod:`~foursquare.rl.bench` (their steps per second for ``foursquare bench --rl``; imported only when asked
-for).
+for), :mod:`~foursquare.rl.sb3` (the vector environment as Stable-Baselines3's ``VecEnv``, for ``MaskablePPO``;
+the ``baseline`` extra; imported only when asked for).
 """
 
 from __future__ import annotations
