@@ -8,6 +8,10 @@ A suite started in the background (``make test &``, ``nohup``, some CI runners) 
 process it starts inherits that: the command then rightly leaves them ignored (as ``nohup`` asks), and the tests
 that send them would see nothing happen. So the tests' processes get the dispositions a terminal's foreground
 job has; the tests of an ignored signal ignore it themselves.
+
+Every process a test starts (a server, a browser, a cluster, a worker) ends with the test process that started it,
+however that ends: a watchdog ends those left behind (``process_support.end_with_this_process``), and another stops
+the PostgreSQL cluster (``postgres_support``).
 """
 
 from __future__ import annotations
@@ -19,8 +23,10 @@ from pathlib import Path
 import pytest
 
 import postgres_support
+import process_support
 
 os.environ["LANGUAGE"] = "en"
+process_support.end_with_this_process()
 # A test plays its moves back to back, far faster than any person: the servers it starts (in-process or not) take
 # them all, unless a test sets the limit itself (the tests of the limit do).
 os.environ.setdefault("FOURSQUARE_RATE_MOVES", "1000000/minute")

@@ -2,8 +2,10 @@
 
 The cluster lives in a temporary folder, listens on a Unix socket there (no TCP port to race for) and trusts
 every local connection; it is stopped (``immediate``: nothing in it is kept) when the process that started it
-ends. PostgreSQL refuses to run as root, so as root the cluster runs as the ``postgres`` user that Debian's
-package creates (``make test`` installs the package when it is missing, as it does Chromium).
+ends, however it ends: at exit, or, if the process is killed (SIGKILL, a crashed xdist worker), by a small
+watchdog process that waits for it to end (:func:`watch`). PostgreSQL refuses to run as root, so as root the
+cluster runs as the ``postgres`` user that Debian's package creates (``make test`` installs the package when it
+is missing, as it does Chromium).
 
 >>> cluster = Cluster.start()                      # doctest: +SKIP
 >>> url = cluster.new_database()                   # doctest: +SKIP
@@ -19,8 +21,10 @@ import glob
 import itertools
 import os
 import pwd
+import select
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -87,6 +91,7 @@ class Cluster:
         run_as = "postgres" if os.geteuid() == 0 else None
         root = Path(tempfile.mkdtemp(prefix="fspg-", dir="/tmp"))  # short: a socket path has 107 bytes at most
         cluster = cls(root, bindir, run_as)
+        cluster._start_watchdog()  # before the server exists: a kill at any moment after leaves nothing behind
         if run_as:
             shutil.chown(root, run_as)
         conf = dict(SETTINGS, unix_socket_directories=f"'{root}'")
@@ -100,6 +105,15 @@ class Cluster:
         cluster._run("pg_ctl", "-D", str(root / "data"), "-l", str(root / "server.log"), "-w", "-t", "60", "start")
         atexit.register(cluster.stop)
         return cluster
+
+    def _start_watchdog(self) -> None:
+        """Start :func:`watch` for this process: in a session of its own, so that the Ctrl-C or the signal that
+        ends the tests does not end it before it has stopped the server."""
+        command = [sys.executable, __file__, str(os.getpid()), str(self.root), str(self.bindir), self.run_as or ""]
+        # Not tagged as the tests' processes are (process_support.TAG): their watchdog would end this one mid-stop.
+        env = {name: text for name, text in os.environ.items() if name != "FOURSQUARE_TEST_PROCESS"}
+        subprocess.Popen(command, env=env, cwd="/", start_new_session=True, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
 
     def _run(self, program: str, *args: str) -> None:
         command = [str(self.bindir / program), *args]
@@ -161,3 +175,22 @@ class Cluster:
         with contextlib.suppress(ClusterError):  # already stopped
             self._run("pg_ctl", "-D", str(self.root / "data"), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def watch(parent: int, cluster: Cluster) -> None:
+    """Wait until the process ``parent`` has ended, then stop ``cluster`` if it still runs (its folder still
+    exists). A pidfd wakes the wait when the process ends: no polling, and no mistaking a later process that is
+    given the same number."""
+    try:
+        handle = os.pidfd_open(parent)
+    except ProcessLookupError:  # already gone
+        handle = None
+    if handle is not None:
+        select.select([handle], [], [])
+        os.close(handle)
+    cluster.stop()
+
+
+if __name__ == "__main__":  # the watchdog: postgres_support.py PARENT_PID ROOT BINDIR RUN_AS
+    parent, root, bindir, run_as = sys.argv[1:]
+    watch(int(parent), Cluster(Path(root), Path(bindir), run_as or None))
