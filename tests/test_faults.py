@@ -72,7 +72,10 @@ def user_folder(tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.fixture(params=["file", "folder", "read-only", "full"])
+PLACES = ("file", "folder", "read-only", "full")
+
+
+@pytest.fixture
 def place(request: pytest.FixtureRequest, user_folder: Path) -> Iterator[Place]:
     kind = request.param
     if kind == "read-only":
@@ -112,7 +115,28 @@ WRITERS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("writer", WRITERS, ids=lambda w: w.name)
+#: One case of the matrix per path the code takes, for ``make check``: every writer once, every kind of place
+#: at least twice, a write that succeeds into a file and into a folder, a refusal of each kind of place. The other
+#: cases of the 32 take the same paths with other commands (``make test`` runs them all).
+FAST_CASES = {
+    ("export csv", "file"),
+    ("export parquet", "full"),
+    ("report html", "folder"),
+    ("report plots", "folder"),
+    ("study run db", "read-only"),
+    ("study import db", "file"),
+    ("stats db", "full"),
+    ("serve db", "read-only"),
+}
+SLOW = pytest.mark.slow
+CASES = [
+    pytest.param(writer, kind, id=f"{writer.name}-{kind}", marks=[] if (writer.name, kind) in FAST_CASES else [SLOW])
+    for writer in WRITERS
+    for kind in PLACES
+]
+
+
+@pytest.mark.parametrize(("writer", "place"), CASES, indirect=["place"])
 def test_a_command_writing_where_it_cannot_says_so_in_one_line_and_changes_nothing_else(
     writer: Writer, place: Place, study_db: Path, user_folder: Path
 ) -> None:
