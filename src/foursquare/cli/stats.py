@@ -99,6 +99,7 @@ def read_figures(path: Path, recent: int, *, explicit: bool, t: Translator | Non
     finally:
         store.close()
     del figures["daily"]  # the terminal has no daily deal
+    del figures["best_time"], figures["clean"]["best_time"]  # nor times: it records a game once over (play_time)
     return {"database": str(path), **figures, "recent": [recent_json(game) for game in games]}
 
 

@@ -1,11 +1,13 @@
-"""A player's statistics over their finished games: results, scores, clean games, streaks, daily streaks."""
+"""A player's statistics over their finished games: results, scores, best times, clean games, streaks, daily
+streaks."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from foursquare.store.database import Database
+from foursquare.store.games import TERMINAL_PLAYER
 
 MAX_SCORE = 24
 """The best possible score: a win needs at least 16 cards placed, leaving 24 in the stock."""
@@ -19,12 +21,12 @@ class Statistics(Database):
 
         The daily figures count a player's first daily game of each date only: a repeat (a second daily game of a
         date that signing in brought to an account, see :mod:`~foursquare.store.accounts`) counts as a game, not as
-        a daily one.
+        a daily one. The best times are the server's own stamps (:func:`play_time`), never a number a player sent.
         """
         with self.connect() as conn:
             rows = conn.execute(
-                "SELECT outcome, score, assisted FROM games WHERE player = ? AND finished_seq IS NOT NULL"
-                " ORDER BY finished_seq",
+                "SELECT outcome, score, assisted, created_at, finished_at, offline_id FROM games"
+                " WHERE player = ? AND finished_seq IS NOT NULL ORDER BY finished_seq",
                 (player,),
             ).fetchall()
             dailies = conn.execute(
@@ -34,13 +36,19 @@ class Statistics(Database):
             ).fetchall()
         results = [(row["outcome"], row["score"] or 0) for row in rows]
         assisted = [bool(row["assisted"]) for row in rows]
+        times = [play_time(player, row["created_at"], row["finished_at"], row["offline_id"]) for row in rows]
+        clean_times = [None if helped else time for time, helped in zip(times, assisted, strict=True)]
         finished = {
             date.fromisoformat(row["daily"]): row["outcome"] == "won" for row in dailies if row["outcome"] != "playing"
         }
         return {
             **summarize(results),
+            "best_time": best_time(results, times),
             "assisted": sum(assisted),
-            "clean": summarize_clean(results, assisted),
+            "clean": {
+                **summarize_clean(results, assisted),
+                "best_time": best_time(results, clean_times),
+            },
             "daily": {
                 "played": len(finished),
                 "won": sum(finished.values()),
@@ -96,6 +104,34 @@ def summarize_clean(results: list[tuple[str, int]], assisted: list[bool]) -> dic
         "best_streak": best,
         "best_score": max(scores) if scores else None,
     }
+
+
+def play_time(player: str, created_at: str, finished_at: str | None, offline_id: str | None) -> float | None:
+    """The seconds from a game's creation to its end, as the server's clock stamped them; None for a game whose
+    stamps do not span its play: one played offline (the server stored it when the device sent it) or in the
+    terminal (recorded once it ended, or once assisted), or one not over.
+
+    >>> play_time("p", "2026-12-01T10:00:00.000Z", "2026-12-01T10:03:12.250Z", None)
+    192.25
+    """
+    if finished_at is None or offline_id is not None or player == TERMINAL_PLAYER:
+        return None
+    seconds = (_moment(finished_at) - _moment(created_at)).total_seconds()
+    return round(max(seconds, 0.0), 3)
+
+
+def _moment(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def best_time(results: list[tuple[str, int]], times: list[float | None]) -> float | None:
+    """The shortest time of a won game among those timed (``times`` in the order of ``results``); None when none.
+
+    >>> best_time([("won", 5), ("lost", 0), ("won", 9), ("won", 3)], [300.0, 10.0, None, 240.5])
+    240.5
+    """
+    won = [time for (outcome, _), time in zip(results, times, strict=True) if outcome == "won" and time is not None]
+    return min(won, default=None)
 
 
 def streaks(wins: list[bool]) -> tuple[int, int]:

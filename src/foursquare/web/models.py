@@ -33,6 +33,7 @@ Count = Annotated[int, Field(ge=0)]
 Deal = Annotated[int, Field(ge=0, lt=MAX_DEAL)]
 Score = Annotated[int, Field(ge=0, le=MAX_SCORE)]
 Probability = Annotated[float, Field(ge=0, le=1)]
+Seconds = Annotated[float, Field(ge=0, examples=[192.25])]
 Timestamp = Annotated[str, Field(json_schema_extra={"format": "date-time"}, examples=["2026-11-29T22:34:49.760Z"])]
 Day = Annotated[date, Field(examples=["2026-12-01"])]
 """A UTC date, written YYYY-MM-DD (a field named ``date`` cannot be annotated ``date`` itself)."""
@@ -320,6 +321,7 @@ class CleanStats(Answer):
     current_streak: Count = Field(description="consecutive clean wins ending with the latest finished game")
     best_streak: Count = Field(description="the longest run of consecutive clean wins")
     best_score: Score | None = Field(description="the best score of a clean game; null when none")
+    best_time: Seconds | None = Field(description="the shortest clean win in seconds (see Stats); null when none")
 
 
 class DailyStats(Answer):
@@ -342,6 +344,10 @@ class Stats(Answer):
     best_streak: Count = Field(description="the longest run of consecutive wins")
     best_score: Score | None = Field(description="the best score (a loss scores 0); null when no game is finished")
     mean_score: float | None = Field(ge=0, description="the mean score, a loss counting 0; null when none")
+    best_time: Seconds | None = Field(
+        description="the shortest win in seconds, from the game's creation to its end by the server's clock (games"
+        " played offline are not timed); null when no win is timed"
+    )
     score_histogram: list[ScoreCount] = Field(description="won games by score, for every score from 0 to 24")
     assisted: Count = Field(description="finished games that were assisted")
     clean: CleanStats = Field(description="the same over clean (not assisted) games")
