@@ -12,7 +12,7 @@ Prints, each the fastest of five runs:
   kernel's shuffle did (it also put the generator in an array, which costs nothing measurable), and with
   :func:`foursquare.kernel.rng.remainder`, as it does;
 - ``rollout policy``: games per second of ``kernel.policy_games`` over deals 1–10,000;
-- ``expert_actions``: µs per game at N = 1024, ten moves into the games;
+- ``rollout_actions``: µs per game at N = 1024, ten moves into the games;
 - ``steps a game``: how many steps of ``foursquare bench --rl``'s agent (the first legal cell of every mask) an
   episode lasts, its reset included: how often the vector step starts a new game.
 """
@@ -76,7 +76,7 @@ def _places(states: np.ndarray, work: np.ndarray, cells: np.ndarray, cards: np.n
         for i in range(states.shape[0]):
             copy_state(row(work, i), row(states, i))
             if place:
-                K.place(row(work, i), cells[i], cards[i])
+                rules.place(row(work, i), cells[i], cards[i])
             down += work[i, K.FACE_DOWN_TOPS]
     return down
 
@@ -91,7 +91,7 @@ def _legal(states: np.ndarray, boards: np.ndarray, bits: bool) -> int:
             if bits:
                 found += B.legal_bits(row(states, i), boards[i, 0], boards[i, 1]) != 0
             else:
-                found += K.legal(row(states, i), moves)
+                found += rules.legal(row(states, i), moves)
     return found
 
 
@@ -144,8 +144,8 @@ def main() -> None:
     envs = FoursquareVectorEnv(1024, copy=False, illegal_action="raise")  # as foursquare bench --rl measures
     envs.reset(seed=0)
     for _ in range(10):  # into the middle game, where there are cells to choose among
-        envs.step(envs.expert_actions())
-    print(f"expert_actions      {fastest(envs.expert_actions) / 1024 * 1e6:8.2f} µs a game")
+        envs.step(envs.rollout_actions())
+    print(f"rollout_actions     {fastest(envs.rollout_actions) / 1024 * 1e6:8.2f} µs a game")
     _, info = envs.reset(seed=0)
     steps, episodes = 0, 0
     for _ in range(500):

@@ -1,4 +1,4 @@
-"""Train MaskablePPO (sb3-contrib) on Foursquare, starting from a clone of an expert, and measure it on deals.
+"""Train MaskablePPO (sb3-contrib) on Foursquare, starting from a clone of the rollout policy, and measure it on deals.
 
     pip install 'foursquare-solitaire[baseline]'   # or: make test (installs the CPU build of torch first)
     taskset -c 1 python examples/train_maskable_ppo.py --save ppo.zip --eval-deals 1-1000 --json
@@ -10,11 +10,11 @@ seed gives the same model on a slow machine as on a fast one; ``--minutes`` and 
 optionally stop the whole training and the cloning earlier by the wall clock (then a run is not
 reproducible: a busier machine does less in the same minutes):
 
-1. **Cloning** (``--clone-updates``): ``FoursquareVectorEnv.expert_actions()`` gives the action of the
+1. **Cloning** (``--clone-updates``): ``FoursquareVectorEnv.rollout_actions()`` gives the action of the
    ``best`` player's rollout policy (it sees only what a player sees and wins about 83 % of deals) in every
    environment. The actor is trained on those demonstrations by cross-entropy over the legal cells, first on
-   the expert's own games, then DAgger-style on the games the clone plays itself, still labelled by the
-   expert, so that it learns to recover from its own mistakes.
+   the rollout policy's own games, then DAgger-style on the games the clone plays itself, still labelled by the
+   rollout policy, so that it learns to recover from its own mistakes.
 2. **Critic**: the value network is fitted to the returns of the clone's own (sampled) games, so that
    PPO's first updates do not follow the advantages of a random critic.
 3. **PPO** (``--steps``): MaskablePPO fine-tunes both with a small learning rate and clip range on the
@@ -152,11 +152,11 @@ def choose(policy: MaskableActorCriticPolicy, obs: np.ndarray, mask: np.ndarray,
         return (torch.distributions.Categorical(logits=z).sample() if sample else z.argmax(dim=1)).numpy()
 
 
-# --- phase 1: cloning the expert -----------------------------------------------------------------------------
+# --- phase 1: cloning the rollout policy -----------------------------------------------------------------------
 
 
 class Demos:
-    """Observations, masks and the expert's actions, grown round after round (DAgger's aggregate)."""
+    """Observations, masks and the rollout policy's actions, grown round after round (DAgger's aggregate)."""
 
     def __init__(self) -> None:
         self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
@@ -172,14 +172,14 @@ class Demos:
 def collect(
     envs: R.FoursquareVectorEnv, obs: np.ndarray, states: int, actor: Callable[[np.ndarray, np.ndarray], np.ndarray]
 ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray, dict[str, int]]:
-    """Play ``actor`` for about ``states`` live states; record each with its mask and the expert's action."""
+    """Play ``actor`` for about ``states`` live states; record each with its mask and the rollout policy's action."""
     seen: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     games = {"games": 0, "wins": 0}
     for _ in range(max(1, states // envs.num_envs)):
         mask = envs.action_masks()
         live = mask.any(axis=1)  # a game that has just ended starts again at this step
-        expert = envs.expert_actions()
-        seen.append((obs[live], mask[live], expert[live]))
+        rollout = envs.rollout_actions()
+        seen.append((obs[live], mask[live], rollout[live]))
         obs, reward, terminated, _, _ = envs.step(np.where(live, actor(obs, mask), 0))
         games["games"] += int(terminated.sum())
         games["wins"] += int((reward[terminated] > 0).sum())
@@ -190,7 +190,7 @@ def collect(
 def fit_actor(
     policy: MaskableActorCriticPolicy, demos: Demos, updates: int, lr: float, batch: int, deadline: float = math.inf
 ) -> float:
-    """Cross-entropy of the expert's action over the legal cells, on ``updates`` random batches (fewer when
+    """Cross-entropy of the rollout policy's action over the legal cells, on ``updates`` random batches (fewer when
     the wall clock passes ``deadline``, a ``time.monotonic()`` value); the mean loss of the last 50."""
     params = [*policy.pi_features_extractor.parameters(), *policy.mlp_extractor.policy_net.parameters(),
               *policy.action_net.parameters()]  # fmt: skip
@@ -211,13 +211,13 @@ def fit_actor(
 
 
 def clone(policy: MaskableActorCriticPolicy, args: argparse.Namespace, log: Callable[[str], None]) -> int:
-    """Phase 1: the expert's games, then ``--dagger`` rounds of the clone's own; return the states seen."""
+    """Phase 1: the rollout policy's games, then ``--dagger`` rounds of the clone's own; return the states seen."""
     envs = R.FoursquareVectorEnv(args.clone_envs)
     obs, _ = envs.reset(seed=args.seed)
     demos, rounds = Demos(), args.dagger + 1
     started = time.monotonic()
     for k in range(rounds):
-        actor = (lambda o, m: envs.expert_actions()) if k == 0 else (lambda o, m: choose(policy, o, m))
+        actor = (lambda o, m: envs.rollout_actions()) if k == 0 else (lambda o, m: choose(policy, o, m))
         part, obs, games = collect(envs, obs, args.demos // rounds, actor)
         demos.add(*part)
         lr = args.clone_lr * 0.6**k  # later rounds refine
@@ -225,7 +225,7 @@ def clone(policy: MaskableActorCriticPolicy, args: argparse.Namespace, log: Call
         minutes = args.clone_minutes or args.minutes
         deadline = started + minutes * 60 * (k + 1) / rounds if minutes else math.inf
         loss = fit_actor(policy, demos, args.clone_updates // rounds, lr, args.clone_batch, deadline)
-        who = "expert" if k == 0 else "clone"
+        who = "rollout" if k == 0 else "clone"
         log(f"round {k}: {len(demos)} states, {who} won {games['wins']}/{games['games']}, loss {loss:.3f}")
     return len(demos)
 
@@ -317,9 +317,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     a = p.add_argument
     a("--minutes", type=positive_float, help="also stop the whole training after this much wall-clock time")
     a("--clone-minutes", type=positive_float, help="also stop cloning after this much wall-clock time")
-    a("--demos", type=positive_int, default=3_600_000, help="states labelled by the expert, over all rounds")
+    a("--demos", type=positive_int, default=3_600_000, help="states labelled by the rollout policy, over all rounds")
     a("--clone-updates", type=positive_int, default=CLONE_UPDATES, help="cloning's batches, over all rounds")
-    a("--dagger", type=positive_int, default=5, help="rounds on the clone's own games after the expert's")
+    a("--dagger", type=positive_int, default=5, help="rounds on the clone's own games after the rollout policy's")
     a("--clone-envs", type=positive_int, default=1024, help="environments playing the games to label")
     a("--clone-lr", type=positive_float, default=1e-3, help="learning rate of cloning")
     a("--clone-batch", type=positive_int, default=256, help="batch of cloning")

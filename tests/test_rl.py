@@ -102,7 +102,7 @@ def test_make_vec_uses_the_compiled_vector_environment() -> None:
 @pytest.mark.parametrize("variant", VARIANTS, ids=VARIANT_IDS)
 def test_random_episodes_agree_with_the_engine(variant: Variant) -> None:
     """Masked random episodes: every step's observation, mask, reward and ending equal the engine's replay."""
-    env = R.FoursquareEnv(**_kwargs(variant))
+    env = R.FoursquareEnv(**_kwargs(variant), expose_deal=True)
     rng = np.random.default_rng(7)
     endings: set[tuple[str, int]] = set()
     for episode in range(60):
@@ -163,7 +163,7 @@ def test_observation_hides_the_stock_order() -> None:
 
 
 def test_reset_picks_deals_from_the_seed_or_the_option() -> None:
-    env = R.FoursquareEnv()
+    env = R.FoursquareEnv(expose_deal=True)
     _, first = env.reset(seed=3)
     _, again = env.reset(seed=3)
     assert first["deal"] == again["deal"]
@@ -171,7 +171,7 @@ def test_reset_picks_deals_from_the_seed_or_the_option() -> None:
     assert info["deal"] == 42 and obs[V.OBS_CARD] == Game(deal=42).card_to_place.rank  # type: ignore[union-attr]
     with pytest.raises(CardError, match="deal number"):
         env.reset(options={"deal": -1})
-    with pytest.raises(ValueError, match="only one is 'deal'"):
+    with pytest.raises(ValueError, match="at most one of 'deal' and 'stock'"):
         env.reset(options={"deals": [1]})
 
 
@@ -246,20 +246,20 @@ def test_ansi_render_is_the_terminal_grid_and_symbols() -> None:
     assert R.FoursquareEnv().render() is None
 
 
-def _expert_episode(deal: int) -> tuple[list[int], float]:
-    """The actions of the rollout policy's game of ``deal`` (the vector environment's expert), and its return."""
+def _rollout_episode(deal: int) -> tuple[list[int], float]:
+    """The actions of the rollout policy's game of ``deal`` (``rollout_actions()``), and its return."""
     envs = R.FoursquareVectorEnv(1)
     envs.reset(options={"deals": [deal]})
     actions: list[int] = []
     terminated, reward = np.zeros(1, dtype=bool), np.zeros(1)
     while not terminated[0]:
-        actions.append(int(envs.expert_actions()[0]))
+        actions.append(int(envs.rollout_actions()[0]))
         _, reward, terminated, _, _ = envs.step(np.array(actions[-1:]))
     return actions, float(reward[0])
 
 
 def test_ansi_render_shows_the_end() -> None:
-    deal, actions = next((d, a) for d in range(1, 50) for a, ret in [_expert_episode(d)] if ret > 0)
+    deal, actions = next((d, a) for d in range(1, 50) for a, ret in [_rollout_episode(d)] if ret > 0)
     won = R.FoursquareEnv(render_mode="ansi")
     won.reset(options={"deal": deal})
     for action in actions:
@@ -279,7 +279,7 @@ def test_ansi_render_shows_the_end() -> None:
 def test_vector_environment_agrees_with_the_engine(variant: Variant) -> None:
     """N games stepped together, with next-step autoreset on drawn deals, each replayed by the engine."""
     n = 16
-    envs = R.FoursquareVectorEnv(n, **_kwargs(variant))
+    envs = R.FoursquareVectorEnv(n, **_kwargs(variant), expose_deal=True)
     obs, info = envs.reset(seed=11)
     games = [Game(deal=int(d), variant=variant) for d in info["deal"]]
     rng = np.random.default_rng(3)
@@ -307,7 +307,7 @@ def test_vector_environment_agrees_with_the_engine(variant: Variant) -> None:
 
 
 def test_vector_reset_deals_seeds_and_illegal_actions() -> None:
-    envs = R.FoursquareVectorEnv(3, illegal_action="raise")
+    envs = R.FoursquareVectorEnv(3, illegal_action="raise", expose_deal=True)
     obs, info = envs.reset(options={"deals": [1, 2, 3]})
     assert list(info["deal"]) == [1, 2, 3]
     for i, deal in enumerate((1, 2, 3)):
@@ -378,15 +378,15 @@ class _RacingClock:
 
 
 def _clone_once(example: Any) -> tuple[float, float, Any]:
-    """Clone the expert for a fixed 150 batches of 64 on 40 steps of 64 games: the loss before and after."""
+    """Clone the rollout policy for a fixed 150 batches of 64 on 40 steps of 64 games: the loss before and after."""
     import torch
 
     torch.manual_seed(0)
     policy = example.make_model(example.PPOEnvs(2, seed=0), example.parse_args(["--envs", "2"])).policy
     envs = R.FoursquareVectorEnv(64)
     obs, _ = envs.reset(seed=3)
-    (states, masks, actions), _, games = example.collect(envs, obs, 64 * 40, lambda o, m: envs.expert_actions())
-    assert games["games"] > 0 and masks[np.arange(len(actions)), actions].all()  # the expert plays legal moves
+    (states, masks, actions), _, games = example.collect(envs, obs, 64 * 40, lambda o, m: envs.rollout_actions())
+    assert games["games"] > 0 and masks[np.arange(len(actions)), actions].all()  # the rollout policy plays legal moves
     demos = example.Demos()
     demos.add(states, masks, actions)
 
@@ -401,9 +401,9 @@ def _clone_once(example: Any) -> tuple[float, float, Any]:
 
 
 @pytest.mark.slow  # torch and the networks take seconds to load
-def test_cloning_the_expert_lowers_the_loss_and_plays_legal_moves() -> None:
+def test_cloning_the_rollout_policy_lowers_the_loss_and_plays_legal_moves() -> None:
     """A fixed number of cloning updates (not seconds: the same on any machine) cuts the cross-entropy of the
-    expert's moves by 30 %; the clone plays legal moves."""
+    rollout policy's moves by 30 %; the clone plays legal moves."""
     import torch
 
     example = _example()

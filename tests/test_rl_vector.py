@@ -1,4 +1,4 @@
-"""The vector environments' fast paths agree with the kernel's readable rules; demonstrations are the expert's."""
+"""The vector environments' fast paths agree with the kernel's readable rules; so do the rollout policy's moves."""
 
 from __future__ import annotations
 
@@ -68,8 +68,8 @@ def _check_against_engine(game: Game, obs: np.ndarray, mask: np.ndarray, where: 
     assert np.array_equal(mask, R.mask_of_view(game.view())), f"{where}: mask differs"
 
 
-def test_expert_actions_are_the_rollout_policy() -> None:
-    """Playing ``expert_actions()`` scores each deal as the kernel's rollout-policy games do, and every step's
+def test_rollout_actions_are_the_rollout_policy() -> None:
+    """Playing ``rollout_actions()`` scores each deal as the kernel's rollout-policy games do, and every step's
     observation and mask, through the wins it reaches, are the engine's."""
     deals = list(range(1, 65))
     envs = R.FoursquareVectorEnv(len(deals))
@@ -77,7 +77,7 @@ def test_expert_actions_are_the_rollout_policy() -> None:
     games = [Game(deal=d) for d in deals]
     rewards = np.zeros(len(deals))
     while not all(g.is_over() for g in games):
-        actions = envs.expert_actions()
+        actions = envs.rollout_actions()
         playing = [i for i, g in enumerate(games) if not g.is_over()]
         for i in playing:
             move = R.move_of_action(int(actions[i]))
@@ -93,27 +93,29 @@ def test_expert_actions_are_the_rollout_policy() -> None:
     assert [g.outcome().status == "won" for g in games] == (expected >= 0).tolist()
     assert (expected >= 0).sum() > 40  # wins are what this test is for
     with pytest.raises(RuntimeError, match="reset"):
-        R.FoursquareVectorEnv(2).expert_actions()
+        R.FoursquareVectorEnv(2).rollout_actions()
 
 
 @pytest.mark.parametrize("copy", [True, False], ids=["copies", "own arrays"])
 @pytest.mark.parametrize("variant", VARIANTS, ids=VARIANT_IDS)
 def test_illegal_endings_and_autoresets_agree_with_the_engine(variant: Variant, copy: bool) -> None:
-    """Under ``illegal_action="lose"``, random legal and illegal actions (out of range too) and the expert's,
+    """Under ``illegal_action="lose"``, random legal and illegal actions (out of range too) and the rollout policy's,
     mixed over many autoresets: every game's observation and mask are the engine's after every step."""
     n = 12
-    envs = R.FoursquareVectorEnv(n, illegal_action="lose", illegal_reward=-3.0, copy=copy, **_kwargs(variant))
+    envs = R.FoursquareVectorEnv(
+        n, illegal_action="lose", illegal_reward=-3.0, copy=copy, expose_deal=True, **_kwargs(variant)
+    )
     obs, info = envs.reset(seed=4)
     games = [Game(deal=int(d), variant=variant) for d in info["deal"]]
     pending = np.zeros(n, dtype=bool)
     rng = np.random.default_rng(8)
     endings = {"illegal": 0, "rules": 0}
     for step in range(300):
-        expert = envs.expert_actions()
-        kinds = rng.integers(0, 10, size=n)  # 0: an illegal action, 1-5: a random legal one, else the expert's
+        rollout = envs.rollout_actions()
+        kinds = rng.integers(0, 10, size=n)  # 0: an illegal action, 1-5: a random legal one, else the rollout policy's
         actions = np.array([
             rng.integers(-3, 52) if k == 0 else rng.choice(np.flatnonzero(m)) if k < 6 and m.any() else e
-            for k, m, e in zip(kinds, info["action_mask"], expert, strict=True)
+            for k, m, e in zip(kinds, info["action_mask"], rollout, strict=True)
         ])  # fmt: skip
         masks_before = info["action_mask"].copy()
         obs, rewards, terminated, _, info = envs.step(actions)
@@ -137,7 +139,7 @@ def test_illegal_endings_and_autoresets_agree_with_the_engine(variant: Variant, 
 
 
 def test_own_arrays_are_read_only_and_copies_are_the_callers() -> None:
-    own = R.FoursquareVectorEnv(2, copy=False)
+    own = R.FoursquareVectorEnv(2, copy=False, expose_deal=True)
     obs, info = own.reset(seed=1)
     with pytest.raises(ValueError, match="read-only"):
         obs[0, 0] = 1

@@ -45,7 +45,7 @@ from foursquare.engine import AREA_REACH, PILE_CAP, WINNING_CELLS
 from foursquare.engine import AREA_SIDE as NAMED_SIDE
 from foursquare.kernel.boards import lay, legal_bits, update_mask, write_mask
 from foursquare.kernel.policies import policy_choice
-from foursquare.kernel.rng import GOLDEN, mix, next_random, remainder
+from foursquare.kernel.rng import GOLDEN, mix, remainder
 from foursquare.kernel.rows import contiguous, row, unmanaged
 from foursquare.kernel.rules import face_down, legal, place, rank_of
 from foursquare.kernel.state import (
@@ -69,7 +69,6 @@ from foursquare.kernel.state import (
     TURN,
     Array,
     IntArray,
-    Rng,
     Weights,
     copy_state,
 )
@@ -121,6 +120,13 @@ REWARD_SCORE = 0  # the game's score at the end: cards left after a win, 0 after
 REWARD_WIN = 1  # 1 for a win, 0 for a loss
 ILLEGAL_RAISE = 0  # step_envs changes nothing and returns the first offending environment
 ILLEGAL_LOSE = 1  # the offending environment's episode ends with the illegal reward
+
+# Which deals a new game may be (the environments' ``split``): the test split is deals 1 to TEST_DEALS, the
+# train split every other deal number, and no split any of them.
+SPLIT_ANY = 0
+SPLIT_TRAIN = 1
+SPLIT_TEST = 2
+TEST_DEALS = 20_000
 
 BOARD_OCCUPIED = 0
 BOARD_OPEN = 1
@@ -282,9 +288,12 @@ def _check_rows(states: Array, stocks: Array, obs: Array, masks: Array, boards: 
 
 @njit(cache=True)
 def _check_entries(entries: npt.NDArray[Any], games: int) -> None:
-    """A per-game vector (deals, actions, rewards, terminations, pending flags) needs one entry per game."""
+    """A per-game vector (deals, generators, actions, rewards, terminations, pending flags) needs one entry per
+    game."""
     if entries.shape[0] != games:
-        raise ValueError("the deals, actions, rewards, terminations and pending flags need one entry per game")
+        raise ValueError(
+            "the deals, generators, actions, rewards, terminations and pending flags need one entry per game"
+        )
 
 
 @njit(cache=True)
@@ -331,6 +340,28 @@ def _new_game(
     write_mask(row(masks, i), boards[i, BOARD_LEGAL])
 
 
+@njit(cache=True, inline="always")
+def draw_deal(rngs: Deals, i: int, split: int) -> np.uint64:
+    """The next deal number of environment i's generator (SplitMix64, state ``rngs[i]``) in ``split``: a test
+    deal from its 64 bits modulo :data:`TEST_DEALS`, a train deal by drawing again past any test deal."""
+    while True:
+        rngs[i] = rngs[i] + GOLDEN
+        z = mix(rngs[i])
+        if split == SPLIT_TEST:
+            deal: np.uint64 = np.uint64(1) + z % np.uint64(TEST_DEALS)
+            return deal
+        if split != SPLIT_TRAIN or z == 0 or z > TEST_DEALS:
+            return z
+
+
+@njit(cache=True)
+def draw_deals(rngs: Deals, split: int, deals: Deals) -> None:
+    """``deals[i]`` = the next deal of environment i's generator in ``split`` (:func:`draw_deal`), for every i."""
+    _check_entries(rngs, deals.shape[0])
+    for i in range(deals.shape[0]):
+        deals[i] = draw_deal(rngs, i, split)
+
+
 @njit(cache=True)
 def first_illegal(actions: IntArray, masks: Array, pending: Array) -> int:
     """The first environment whose action is not legal (ignoring those about to reset), or -1."""
@@ -347,7 +378,8 @@ def step_envs(
     stocks: Array,
     template: Array,
     deals: Deals,
-    rng: Rng,
+    rngs: Deals,
+    split: int,
     actions: IntArray,
     illegal_mode: int,
     illegal_reward: float,
@@ -364,13 +396,15 @@ def step_envs(
     environment with an illegal action when ``illegal_mode`` is :data:`ILLEGAL_RAISE` (then nothing changed).
 
     An environment whose episode ended at the previous step (``pending[i]``) ignores its action and starts
-    a new game of a deal number drawn from ``rng`` (stored in ``deals[i]``). Any other plays its action,
+    a new game of a deal number drawn in ``split`` from its own generator ``rngs[i]`` (:func:`draw_deal`; stored
+    in ``deals[i]``), so that each environment's deals depend on its seed alone. Any other plays its action,
     or under :data:`ILLEGAL_LOSE` ends its episode with ``illegal_reward`` when the action is illegal. The
     observations, masks, rewards and terminations are written in place.
     """
     _check_rows(states, stocks, obs, masks, boards)
     n = states.shape[0]
     _check_entries(deals, n)
+    _check_entries(rngs, n)
     _check_entries(actions, n)
     _check_entries(rewards, n)
     _check_entries(terminated, n)
@@ -386,7 +420,7 @@ def step_envs(
     for i in range(states.shape[0]):
         a = actions[i]
         if pending[i]:
-            deals[i] = next_random(rng)
+            deals[i] = draw_deal(rngs, i, split)
             _new_game(states, stocks, template, deals, obs, masks, boards, i)
             rewards[i] = 0.0
             terminated[i] = False
@@ -431,7 +465,7 @@ def _play(
 
 
 @njit(cache=True)
-def expert_actions(states: Array, stocks: Array, pending: Array, weights: Weights, out: IntArray) -> None:
+def rollout_actions(states: Array, stocks: Array, pending: Array, weights: Weights, out: IntArray) -> None:
     """Write into ``out`` the action the best player's rollout policy
     (:func:`~foursquare.kernel.policies.policy_choice`) takes in every environment: demonstrations for
     imitation learning. The policy reads only what the player sees, the board and the card to place. An

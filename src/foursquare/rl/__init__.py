@@ -34,8 +34,8 @@ from foursquare.rl.encoding import (
     move_of_action,
     observe_view,
 )
-from foursquare.rl.env import EpisodeOverError, FoursquareEnv
-from foursquare.rl.settings import SettingsError
+from foursquare.rl.env import EnvState, EpisodeOverError, FoursquareEnv, SnapshotError
+from foursquare.rl.settings import SPLITS, TEST_DEALS, SettingsError, SplitError
 from foursquare.rl.vector_env import FoursquareVectorEnv
 
 ENV_ID = "foursquare/Foursquare-v0"
@@ -52,11 +52,16 @@ __all__ = [
     "ACTIONS",
     "ENV_ID",
     "OBS_SIZE",
+    "SPLITS",
+    "TEST_DEALS",
     "ActionError",
+    "EnvState",
     "EpisodeOverError",
     "FoursquareEnv",
     "FoursquareVectorEnv",
     "SettingsError",
+    "SnapshotError",
+    "SplitError",
     "action_name",
     "action_of_move",
     "mask_of_view",

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
+import numpy.typing as npt
 
-from foursquare.cards import Card
+from foursquare import kernel as K
+from foursquare.cards import Card, parse_stock
 from foursquare.engine import MAX_FACE_DOWN, Adjacency, Game
 from foursquare.grid_text import grid_text
+from foursquare.kernel import vector as V
 from foursquare.rl.encoding import (
     ActionError,
     ObsArray,
@@ -21,13 +27,25 @@ from foursquare.rl.encoding import (
 )
 from foursquare.rl.games import Games
 from foursquare.rl.picture import Picture, picture
-from foursquare.rl.settings import Settings, deal_of_option
-
-_MAX_DEAL = 2**64
+from foursquare.rl.settings import Settings, SettingsError, SplitError, deal_of_option
 
 
 class EpisodeOverError(RuntimeError):
     """``step`` after the episode ended, before ``reset``: a bug in the calling loop, not bad data."""
+
+
+class SnapshotError(SettingsError):
+    """A snapshot restored into an environment of other options, or a stock that contradicts what was seen."""
+
+
+@dataclass(frozen=True, eq=False)
+class EnvState:
+    """What :meth:`FoursquareEnv.clone` copies: the game, its stock, the generator and the episode's progress."""
+
+    settings: Settings
+    arrays: dict[str, npt.NDArray[Any]]
+    moves: tuple[int, ...]
+    flags: tuple[bool, bool, bool, bool]  # started, over, ended by an illegal action, the stock is the deal's
 
 
 class FoursquareEnv(gym.Env[ObsArray, np.int64]):
@@ -41,9 +59,15 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
     - Reward: by default the score at the end (the cards left after a win, 0 after a loss), nothing
       before; ``reward="win"`` gives 1 for a win instead. ``shaping=k`` adds ``k * (φ(s') − φ(s))`` each
       step with φ = −(face-down cards counting towards the limit) and φ = 0 at the end: potential-based
-      shaping, which leaves the undiscounted return's best policies unchanged.
-    - ``reset(seed=…)`` plays a deal number drawn from the seed; ``reset(options={"deal": N})`` plays
-      deal N; ``info["deal"]`` names it.
+      shaping, which leaves the undiscounted return's best policies unchanged. The last step's ``info`` has
+      ``"won"`` and ``"score"``.
+    - Deals: ``split="train"`` deals every deal number but the test deals 1–20,000, ``split="test"`` only
+      those, ``None`` (the default) any. ``reset(seed=s)`` draws deals from generator ``s``, as the vector
+      environment's environment i does from ``s + i``; ``reset(options={"deal": N})`` plays deal N (in the
+      split); ``reset(options={"stock": [...]})`` plays 40 cards in that order (no split only).
+    - ``info["deal"]``, the deal number, tells the whole stock order: it is there only with
+      ``expose_deal=True``.
+    - Search over the hidden stock: :meth:`sample_stock`, :meth:`clone` and :meth:`restore`.
     - An illegal action (out of range too) ends the episode with reward ``illegal_reward`` (−1 by default),
       so that agents without masks and Gymnasium's ``check_env`` can sample any action;
       ``illegal_action="raise"`` raises :class:`ActionError` (a ``ValueError``) instead, to debug an agent.
@@ -62,9 +86,13 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         shaping: float = 0.0,
         illegal_action: str = "lose",
         illegal_reward: float = -1.0,
+        split: str | None = None,
+        expose_deal: bool = False,
         render_mode: str | None = None,
     ) -> None:
-        self.settings = Settings.of(adjacency, count_buried, reward, shaping, illegal_action, illegal_reward)
+        self.settings = Settings.of(
+            adjacency, count_buried, reward, shaping, illegal_action, illegal_reward, split, expose_deal
+        )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
         self.render_mode = render_mode
@@ -72,31 +100,47 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         self.observation_space = observation_space()  # type: ignore[assignment]  # Box of int8
         # A batch of one, so that this environment runs the vector environment's compiled step.
         self._games = Games(1, self.settings)
+        self._games.seed(secrets.randbits(64))
         self._actions = np.zeros(1, dtype=np.int64)
         self._moves: list[int] = []
         self._started = False
         self._over = False
         self._illegal_end = False  # the episode ended by an illegal action: the game itself goes on
+        self._from_deal = True  # the stock is deals[0]'s (not one given by reset or restore)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsArray, dict[str, Any]]:
-        """Start a game: deal ``options["deal"]`` when given, else a deal number drawn from the seeded generator."""
+        """Start a game: deal ``options["deal"]``, or the stock ``options["stock"]`` (40 cards, names or
+        :class:`~foursquare.cards.Card`), else the next deal of the split from the generator ``seed`` starts."""
         super().reset(seed=seed)
         options = options or {}
-        unknown = sorted(set(options) - {"deal"})
-        if unknown:
-            raise ValueError(f"unknown reset option(s) {', '.join(map(repr, unknown))}: the only one is 'deal'")
-        if "deal" in options:
-            self._games.deals[0] = deal_of_option(options["deal"])
+        unknown = sorted(set(options) - {"deal", "stock"})
+        if unknown or len(options) > 1:
+            raise ValueError(
+                f"reset options {', '.join(map(repr, sorted(options)))}: give at most one of 'deal' and 'stock'"
+            )
+        games = self._games
+        if seed is not None:
+            games.seed(seed)
+        stock = None
+        if "stock" in options:
+            stock = self._stock_option(options["stock"])
+            games.deals[0] = 0
+        elif "deal" in options:
+            games.deals[0] = self.settings.check_deal(deal_of_option(options["deal"]))
         else:
-            self._games.deals[0] = self.np_random.integers(0, _MAX_DEAL, dtype=np.uint64)
-        self._games.reset()
+            games.draw()
+        games.reset()
+        if stock is not None:
+            games.stocks[0] = stock
+            V.observe(games.states[0], games.stocks[0], games.obs[0])  # the card to place is the stock's
         self._moves = []
         self._started = True
         self._over = False
         self._illegal_end = False
-        return self._games.obs[0].copy(), self._info()
+        self._from_deal = stock is None
+        return games.obs[0].copy(), self._info()
 
     def step(self, action: np.int64 | int) -> tuple[ObsArray, SupportsFloat, bool, bool, dict[str, Any]]:
         """Lay the card to place on the cell ``action``."""
@@ -119,12 +163,48 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
             self._moves.append(a)
         self._illegal_end = not legal
         self._over = bool(games.terminated[0])
-        return games.obs[0].copy(), float(games.rewards[0]), self._over, False, self._info()
+        info = self._info()
+        if self._over:
+            won, score = games.outcomes()  # an illegal action's ending: the game goes on, neither won nor scored
+            info["won"], info["score"] = bool(won[0]), int(score[0])
+        return games.obs[0].copy(), float(games.rewards[0]), self._over, False, info
 
     def action_masks(self) -> ObsArray:
         """The legal actions as an ``int8`` mask of 49 (what sb3-contrib's MaskablePPO asks for)."""
         mask: ObsArray = self._games.masks[0].copy()
         return mask
+
+    def sample_stock(self, rng: np.random.Generator | int | None = None) -> tuple[Card, ...]:
+        """A stock the player cannot tell from the real one: the cards laid and the card to place where they
+        are, the unseen cards after them in a random order (``rng``: a numpy ``Generator`` or a seed). For
+        search under hidden information: :meth:`restore` a :meth:`clone` with it, play on, restore again."""
+        self._check_started("sample_stock")
+        generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        stock = self._games.stocks[0]
+        seen = self._seen()
+        return tuple(Card(int(c)) for c in (*stock[:seen], *generator.permutation(stock[seen:])))
+
+    def clone(self) -> EnvState:
+        """A copy of the environment's whole state (the game, its stock, the generator), for :meth:`restore`."""
+        self._check_started("clone")
+        flags = (self._started, self._over, self._illegal_end, self._from_deal)
+        return EnvState(self.settings, self._games.snapshot(), tuple(self._moves), flags)
+
+    def restore(self, state: EnvState, stock: Sequence[Card | str] | None = None) -> None:
+        """Go back to a :meth:`clone` of an environment of the same options; with ``stock``, one that agrees
+        with every card seen there (:meth:`sample_stock` gives one), the game goes on with that stock instead."""
+        if not isinstance(state, EnvState) or state.settings != self.settings:
+            raise SnapshotError("restore() takes a clone() of an environment with the same options")
+        self._games.restore(state.arrays)
+        self._moves = list(state.moves)
+        self._started, self._over, self._illegal_end, self._from_deal = state.flags
+        if stock is not None:
+            cards = np.array(parse_stock(list(stock)), dtype=np.int8)
+            seen = self._seen()
+            if not np.array_equal(cards[:seen], self._games.stocks[0, :seen]):
+                raise SnapshotError(f"the stock given differs from the game's in its first {seen} cards, already seen")
+            self._games.stocks[0] = cards
+            self._from_deal = self._from_deal and np.array_equal(cards, state.arrays["stocks"][0])
 
     def render(self) -> str | Picture | None:
         """The game as text (``"ansi"``: :func:`status_text`), as a picture (``"rgb_array"``: an ``(H, W, 3)``
@@ -137,16 +217,39 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         return status_text(game, lost=self._illegal_end)
 
     def game(self) -> Game:
-        """The engine game of the current episode, replayed from its deal and the actions taken."""
-        game = Game(deal=int(self._games.deals[0]), variant=self.settings.variant)
+        """The engine game of the current episode, replayed from its deal (or stock) and the actions taken."""
+        if self._from_deal:
+            game = Game(deal=int(self._games.deals[0]), variant=self.settings.variant)
+        else:
+            stock = [Card(int(c)) for c in self._games.stocks[0]]
+            game = Game(stock=stock, variant=self.settings.variant)
         for a in self._moves:
             move = move_of_action(a)
             game.place(move.row, move.col)
         return game
 
     def _info(self) -> dict[str, Any]:
-        # numpy uint64 rather than int, so that SyncVectorEnv can batch deal numbers of up to 2**64 - 1
-        return {"action_mask": self._games.masks[0].copy(), "deal": self._games.deals[0].copy()}
+        info: dict[str, Any] = {"action_mask": self._games.masks[0].copy()}
+        if self.settings.expose_deal:
+            # numpy uint64 rather than int, so that SyncVectorEnv can batch deal numbers of up to 2**64 - 1
+            info["deal"] = self._games.deals[0].copy()
+        return info
+
+    def _seen(self) -> int:
+        """How many cards of the stock the player has seen: those laid, and the card to place while there is one."""
+        state = self._games.states[0]
+        return int(state[K.TURN]) + (1 if state[K.STATUS] == K.STATUS_PLAYING else 0)
+
+    def _stock_option(self, value: object) -> npt.NDArray[np.int8]:
+        if self.settings.split is not None:
+            raise SplitError(f"reset(options={{'stock': ...}}) plays no deal of the {self.settings.split} split")
+        if isinstance(value, np.ndarray):
+            value = [Card(int(c)) for c in value]
+        return np.array(parse_stock(value), dtype=np.int8)  # type: ignore[arg-type]
+
+    def _check_started(self, what: str) -> None:
+        if not self._started:
+            raise EpisodeOverError(f"call reset() before {what}()")
 
     def _legal_names(self) -> list[str]:
         return [action_name(int(a)) for a in np.flatnonzero(self._games.masks[0])]
@@ -185,4 +288,4 @@ def status_text(game: Game, lost: bool = False) -> str:
     return f"{grid_text(game)}\n{counts}\n" if game.turn else f"{counts}\n"
 
 
-__all__ = ["EpisodeOverError", "FoursquareEnv", "status_text"]
+__all__ = ["EnvState", "EpisodeOverError", "FoursquareEnv", "SnapshotError", "status_text"]

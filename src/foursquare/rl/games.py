@@ -7,6 +7,8 @@ of N; both keep their games in a :class:`Games` and step them with one call of
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -18,13 +20,15 @@ from foursquare.kernel.state import STATE_SIZE
 from foursquare.rl.settings import Settings
 
 Actions = npt.NDArray[np.int64]
+_MASK64 = 2**64 - 1
 
 
 class Games:
     """``count`` games of one variant: their states, stocks, deal numbers, observations, masks and outcomes.
 
-    The arrays are C-contiguous, one row per game, as the compiled step reads them; ``rng`` draws the deal
-    numbers of the games that autoreset.
+    The arrays are C-contiguous, one row per game, as the compiled step reads them; ``rngs`` holds each game's
+    generator (a SplitMix64 state), which draws its deal numbers in the settings' split: game i's deals depend
+    on its own seed alone.
     """
 
     def __init__(self, count: int, settings: Settings) -> None:
@@ -39,7 +43,29 @@ class Games:
         self.rewards = np.zeros(count, dtype=np.float32)
         self.terminated = np.zeros(count, dtype=np.bool_)
         self.pending = np.zeros(count, dtype=np.int8)
-        self.rng = K.make_rng(0)
+        self.rngs = np.zeros(count, dtype=np.uint64)
+
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Every array of the games by name: what :meth:`snapshot` copies and :meth:`restore` writes back."""
+        names = ("states", "stocks", "deals", "obs", "masks", "boards", "rewards", "terminated", "pending", "rngs")
+        return {name: getattr(self, name) for name in names}
+
+    def snapshot(self) -> dict[str, npt.NDArray[Any]]:
+        """A copy of every array: the games' whole state, their generators included."""
+        return {name: array.copy() for name, array in self.arrays().items()}
+
+    def restore(self, snapshot: dict[str, npt.NDArray[Any]]) -> None:
+        """Write a :meth:`snapshot` back, in place (the arrays stay the ones already handed out)."""
+        for name, array in self.arrays().items():
+            array[...] = snapshot[name]
+
+    def seed(self, seed: int) -> None:
+        """Game i's generator starts from ``seed + i`` (modulo 2⁶⁴), as Gymnasium seeds a vector's environments."""
+        self.rngs[:] = [(seed + i) & _MASK64 for i in range(len(self.rngs))]
+
+    def draw(self) -> None:
+        """Each game's next deal number in the split, from its own generator."""
+        V.draw_deals(self.rngs, self.settings.split_code, self.deals)
 
     def reset(self) -> None:
         """Start a new game of ``deals[i]`` in every row."""
@@ -52,16 +78,21 @@ class Games:
         action is illegal under ``illegal_action="raise"``, when nothing moved."""
         s = self.settings
         bad: int = V.step_envs(
-            self.states, self.stocks, self.template, self.deals, self.rng, actions,
+            self.states, self.stocks, self.template, self.deals, self.rngs, s.split_code, actions,
             s.illegal_code, s.illegal_reward, s.reward_code, s.shaping,
             self.obs, self.masks, self.boards, self.rewards, self.terminated, self.pending,
         )  # fmt: skip
         return bad
 
-    def expert_actions(self) -> Actions:
+    def outcomes(self) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+        """Whether each game is won, and its score (the cards left after a win, 0 otherwise)."""
+        won = self.states[:, K.STATUS] == K.STATUS_WON
+        return won, np.where(won, self.states[:, K.SCORE], 0).astype(np.int64)
+
+    def rollout_actions(self) -> Actions:
         """The rollout policy's action in every game (0 for a game about to reset)."""
         actions = np.zeros(len(self.states), dtype=np.int64)
-        V.expert_actions(self.states, self.stocks, self.pending, POLICY_WEIGHTS, actions)
+        V.rollout_actions(self.states, self.stocks, self.pending, POLICY_WEIGHTS, actions)
         return actions
 
 

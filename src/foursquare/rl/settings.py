@@ -1,9 +1,10 @@
-"""The options both environments take: house rules, reward and what an illegal action does."""
+"""The options both environments take: house rules, reward, what an illegal action does, which deals they
+deal (``split``) and whether ``info`` names them (``expose_deal``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 
@@ -16,6 +17,13 @@ from foursquare.kernel.state import Array
 
 RewardMode = Literal["score", "win"]
 IllegalAction = Literal["raise", "lose"]
+Split = Literal["train", "test"]
+
+#: The test split: deals 1 to 20,000 (the quick test is its first 1,000). The train split is every other deal
+#: number, so that an agent trained on ``split="train"`` never meets a deal it is tested on.
+TEST_DEALS = range(1, V.TEST_DEALS + 1)
+SPLITS: tuple[Split, ...] = ("train", "test")
+_SPLIT_CODES = {None: V.SPLIT_ANY, "train": V.SPLIT_TRAIN, "test": V.SPLIT_TEST}
 
 _REWARD_CODES = {"score": V.REWARD_SCORE, "win": V.REWARD_WIN}
 _ILLEGAL_CODES = {"raise": V.ILLEGAL_RAISE, "lose": V.ILLEGAL_LOSE}
@@ -23,6 +31,10 @@ _ILLEGAL_CODES = {"raise": V.ILLEGAL_RAISE, "lose": V.ILLEGAL_LOSE}
 
 class SettingsError(FoursquareError):
     """An environment option with a value it cannot take."""
+
+
+class SplitError(SettingsError):
+    """A deal (or a stock of one's own) asked of an environment whose split does not hold it."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +46,8 @@ class Settings:
     shaping: float
     illegal_action: IllegalAction
     illegal_reward: float
+    split: Split | None = None
+    expose_deal: bool = False
 
     @classmethod
     def of(
@@ -44,6 +58,8 @@ class Settings:
         shaping: float,
         illegal_action: str,
         illegal_reward: float,
+        split: str | None = None,
+        expose_deal: bool = False,
     ) -> Settings:
         """Check every option; :class:`SettingsError` (or the engine's ``VariantError``) says what is wrong."""
         variant = Variant(adjacency, count_buried)
@@ -54,7 +70,12 @@ class Settings:
         for name, value in (("shaping", shaping), ("illegal_reward", illegal_reward)):
             if isinstance(value, bool) or not isinstance(value, int | float) or not np.isfinite(value):
                 raise SettingsError(f"{name} must be a finite number, not {value!r}")
-        return cls(variant, reward, float(shaping), illegal_action, float(illegal_reward))  # type: ignore[arg-type]
+        if split is not None and split not in SPLITS:
+            raise SettingsError(f"split must be None, 'train' or 'test', not {split!r}")
+        if not isinstance(expose_deal, bool):
+            raise SettingsError(f"expose_deal must be True or False, not {expose_deal!r}")
+        modes = cast(tuple[RewardMode, IllegalAction, Split | None], (reward, illegal_action, split))
+        return cls(variant, modes[0], float(shaping), modes[1], float(illegal_reward), modes[2], expose_deal)
 
     @property
     def reward_code(self) -> int:
@@ -63,6 +84,17 @@ class Settings:
     @property
     def illegal_code(self) -> int:
         return _ILLEGAL_CODES[self.illegal_action]
+
+    @property
+    def split_code(self) -> int:
+        return _SPLIT_CODES[self.split]
+
+    def check_deal(self, deal: np.uint64) -> np.uint64:
+        """``deal`` when it belongs to the split; :class:`SplitError` otherwise."""
+        if self.split is not None and (int(deal) in TEST_DEALS) != (self.split == "test"):
+            where = "deals 1 to 20000" if self.split == "test" else "every deal but 1 to 20000"
+            raise SplitError(f"deal {int(deal)} is not in the {self.split} split ({where})")
+        return deal
 
     def template(self) -> Array:
         """The kernel's empty state of the house rules."""
@@ -76,4 +108,14 @@ def deal_of_option(value: object) -> np.uint64:
     return np.uint64(check_deal_number(value))  # type: ignore[arg-type]
 
 
-__all__ = ["IllegalAction", "RewardMode", "Settings", "SettingsError", "deal_of_option"]
+__all__ = [
+    "SPLITS",
+    "TEST_DEALS",
+    "IllegalAction",
+    "RewardMode",
+    "Settings",
+    "SettingsError",
+    "Split",
+    "SplitError",
+    "deal_of_option",
+]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,7 +13,6 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from foursquare import kernel as K
 from foursquare.engine import Adjacency
 from foursquare.kernel import vector as V
 from foursquare.rl.encoding import ActionError, ObsArray, action_name, action_space, observation_space
@@ -25,10 +25,14 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
 
     Observations come as an ``int8`` array of shape ``(num_envs, 260)``, rewards as ``float32`` and the
     legal actions as ``info["action_mask"]`` of shape ``(num_envs, 49)`` (also :meth:`action_masks`);
-    ``info["deal"]`` holds each game's deal number. Autoreset is Gymnasium's default, next-step: the step
-    after an episode ends ignores that environment's action and starts a new game on a deal number drawn
-    from the generator seeded by ``reset(seed=…)``. ``reset(options={"deals": [...]})`` plays given deals.
-    The options are those of :class:`~foursquare.rl.FoursquareEnv`: by default an illegal action ends that
+    ``info["won"]`` and ``info["score"]`` the outcomes of the games that ended at that step (where
+    ``info["_won"]``); with ``expose_deal=True``, ``info["deal"]`` holds each game's deal number. Autoreset is
+    Gymnasium's default, next-step: the step after an episode ends ignores that environment's action and
+    starts a new game on the next deal of the split from that environment's own generator, which
+    ``reset(seed=s)`` starts at ``s + i`` for environment i: environment i deals what
+    ``FoursquareEnv(...).reset(seed=s + i)`` and its later resets deal. ``reset(options={"deals": [...]})``
+    plays given deals. The options are those of :class:`~foursquare.rl.FoursquareEnv`: by default an illegal
+    action ends that
     environment's episode with ``illegal_reward``; with ``illegal_action="raise"`` it raises
     :class:`~foursquare.rl.ActionError` before any environment moves.
     ``copy=False`` returns read-only views of the environment's own arrays instead of copies: the next step
@@ -47,11 +51,15 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         shaping: float = 0.0,
         illegal_action: str = "lose",
         illegal_reward: float = -1.0,
+        split: str | None = None,
+        expose_deal: bool = False,
         copy: bool = True,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
-        self.settings = Settings.of(adjacency, count_buried, reward, shaping, illegal_action, illegal_reward)
+        self.settings = Settings.of(
+            adjacency, count_buried, reward, shaping, illegal_action, illegal_reward, split, expose_deal
+        )
         self.num_envs = num_envs
         self.copy = copy
         self.single_action_space = action_space()
@@ -60,6 +68,7 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self._games = Games(num_envs, self.settings)
         games = self._games
+        games.seed(secrets.randbits(64))
         truncated = np.zeros(num_envs, dtype=np.bool_)  # a game ends by its rules within 40 steps
         every = np.ones(num_envs, dtype=np.bool_)  # info's "_key" arrays: every environment has each key
         # What copy=False hands out: read-only views, since a step rewrites only what changed.
@@ -75,18 +84,19 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsArray, dict[str, Any]]:
-        """New games in every environment: ``options["deals"]`` when given, else deal numbers drawn from ``seed``."""
+        """New games in every environment: ``options["deals"]`` when given, else each environment's next deal
+        of the split, from its generator (environment i's starts at ``seed + i`` when a seed is given)."""
         options = options or {}
         unknown = sorted(set(options) - {"deals"})
         if unknown:
             raise ValueError(f"unknown reset option(s) {', '.join(map(repr, unknown))}: the only one is 'deals'")
         games = self._games
-        games.rng = K.make_rng(seed if seed is not None else secrets.randbits(64))
+        if seed is not None:
+            games.seed(seed)
         if "deals" in options:
             games.deals[:] = self._deal_list(options["deals"])
         else:
-            for i in range(self.num_envs):
-                games.deals[i] = K.next_random(games.rng)
+            games.draw()
         games.reset()
         self._started = True
         return self._out("obs"), self._info()
@@ -105,18 +115,29 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
             cell = f" ({action_name(a)})" if 0 <= a < V.ACTIONS else ""
             raise ActionError(f"environment {bad}: action {a}{cell} is not a legal cell now")
         out = self._out
-        return out("obs"), out("rewards"), out("terminated"), out("truncated"), self._info()
+        info = self._info()
+        if games.terminated.any():
+            won, score = games.outcomes()  # an illegal action's ending: the game goes on, neither won nor scored
+            ended = games.terminated.copy()
+            info.update(won=won & ended, _won=ended, score=np.where(ended, score, 0), _score=ended)
+        return out("obs"), out("rewards"), out("terminated"), out("truncated"), info
 
-    def expert_actions(self) -> Actions:
-        """What the ``best`` player's rollout policy would play in every environment now: demonstrations for
-        imitation learning (it wins about 83 % of deals on its own, greedy 11 %).
+    def rollout_actions(self) -> Actions:
+        """What the ``best`` player's rollout policy (the ``rollout`` agent of docs/benchmark.md) would play in
+        every environment now: demonstrations for imitation learning (it wins about 83 % of deals on its own,
+        greedy 11 %).
 
         The policy sees only what a player sees: the board and the card to place, never the stock beyond it.
         An environment whose episode has just ended gets 0, which its next step ignores.
         """
         if not self._started:
-            raise RuntimeError("call reset() before expert_actions()")
-        return self._games.expert_actions()
+            raise RuntimeError("call reset() before rollout_actions()")
+        return self._games.rollout_actions()
+
+    def expert_actions(self) -> Actions:
+        """The former name of :meth:`rollout_actions` ("expert" is the ``expert`` player's name alone)."""
+        warnings.warn("expert_actions() is now rollout_actions()", DeprecationWarning, stacklevel=2)
+        return self.rollout_actions()
 
     def action_masks(self) -> ObsArray:
         """The legal actions of every environment, shape ``(num_envs, 49)``, ``int8``."""
@@ -128,12 +149,15 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
 
     def _info(self) -> dict[str, Any]:
         every = self._out("every")
-        return {"action_mask": self._out("masks"), "_action_mask": every, "deal": self._out("deals"), "_deal": every}
+        info = {"action_mask": self._out("masks"), "_action_mask": every}
+        if self.settings.expose_deal:
+            info.update(deal=self._out("deals"), _deal=every)
+        return info
 
     def _deal_list(self, deals: object) -> list[np.uint64]:
         if not isinstance(deals, Sequence | np.ndarray) or len(deals) != self.num_envs:
             raise ValueError(f"options['deals'] must list {self.num_envs} deal numbers, one per environment")
-        return [deal_of_option(d) for d in deals]
+        return [self.settings.check_deal(deal_of_option(d)) for d in deals]
 
 
 def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
