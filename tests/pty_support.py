@@ -50,7 +50,8 @@ class IndicScreen(pyte.Screen):  # type: ignore[misc]
 
 class Terminal:
     """``foursquare play ARGS`` on a pty of ``size`` (columns, lines); its games kept in ``data_dir``; ``env``
-    added to the environment and the variables named in ``unset`` taken out.
+    added to the environment and the variables named in ``unset`` taken out; ``program`` the command that starts
+    the game (this Python's, unless a test runs another installation's ``foursquare play``).
 
     ``output`` is everything the program wrote; ``screen`` is what a terminal emulator shows of it.
     """
@@ -63,6 +64,7 @@ class Terminal:
         env: dict[str, str] | None = None,
         unset: tuple[str, ...] = (),
         launcher: tuple[str, ...] = (),
+        program: tuple[str, ...] = tuple(PLAY),
     ) -> None:
         columns, lines = size
         self.master, self.slave = os.openpty()
@@ -74,7 +76,7 @@ class Terminal:
             environment.pop(name, None)
         environment.update(env or {})
         self.process = subprocess.Popen(
-            [*launcher, *PLAY, *args],
+            [*launcher, *program, *args],
             stdin=self.slave,
             stdout=self.slave,
             stderr=self.slave,
