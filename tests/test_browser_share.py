@@ -259,7 +259,8 @@ def test_a_hidden_deal_is_shared_by_its_games_address(browser: Any, server: str)
     page = new_page(browser, permissions=["clipboard-read", "clipboard-write"])
     game = open_home(page, server)
     page.click("#btn-share")
-    expect(page.locator(".toast-text").last).to_have_text(catalogue()["share.copied"])
+    words = catalogue()
+    expect(page.locator(".toast-text").last).to_have_text(f"{words['share.copiedShort']} {words['share.whatLive']}")
     assert page.evaluate("navigator.clipboard.readText()") == f"{server}/game/{game}"
     assert page.errors == []
     page.context.close()

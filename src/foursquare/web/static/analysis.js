@@ -3,7 +3,8 @@
 // score after every move, the mistakes marked), the costliest moves, and marks under the replay slider
 // where the mistakes were (each opens that position, the cell played and the best marked).
 
-import { api } from "./api.js";
+import { api, ApiError } from "./api.js";
+import { dayEnd, localTime } from "./daily.js";
 import { evaluationChart, markChartMove } from "./chart.js";
 import { $, el, errorMessage } from "./dom.js";
 import { cardSymbol, decimal, integer, percent, t } from "./i18n.js";
@@ -69,6 +70,11 @@ async function loadAnalysis() {
     }
   } catch (error) {
     if (!isCurrent(id)) return;
+    const daily = currentGame().daily;
+    if (error instanceof ApiError && error.code === "daily_secret" && daily) {
+      opensLater(id, dayEnd(daily));
+      return;
+    }
     asked = null;
     body.replaceChildren(
       el("p", { class: "analysis-error", text: t("over.analysisFailed", { detail: errorMessage(error) }) }),
@@ -77,6 +83,26 @@ async function loadAnalysis() {
   } finally {
     if (isCurrent(id)) section.setAttribute("aria-busy", "false");
   }
+}
+
+let opensTimer = 0;
+
+/**
+ * The analysis of today's daily game (`id`) opens for everyone at `opens` (the end of its UTC day): say when, in
+ * the player's own time, with no "Try again" before then; the page asks again itself at that time if still open.
+ * @param {string} id
+ * @param {Date} opens
+ */
+function opensLater(id, opens) {
+  const time = localTime(opens);
+  $("analysis-body").replaceChildren(
+    el("p", { class: "analysis-opens", "data-opens": opens.toISOString(), text: t("over.analysisOpens", { time }) }),
+  );
+  clearTimeout(opensTimer);
+  const wait = Math.min(opens.getTime() - Date.now() + 1000, 2 ** 31 - 1);
+  opensTimer = setTimeout(() => {
+    if (isCurrent(id) && asked === id) loadAnalysis();
+  }, Math.max(wait, 60_000)); // (a clock that runs ahead asks once a minute, not at once again and again)
 }
 
 /**

@@ -27,13 +27,15 @@ import { rerenderAnalysis } from "./analysis.js";
 import { currentReplay, setupReplayButtons, showReplay } from "./replay.js";
 import { route, showView, viewTitle } from "./routing.js";
 import { renderRules } from "./rules.js";
-import { copyLink, rerenderNoGame, shareLink } from "./share.js";
+import { copyLink, rerenderNoGame, shareLink, shareWhat } from "./share.js";
 import { setupShortcuts } from "./shortcuts.js";
 import { setupStats, showStats } from "./stats.js";
 import { currentView, gameState } from "./store.js";
 import { board } from "./table.js";
 import { applyTheme, setupTheme } from "./theme.js";
 import { setupConnection } from "./connection.js";
+import { renderDailyLink } from "./dailylink.js";
+import { setupToastPlacement } from "./toastplace.js";
 import { setupSync } from "./sync.js";
 import { registerServiceWorker } from "./pwa.js";
 import { setupReveal } from "./reveal.js";
@@ -52,7 +54,7 @@ function setupButtons() {
   $("btn-play-deal").addEventListener("click", playThisDeal);
   const share = () => {
     const state = gameState();
-    return state && copyLink(shareLink(state));
+    return state && copyLink(shareLink(state), shareWhat(state));
   };
   $("btn-share").addEventListener("click", share);
   $("btn-over-share").addEventListener("click", share);
@@ -80,6 +82,7 @@ function rerender() {
   renderRules();
   applyTheme();
   renderLanguageMenu();
+  renderDailyLink();
   $("board-message").textContent = "";
   $("offline-banner").textContent = $("offline-banner").hidden ? "" : t("connection.lost");
   const view = currentView();
@@ -99,16 +102,20 @@ function rerender() {
 }
 
 async function start() {
+  // A touch screen without a mouse is tapped, not clicked: the how-to line says so (before it is translated).
+  if (matchMedia("(hover: none) and (pointer: coarse)").matches) $("hand-help").dataset.i18n = "panel.dragHintTouch";
   await setupLanguage(waitForServer);
   onLanguageChange(rerender);
   translateTree(document);
   document.title = t("app.title");
   renderRules();
+  renderDailyLink();
   setupTheme();
   setupSettings();
   setupConnection();
   setupSync();
   setupReveal();
+  setupToastPlacement();
   board.onPlace = (row, col) => place(row, col);
   setupDrag((row, col) => place(row, col, { fly: false }));
   setupReplayButtons();

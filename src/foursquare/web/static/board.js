@@ -417,6 +417,8 @@ export class Board {
       slot.append(badge);
     }
     badge.textContent = hint.rank === 1 ? hint.label : integer(hint.rank);
+    // The cell's name (set just before by #label) says what its badge shows, as a name must hold its visible text.
+    slot.setAttribute("aria-label", `${slot.getAttribute("aria-label") ?? ""}, ${badge.textContent}`);
   }
 
   /**

@@ -9,7 +9,7 @@
 
 import { api, ApiError } from "./api.js";
 import { el, svgEl } from "./dom.js";
-import { integer, joinList, percent, t } from "./i18n.js";
+import { integer, intlLocale, joinList, percent, t } from "./i18n.js";
 import { dailyDate, isMine } from "./share.js";
 import { gameState } from "./store.js";
 
@@ -133,6 +133,26 @@ export function standingOf(results, score) {
   const others = results.players - (same > 0 ? 1 : 0);
   if (others <= 0) return null;
   return { lower, others, percent: Math.floor((lower * 100) / others) };
+}
+
+/**
+ * When the daily deal of `isoDate` (a UTC date, YYYY-MM-DD) is over, and the next one comes: midnight UTC after it.
+ * @param {string} isoDate
+ */
+export const dayEnd = (isoDate) => new Date(Date.parse(`${isoDate}T00:00:00Z`) + 86_400_000);
+
+/**
+ * A moment in the player's own time zone and language: its time ("01:00"), with the weekday first unless it
+ * is today where the player is (or `timeOnly`).
+ * @param {Date} moment
+ * @param {{timeOnly?: boolean}} [how]
+ */
+export function localTime(moment, { timeOnly = false } = {}) {
+  const today = moment.toDateString() === new Date().toDateString();
+  /** @type {Intl.DateTimeFormatOptions} */
+  const options = { hour: "numeric", minute: "2-digit" };
+  if (!timeOnly && !today) options.weekday = "long";
+  return new Intl.DateTimeFormat(intlLocale(), options).format(moment);
 }
 
 /** @param {string} isoDate */

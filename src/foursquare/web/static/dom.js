@@ -18,7 +18,7 @@ import { hasMessage, t } from "./i18n.js";
  * @typedef {"new-form" | "settings-form"} FormId
  * @typedef {"actions" | "analysis" | "analysis-body" | "analysis-title" | "assisted-tag" | "board" |
  *   "board-message" | "confirm-text" | "deal-label" | "face-down" | "face-down-gauge" | "face-down-meter" |
- *   "game-table" | "games" | "hand-caption" | "hand-card" | "hand-help" | "hint-box" | "hint-list" |
+ *   "game-table" | "game-title" | "games" | "hand-caption" | "hand-card" | "hand-help" | "hint-box" | "hint-list" |
  *   "hint-loading" | "hint-ranked" | "histogram" | "late-tag" | "new-deal-error" | "no-game" | "no-game-text" |
  *   "no-game-title" | "offline-banner" | "offline-tag" | "over" | "over-deal" | "over-reason" | "over-score" |
  *   "over-score-note" | "over-title" | "page-label" | "pager" | "readonly" | "readonly-text" | "replay" |

@@ -272,7 +272,9 @@ export async function place(row, col, { fly = true } = {}) {
   const card = seenCard();
   if (!isPlaying() || !isMine(gameState())) return;
   if (isBusy() || card === null) {
-    showTooSoon(row, col); // ignored, and shown to be
+    // Ignored, and shown and said to be: the next card is still on its way, or only just appeared.
+    const pending = $("hand-card").dataset.pending === "true";
+    showTooSoon(row, col, !isBusy() ? "move.tooSoon" : pending ? "move.pending" : "busy.waiting");
     return;
   }
   const before = currentGame();

@@ -281,6 +281,8 @@ function drawSlot(slot, name, step, turning) {
   slot.classList.toggle("occupied", pile !== undefined);
   slot.classList.toggle("legal", target);
   slot.classList.toggle("lesson-target", target);
+  // Every cell has a role for its name (aria-label is refused on a bare div): the step's a button, the others an
+  // image of their pile.
   if (target) {
     slot.dataset.tutorialTarget = name;
     slot.tabIndex = 0;
@@ -288,7 +290,7 @@ function drawSlot(slot, name, step, turning) {
   } else {
     delete slot.dataset.tutorialTarget;
     slot.removeAttribute("tabindex");
-    slot.removeAttribute("role");
+    slot.setAttribute("role", "img");
   }
   let card = /** @type {HTMLElement | null} */ (slot.querySelector(".card"));
   if (!pile) {

@@ -29,6 +29,7 @@ export function showGameOver(justEnded) {
   $("over-deal").textContent = state.deal !== null ? t("over.deal", { deal: String(state.deal) }) : "";
   $("btn-same-deal").hidden = state.deal === null || !isMine(state);
   $("btn-again").hidden = !isMine(state);
+  if (wasHidden) $("btn-analyze").hidden = false; // until it has shown the analysis (showAnalysis)
 
   openReplay(justEnded);
   $("replay").hidden = false;
@@ -58,4 +59,5 @@ export function showAnalysis() {
   title.setAttribute("tabindex", "-1");
   $("analysis").scrollIntoView({ block: "start", behavior: "smooth" });
   title.focus({ preventScroll: true });
+  $("btn-analyze").hidden = true; // it has done its work: the analysis is on screen
 }

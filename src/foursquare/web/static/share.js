@@ -45,16 +45,37 @@ export function shareLink(state) {
 }
 
 /**
- * Copy `link` (or a daily game's share text) to the clipboard; where the page may not, show it selected in a
- * dialog to copy by hand (a share text, which has several lines, in a text area made for it).
- * @param {string} link
+ * What whoever opens the share link of `state` gets, in the catalogue's words (null for a daily game's share
+ * text, which says it itself): a game's own address shows that game, live while it is played (its deal can be
+ * played once it is over); a deal's link or /daily starts a fresh game of the deal.
+ * @param {GameState} state
  */
-export async function copyLink(link) {
+export function shareWhat(state) {
+  if (state.daily && isMine(state)) return state.outcome === "playing" ? "share.whatDeal" : null;
+  if (state.deal !== null) return "share.whatDeal";
+  return state.outcome === "playing" ? "share.whatLive" : "share.whatOver";
+}
+
+/**
+ * Copy `link` (or a daily game's share text) to the clipboard, saying what a friend gets from it (`what`, a
+ * catalogue key of shareWhat); where the page may not, show it selected in a dialog to copy by hand (a share
+ * text, which has several lines, in a text area made for it), with the same words.
+ * @param {string} link
+ * @param {string | null} [what]
+ */
+export async function copyLink(link, what = null) {
   const isText = link === dailyText;
+  const note = document.getElementById("share-what");
+  if (note) {
+    note.textContent = what && !isText ? t(what) : "";
+    note.hidden = !note.textContent;
+  }
   try {
     if (!navigator.clipboard) throw new Error("no clipboard");
     await navigator.clipboard.writeText(link);
-    toast(t(isText ? "daily.share.copied" : "share.copied"));
+    if (isText) toast(t("daily.share.copied"));
+    else if (what === null || what === "share.whatDeal") toast(t("share.copied"));
+    else toast(`${t("share.copiedShort")} ${t(what)}`);
   } catch {
     const dialog = $("share-dialog");
     const field = $("share-link");

@@ -66,11 +66,14 @@ let tooSoonTimer = 0;
 /**
  * A tap on (row, col) came too soon, before the card to place had been seen (or while a move was under way),
  * and was ignored: say so where the player looks, so it does not pass for a tap the page missed. The
- * tapped cell shows "wait" and the card to place is ringed: that is the card the next tap will place.
+ * tapped cell shows "wait" and the card to place is ringed: that is the card the next tap will place; the
+ * board's caption says why (`say`, a catalogue key), for the eye and for screen readers.
  * @param {number} row
  * @param {number} col
+ * @param {string} say
  */
-export function showTooSoon(row, col) {
+export function showTooSoon(row, col, say) {
+  $("board-message").textContent = t(say);
   const elements = [board.slotFor(row, col), $("hand-card")];
   for (const element of elements) {
     if (!element) continue;
@@ -188,6 +191,7 @@ function renderControls(state, playing) {
   $("hand-caption").textContent = t(playing ? "panel.toPlace" : "replay.nextCard");
   const dealLabel = $("deal-label");
   dealLabel.textContent = dealText(state);
+  $("game-title").textContent = dealText(state); // the view's one h1, for screen readers
   dealLabel.title = state.deal !== null ? "" : t("panel.dealHiddenNote");
   $("variant-tags").replaceChildren(...variantText(state.variant).map((text) => el("span", { class: "tag", text })));
 }
