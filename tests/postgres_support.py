@@ -21,7 +21,6 @@ import glob
 import itertools
 import os
 import pwd
-import select
 import shutil
 import subprocess
 import sys
@@ -29,6 +28,8 @@ import tempfile
 import threading
 from pathlib import Path
 from urllib.parse import quote
+
+import process_support
 
 USER = "foursquare"
 """The cluster's superuser, whom every URL names."""
@@ -107,13 +108,10 @@ class Cluster:
         return cluster
 
     def _start_watchdog(self) -> None:
-        """Start :func:`watch` for this process: in a session of its own, so that the Ctrl-C or the signal that
-        ends the tests does not end it before it has stopped the server."""
-        command = [sys.executable, __file__, str(os.getpid()), str(self.root), str(self.bindir), self.run_as or ""]
-        # Not tagged as the tests' processes are (process_support.TAG): their watchdog would end this one mid-stop.
-        env = {name: text for name, text in os.environ.items() if name != "FOURSQUARE_TEST_PROCESS"}
-        subprocess.Popen(command, env=env, cwd="/", start_new_session=True, stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        """Start :func:`watch` for this process."""
+        # Untagged (process_support.TAG): the watchdog of the tests' own processes would end this one mid-stop.
+        process_support.detach([sys.executable, __file__, str(os.getpid()), str(self.root), str(self.bindir),
+                                self.run_as or ""])  # fmt: skip
 
     def _run(self, program: str, *args: str) -> None:
         command = [str(self.bindir / program), *args]
@@ -178,16 +176,8 @@ class Cluster:
 
 
 def watch(parent: int, cluster: Cluster) -> None:
-    """Wait until the process ``parent`` has ended, then stop ``cluster`` if it still runs (its folder still
-    exists). A pidfd wakes the wait when the process ends: no polling, and no mistaking a later process that is
-    given the same number."""
-    try:
-        handle = os.pidfd_open(parent)
-    except ProcessLookupError:  # already gone
-        handle = None
-    if handle is not None:
-        select.select([handle], [], [])
-        os.close(handle)
+    """Wait until the process ``parent`` has ended, then stop ``cluster`` if it still runs (its folder exists)."""
+    process_support.wait_for_end(parent)
     cluster.stop()
 
 

@@ -46,11 +46,22 @@ def end_with_this_process() -> str:
     it). Returns the tag's value."""
     value = f"{os.getpid()}-{secrets.token_hex(6)}"
     os.environ[TAG] = value
-    untagged = {name: text for name, text in os.environ.items() if name != TAG}
-    subprocess.Popen([sys.executable, __file__, str(os.getpid()), value], env=untagged, cwd="/",
-                     start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                     stderr=subprocess.DEVNULL)  # fmt: skip
+    detach([sys.executable, __file__, str(os.getpid()), value])
     return value
+
+
+#: Starts its arguments as a command in a new session, and ends at once.
+_STARTER = """import subprocess, sys
+subprocess.Popen(sys.argv[1:], cwd="/", start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                 stderr=subprocess.DEVNULL)"""
+
+
+def detach(command: list[str]) -> None:
+    """Start ``command`` untagged, in a session of its own (the Ctrl-C that ends the tests does not reach it), and
+    not as a child of this process: a go-between starts it and ends, so nothing here waits for the command, nor
+    warns at exit that it still runs."""
+    untagged = {name: text for name, text in os.environ.items() if name != TAG}
+    subprocess.run([sys.executable, "-c", _STARTER, *command], env=untagged, check=True, timeout=120)
 
 
 def tagged(value: str) -> list[int]:
