@@ -43,6 +43,20 @@ ENGINES = ("sqlite", "postgresql")
 """The engines of the games database that the store's and the API's tests run on (``database`` below)."""
 
 
+POSTGRES_FIXTURES = {"postgres_cluster", "postgres_url"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m "not slow"`` deselects by the marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests on PostgreSQL (Debian's, from apt) are ``slow``: ``make test`` runs them, ``make check`` keeps to
+    SQLite, whose store is the same code above the engine's few lines."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        on_postgres = callspec is not None and callspec.params.get("database") == "postgresql"
+        if on_postgres or POSTGRES_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def postgres_cluster() -> postgres_support.Cluster:
     """A throwaway PostgreSQL cluster for this test process (``fsync`` off: its data is thrown away)."""

@@ -59,6 +59,7 @@ def cluster() -> Iterator[postgres_support.Cluster]:
     started.stop()
 
 
+@pytest.mark.slow  # PostgreSQL (from apt): make test, not make check
 @pytest.mark.parametrize("idle_check", [0.0, 3600.0], ids=["pool-checks-each-connection", "connection-breaks"])
 def test_postgresql_down_is_503_and_the_move_asked_again_after_it_is_played(
     cluster: postgres_support.Cluster, idle_check: float, monkeypatch: pytest.MonkeyPatch
@@ -111,6 +112,7 @@ def test_an_sqlite_file_locked_by_another_program_is_503_and_the_move_asked_agai
         assert played.status_code == 200 and played.json()["turn"] == state["turn"] + 1
 
 
+@pytest.mark.slow  # PostgreSQL
 def test_once_postgresql_is_found_away_a_request_waits_a_second_for_a_connection_not_the_whole_timeout(
     cluster: postgres_support.Cluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -154,6 +156,7 @@ def test_once_postgresql_is_found_away_a_request_waits_a_second_for_a_connection
     store.close()
 
 
+@pytest.mark.slow  # PostgreSQL
 def test_a_pool_whose_every_connection_is_in_use_is_busy_not_away(
     cluster: postgres_support.Cluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -55,7 +55,7 @@ def late(deal: int, unseen: int) -> View:
     return game.view()
 
 
-@pytest.mark.parametrize("deal", [5, 7])  # three cards unseen, the moves' values differing
+@pytest.mark.parametrize("deal", [5, pytest.param(7, marks=pytest.mark.slow)])  # three cards unseen, values differing
 def test_the_expected_score_of_each_move_is_the_engine_s_expectimax(deal: int) -> None:
     view = late(deal, 3)
     assert view.outcome.status == "playing"
@@ -72,7 +72,7 @@ def test_the_expected_score_of_each_move_is_the_engine_s_expectimax(deal: int) -
     assert len(chances) > 1, "every move wins as often: the chances test little"
 
 
-@pytest.mark.parametrize(("deal", "unseen"), [(5, 4), (8, 4), (29, 4)])
+@pytest.mark.parametrize(("deal", "unseen"), [pytest.param(5, 4, marks=pytest.mark.slow), (8, 4), (29, 4)])
 def test_judging_a_move_prunes_without_changing_a_value(deal: int, unseen: int) -> None:
     view = late(deal, unseen)
     values = {move: expected_score(view, move) for move in view.legal_moves}

@@ -17,6 +17,8 @@ from foursquare.engine import Variant
 from foursquare.store import DATABASE_ENV, SCHEMA_VERSION, Store, StoreError
 from foursquare.web.rate_limits import RateLimits
 
+pytestmark = pytest.mark.slow  # PostgreSQL (Debian's, from apt): make test, not make check
+
 SERVE = [sys.executable, "-m", "foursquare.cli", "serve", "--port", "0"]
 
 

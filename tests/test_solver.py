@@ -550,6 +550,7 @@ def _burn_cpu() -> list[subprocess.Popen[bytes]]:
     return [subprocess.Popen([sys.executable, "-c", loop]) for _ in range(2)]
 
 
+@pytest.mark.slow  # it keeps both cores busy on purpose
 def test_cli_solve_nodes_is_the_same_answer_under_load() -> None:
     """A node budget and no timeout: the search never looks at the clock, so two runs — the second with the
     processors busy with other work — give the same document, positions and line included (seconds aside).

@@ -89,7 +89,7 @@ def test_agrees_with_the_deepening_while_the_box_is_open(variant: Variant) -> No
             assert answer(game, best - 1).verdict == "none", seed
 
 
-@pytest.mark.parametrize("deal", [1, 5, 21])
+@pytest.mark.parametrize("deal", [1, pytest.param(5, marks=pytest.mark.slow), pytest.param(21, marks=pytest.mark.slow)])
 def test_from_the_first_card(deal: int) -> None:
     """From the start (one frame, the first card on a corner, an edge or a middle cell): deal 1 is won with 16
     cards, deal 5 with 17 and deal 21 with 18, and none a card sooner."""
@@ -102,6 +102,7 @@ def test_from_the_first_card(deal: int) -> None:
         assert answer(game, best - 1).verdict == "none"
 
 
+@pytest.mark.slow  # 3 million positions, three times (make check: the small budget's test below)
 def test_the_exact_stage_settles_what_the_budget_left_open() -> None:
     """Deal 203: 3 million positions of the deepening leave 22..23 open; the exact stage, with the budget's
     deterministic time, proves 22 — and gives the same answer twice (a count of work, not a clock)."""
@@ -154,6 +155,7 @@ def test_a_stop_request_between_the_check_and_the_search_still_stops_it(monkeypa
     assert answer.verdict == "unknown" and answer.work < 0.5  # the whole question takes 16 units
 
 
+@pytest.mark.slow  # 3 million positions
 def test_cli_solve_proves_a_hard_deal_within_the_budget() -> None:
     result = run_cli("solve", "--deal", "203", "--nodes", "3000000", "--json")
     assert result.returncode == 0, result.stderr

@@ -52,7 +52,12 @@ def played(deal: int, moves: int) -> View:
 RISKY = [(33, 26), (127, 30), (180, 32)]
 
 
-@pytest.mark.parametrize(("deal", "moves", "depth"), [(33, 26, 2), (127, 30, 1), (127, 30, 2), (180, 32, 2)])
+# make check: one position at depth 1; make test: the deeper (and costlier) ones too.
+@pytest.mark.parametrize(
+    ("deal", "moves", "depth"),
+    [pytest.param(33, 26, 2, marks=pytest.mark.slow), (127, 30, 1), pytest.param(127, 30, 2, marks=pytest.mark.slow),
+     pytest.param(180, 32, 2, marks=pytest.mark.slow)],
+)  # fmt: skip
 def test_the_kernel_s_survival_is_the_engine_s_expectimax(deal: int, moves: int, depth: int) -> None:
     view = played(deal, moves)
     assert view.outcome.status == "playing"
