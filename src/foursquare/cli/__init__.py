@@ -33,7 +33,7 @@ from typing import Any
 
 from foursquare import __version__
 from foursquare.cards import CardError
-from foursquare.cli import autoplay, bench, coach, learn, play, records, serve, solve, stats, study
+from foursquare.cli import autoplay, bench, coach, learn, play, records, rl, serve, solve, stats, study
 from foursquare.cli.errors import user_message
 from foursquare.cli.language import add_lang_option, choose_language
 from foursquare.cli.options import EXIT_BAD_INPUT, CommandError, values_may_start_with_a_dash
@@ -51,7 +51,7 @@ EXIT_INTERNAL_ERROR = 1
 OUTPUT_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 # In the order ``foursquare --help`` lists them.
-COMMAND_GROUPS = (play, learn, stats, records, autoplay, coach, solve, bench, study, serve)
+COMMAND_GROUPS = (play, learn, stats, records, autoplay, coach, solve, bench, rl, study, serve)
 
 
 def build_parser(t: Translator | None = None) -> Parser:

@@ -21,6 +21,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "postgres": ("psycopg", "psycopg_pool"),
     "study": ("distributed", "matplotlib"),
     "rl": ("gymnasium", "PIL"),
+    "data": ("minari", "pyarrow"),
 }
 
 
