@@ -14,7 +14,7 @@ BIN := $(VENV)/bin
 LOCK := requirements/ci.txt
 PIP := $(BIN)/python -m pip install --quiet --constraint $(LOCK)
 
-.PHONY: play test check serve install test-install browser postgresql warm-start lint typecheck layers jscheck jstest page test-loaded lock clean
+.PHONY: play test check serve install test-install check-install browser postgresql warm-start lint typecheck layers jscheck jstest page test-loaded lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,16 @@ TORCH ?= $(shell grep -o '^torch==[^ ]*' requirements/pins.in)
 $(VENV)/.test-installed: pyproject.toml $(LOCK) | $(BIN)/python
 	$(PIP) $(TORCH)
 	$(PIP) -e '.[test,baseline]'
+	touch $@ $(VENV)/.check-installed $(VENV)/.installed $(VENV)/.web-installed
+
+# make check's install: the test tools and every extra but the baseline (torch, 754 MB), and nothing from apt. The
+# tests that need torch skip without it; those that need Debian's Chromium or PostgreSQL are slow (make test's) but
+# one page smoke test, which skips without Chromium.
+$(VENV)/.check-installed: pyproject.toml $(LOCK) $(COMPILED) | $(BIN)/python
+	$(PIP) -e '.[test]'
 	touch $@ $(VENV)/.installed $(VENV)/.web-installed
+
+check-install: $(VENV)/.check-installed
 
 install: $(VENV)/.installed
 
@@ -126,7 +135,7 @@ warm-start: test-install
 	echo $$! > $(VENV)/warm.pid
 
 # The checks side by side: the tests' output as it comes, then the log of any other check that failed.
-check: test-install browser postgresql node_modules/.installed jstest page
+check: check-install node_modules/.installed jstest page
 	@trap 'kill $$(jobs -p) 2>/dev/null' EXIT; \
 	$(BIN)/ruff check src tests > $(VENV)/ruff.log 2>&1 & ruff=$$!; \
 	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & mypy=$$!; \
