@@ -20,7 +20,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml $(LOCK) | $(BIN)/python
+# The install compiles the kernel ahead of time (setup.py; numba is a build requirement only): again whenever the
+# sources it is compiled from change, so that it never falls back to numba's compile (foursquare.kernel.compiled).
+COMPILED := setup.py $(addprefix src/foursquare/kernel/,exports.py montecarlo.py policies.py rng.py rules.py state.py survival.py)
+
+$(VENV)/.installed: pyproject.toml $(LOCK) $(COMPILED) | $(BIN)/python
 	$(PIP) -e .
 	touch $@
 
@@ -29,7 +33,7 @@ $(VENV)/.installed: pyproject.toml $(LOCK) | $(BIN)/python
 # TORCH="torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu".
 TORCH ?= $(shell grep -o '^torch==[^ ]*' requirements/pins.in)
 
-$(VENV)/.test-installed: pyproject.toml $(LOCK) | $(BIN)/python
+$(VENV)/.test-installed: pyproject.toml $(LOCK) $(COMPILED) | $(BIN)/python
 	$(PIP) $(TORCH)
 	$(PIP) -e '.[test,baseline]'
 	touch $@ $(VENV)/.check-installed $(VENV)/.installed $(VENV)/.web-installed
@@ -50,7 +54,7 @@ test-install: $(VENV)/.test-installed
 play: install
 	$(BIN)/foursquare play
 
-$(VENV)/.web-installed: pyproject.toml $(LOCK) | $(BIN)/python
+$(VENV)/.web-installed: pyproject.toml $(LOCK) $(COMPILED) | $(BIN)/python
 	$(PIP) -e '.[web]'
 	touch $@
 
@@ -163,4 +167,4 @@ lock: | $(BIN)/python
 		--custom-compile-command "make lock" --quiet -o $(LOCK)
 
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info $(STATIC)/dist
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info $(STATIC)/dist src/foursquare/kernel/_compiled*.so

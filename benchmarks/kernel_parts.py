@@ -29,7 +29,7 @@ from foursquare import kernel as K
 from foursquare.cards import deal_stock
 from foursquare.engine import Variant
 from foursquare.kernel import boards as B
-from foursquare.kernel import rng
+from foursquare.kernel import rng, rules
 from foursquare.kernel import vector as V
 from foursquare.kernel.rows import row, unmanaged
 from foursquare.kernel.state import copy_state

@@ -11,6 +11,7 @@ from numba import njit
 from foursquare import jitcache
 from foursquare import kernel as K
 from foursquare.engine import Game, Move, Outcome, Variant
+from foursquare.kernel import rules
 
 Grid = dict[tuple[int, int], tuple[int, bool, int, int]]
 
@@ -97,10 +98,10 @@ def replay_snapshots(
     legals = np.full((n, K.MAX_MOVES), -1, dtype=np.int64)
     counts = np.zeros(n, dtype=np.int64)
     buf = np.empty(K.MAX_MOVES, dtype=np.int64)
-    for i in range(n):
-        K.place(state, moves[i], stock[state[K.TURN]])
+    for i in range(n):  # the rules' numba functions: K's may be the ahead-of-time ones, which numba cannot call
+        rules.place(state, moves[i], stock[state[K.TURN]])
         states[i, :] = state
-        k = K.legal(state, buf)
+        k = rules.legal(state, buf)
         counts[i] = k
         legals[i, :k] = buf[:k]
     return states, legals, counts

@@ -34,9 +34,7 @@ def without(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[str]]:
 
 
 def test_every_extra_is_installed_for_the_tests() -> None:
-    assert {extra: extras.missing_modules(extra) for extra in extras.EXTRAS} == {
-        "web": [], "postgres": [], "study": [], "rl": []
-    }
+    assert {extra: extras.missing_modules(extra) for extra in extras.EXTRAS} == {extra: [] for extra in extras.EXTRAS}
 
 
 @pytest.mark.parametrize(
@@ -46,6 +44,10 @@ def test_every_extra_is_installed_for_the_tests() -> None:
         ("distributed", ["study", "run", "--what", "greedy", "--deals", "1-2"], "study", "foursquare study run"),
         ("matplotlib", ["study", "report", "--html", "x.html"], "study", "foursquare study report"),
         ("gymnasium", ["bench", "--rl"], "rl", "foursquare bench --rl"),
+        ("numba", ["solve", "--deal", "3"], "solver", "foursquare solve"),
+        ("numba", ["deal", "--winnable"], "solver", "foursquare deal --winnable"),
+        ("numba", ["autoplay", "--player", "expert", "--deal", "3"], "solver", "foursquare autoplay --player expert"),
+        ("numba", ["play", "--winnable"], "solver", "foursquare play --winnable"),
     ],
 )
 def test_a_missing_extra_is_one_line_and_exit_2(

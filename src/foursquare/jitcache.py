@@ -9,24 +9,64 @@ fingerprints a package's sources and those constants and flushes the cache of ev
 the package whenever the fingerprint differs from the one stored beside the cache. Each compiled package
 calls it once its modules are imported; code outside them that compiles their functions into cached
 functions of its own (the tests' helpers) calls it too, with its own file added to the sources.
+
+numba is an extra (``solver``): the player's install runs the kernel ahead-of-time compiled
+(:mod:`foursquare.kernel.compiled`) and has no numba. :func:`njit` is then a stand-in whose functions
+say what is missing when called; the kernel's modules stay importable for their constants and helpers.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from importlib.util import find_spec
 from pathlib import Path
 from types import ModuleType
-from typing import Any
-
-from numba.core.dispatcher import Dispatcher
+from typing import Any, TypeVar
 
 from foursquare.cards import DECK_SIZE, SUITS
 from foursquare.engine import GRID, MAX_FACE_DOWN, PILE_CAP, WINNING_CELLS
 from foursquare.files import FileWriteError, write_text
 
 STAMP_NAME = "foursquare.fingerprint"
+#: Whether numba is installed (the ``solver`` extra): without it nothing is compiled at run time.
+NUMBA = find_spec("numba") is not None
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+class CompilerMissing(RuntimeError):
+    """A compiled function was called that neither numba nor the ahead-of-time kernel provides."""
+
+
+class _Uncompiled:
+    """What :func:`njit` gives without numba: the Python function, kept for its name, refusing to run (its loops
+    in pure Python would take minutes where the compiled code takes a second)."""
+
+    def __init__(self, function: Callable[..., Any]) -> None:
+        self.py_func = function
+        self.__name__ = function.__name__
+        self.__doc__ = function.__doc__
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise CompilerMissing(
+            f"{self.py_func.__module__}.{self.__name__} needs numba, which is not installed, and the ahead-of-time "
+            "compiled kernel does not provide it: pip install 'foursquare-solitaire[solver]'"
+        )
+
+
+def njit(**options: Any) -> Callable[[_Function], _Function]:
+    """``numba.njit(**options)`` when numba is installed; else a stand-in (see :class:`_Uncompiled`)."""
+    if NUMBA:
+        import numba
+
+        return numba.njit(**options)  # type: ignore[no-any-return]
+
+    def stand_in(function: _Function) -> _Function:
+        return _Uncompiled(function)  # type: ignore[return-value]
+
+    return stand_in
 
 
 def package_sources(package_file: str) -> tuple[Path, ...]:
@@ -43,7 +83,11 @@ def fingerprint(sources: Iterable[Path]) -> str:
 
 
 def compiled_functions(modules: Iterable[ModuleType]) -> list[Any]:
-    """The numba dispatchers defined (not merely imported) in ``modules``."""
+    """The numba dispatchers defined (not merely imported) in ``modules`` (none without numba)."""
+    if not NUMBA:
+        return []
+    from numba.core.dispatcher import Dispatcher
+
     return [
         obj
         for module in modules
@@ -56,7 +100,7 @@ def refresh(modules: Iterable[ModuleType], sources: Iterable[Path]) -> bool:
     """Flush the on-disk cache of the compiled functions of ``modules`` if ``sources`` changed since
     it was written; return whether it did. A cache that cannot be written is left to numba."""
     functions = compiled_functions(modules)
-    if not functions:  # e.g. NUMBA_DISABLE_JIT=1: nothing is compiled, nothing is cached
+    if not functions:  # no numba, or NUMBA_DISABLE_JIT=1: nothing is compiled, nothing is cached
         return False
     stamp = Path(functions[0].stats.cache_path) / STAMP_NAME
     current = fingerprint(sources)

@@ -70,6 +70,10 @@ def run_autoplay(args: argparse.Namespace) -> int:
     t: Translator = args.translator
     if args.player not in PLAYER_NAMES:
         raise CommandError(t("cli.player.unknown", name=repr(args.player), choices=", ".join(PLAYER_NAMES)))
+    if args.player == "expert":  # the solver judges its candidates
+        from foursquare.cli.extras import require_extra
+
+        require_extra("solver", "foursquare autoplay --player expert", t)
     _refuse_what_is_ignored(args, t)
     if args.deals is not None:
         return _play_many(args)

@@ -69,7 +69,10 @@ def run_hint(args: argparse.Namespace) -> int:
 
 def run_analyze(args: argparse.Namespace) -> int:
     """Analyse a finished game: its mistakes, then the perfect-information verdict."""
+    from foursquare.cli.extras import require_extra
+
     t: Translator = args.translator
+    require_extra("solver", "foursquare analyze", t)
     game = record.read(args.record)
     if not game.is_over():
         command = f"foursquare play {args.record}"

@@ -1,7 +1,8 @@
 """The optional parts of Foursquare: which commands need which extra, and the one line that says so.
 
-``pip install foursquare-solitaire`` gives the rules, the command line and the terminal game; the web app,
-studies and the reinforcement-learning environments are extras. A command checks its extra before it imports
+``pip install foursquare-solitaire`` gives the rules, the command line, the terminal game, the lesson and the
+hints (the kernel compiled ahead of time); the solver (numba), its exact stage (OR-Tools), the web app, studies
+and the reinforcement-learning environments are extras. A command checks its extra before it imports
 anything of it, so a missing one is a clear line and exit 2, not an ``ImportError``'s traceback.
 """
 
@@ -17,10 +18,12 @@ DISTRIBUTION = "foursquare-solitaire"
 #: Each extra, with the top-level modules it installs that the commands import. A command asks for its whole
 #: extra, as ``pip`` installs it, rather than for the one module it happens to import first.
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "web": ("fastapi", "uvicorn", "pydantic", "webauthn", "limits", "fastapi_offline", "prometheus_client"),
+    "solver": ("numba", "llvmlite"),
+    "exact": ("ortools",),
+    "web": ("fastapi", "uvicorn", "pydantic", "webauthn", "limits", "fastapi_offline", "prometheus_client", "numba"),
     "postgres": ("psycopg", "psycopg_pool"),
-    "study": ("distributed", "matplotlib"),
-    "rl": ("gymnasium", "PIL"),
+    "study": ("distributed", "matplotlib", "numba"),
+    "rl": ("gymnasium", "PIL", "numba"),
     "data": ("minari", "pyarrow"),
 }
 

@@ -103,6 +103,10 @@ def run_play(args: argparse.Namespace) -> int:
 
     t = _translator(getattr(args, "translator", None))
     _refuse_what_is_ignored(args, t)
+    if args.winnable:  # the solver proves the deal winnable
+        from foursquare.cli.extras import require_extra
+
+        require_extra("solver", "foursquare play --winnable", t)
     if args.list or args.delete is not None:
         for line in list_lines(t) if args.list else delete(args.delete, t):
             print(line)

@@ -63,9 +63,12 @@ def run_deal(args: argparse.Namespace) -> int:
 
 def _winnable_deal(args: argparse.Namespace) -> int:
     """``deal --winnable``: a random deal the solver proves winnable, and its stock order."""
-    from foursquare.solver import random_winnable_deal  # numba: slow to import, so only when needed
+    from foursquare.cli.extras import require_extra
 
     t: Translator = args.translator
+    require_extra("solver", "foursquare deal --winnable", t)
+    from foursquare.solver import random_winnable_deal  # numba: slow to import, so only when needed
+
     variant = variant_of(args)
     deal = random_winnable_deal(variant, seed=args.seed)
     stock = deal_stock(deal)

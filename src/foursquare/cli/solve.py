@@ -48,8 +48,10 @@ def register(sub: Any, t: Translator | None = None) -> None:
 
 def run_solve(args: argparse.Namespace) -> int:
     """Solve a deal, or the position a record reaches, with the whole stock known."""
+    from foursquare.cli.extras import require_extra
     from foursquare.cli.progress import working
 
+    require_extra("solver", "foursquare solve", args.translator)
     if args.record is not None:
         given = house_rules_given(args)
         if given:
@@ -79,6 +81,8 @@ def solution_text(solution: Solution, game: Game, t: Translator | None = None) -
     lines.append(t("cli.solve.best", score=t("cli.solve.none") if solution.best_score is None else solution.best_score))
     if solution.status == "bounds":
         lines.append(t("cli.solve.upper", upper=solution.upper_bound))
+    if solution.exact_missing:
+        lines.append(t("cli.solve.exact_missing", install="pip install 'foursquare-solitaire[exact]'"))
     if solution.line:
         lines.append(t("cli.solve.line", cells=" ".join(m.name for m in solution.line)))
     lines.append(t("cli.solve.time", seconds=t.number(solution.seconds, 2), nodes=solution.nodes))

@@ -18,7 +18,11 @@ Modules, one job each:
   legal actions as bit boards) and :mod:`~foursquare.kernel.rows` (arrays without reference counts,
   for their per-game loop);
 
-This package re-exports their public names: ``from foursquare import kernel as K`` then ``K.place``.
+This package re-exports their public names: ``from foursquare import kernel as K`` then ``K.place``. Those that
+Python calls (:data:`~foursquare.kernel.exports.EXPORTS`) are compiled ahead of time when the package is built,
+and ``K`` gives that machine code while it is current (:mod:`~foursquare.kernel.compiled`): the player's
+install runs them without numba and without a compile. The rest (the vector environments, the helpers the
+solver and the tests compile into their own code) need numba, the ``solver`` extra.
 
 numba caches each compiled function on disk (``cache=True``) but only checks that function's own file
 for changes, and bakes in the constants it read: after editing a kernel module (or the engine's
@@ -29,23 +33,17 @@ therefore flushes the package's cache whenever any of its sources (or those cons
 from __future__ import annotations
 
 from foursquare import jitcache
-from foursquare.kernel import boards, montecarlo, policies, rng, rows, rules, state, survival, vector
-from foursquare.kernel.montecarlo import monte_carlo
+from foursquare.kernel import compiled, montecarlo, policies, rng, rules, state, survival
 from foursquare.kernel.policies import (
     POLICY_WEIGHTS,
-    greedy_choice,
-    greedy_games,
-    greedy_move,
     greedy_playout,
-    policy_choice,
-    policy_games,
     policy_playout,
     policy_value,
     random_games,
     random_move,
 )
 from foursquare.kernel.rng import below, make_rng, next_random, shuffle_tail
-from foursquare.kernel.rules import evaluate, face_down, legal, place, rank_of
+from foursquare.kernel.rules import face_down, rank_of
 from foursquare.kernel.state import (
     AREA_CELLS,
     AREA_ORIGIN,
@@ -78,7 +76,6 @@ from foursquare.kernel.state import (
     TURN,
     KernelMismatch,
     cell_of,
-    empty_state,
     move_of,
     new_state,
     state_of_game,
@@ -86,10 +83,26 @@ from foursquare.kernel.state import (
     stock_array,
     variant_flags,
 )
-from foursquare.kernel.survival import move_survival, survival_after
+from foursquare.kernel.survival import move_survival
+
+# What Python calls: the ahead-of-time machine code while it is current, else numba's (see compiled.entry).
+empty_state = compiled.entry("empty_state")
+legal = compiled.entry("legal")
+place = compiled.entry("place")
+evaluate = compiled.entry("evaluate")
+greedy_choice = compiled.entry("greedy_choice")
+greedy_move = compiled.entry("greedy_move")
+greedy_games = compiled.entry("greedy_games")
+policy_choice = compiled.entry("policy_choice")
+policy_games = compiled.entry("policy_games")
+monte_carlo = compiled.entry("monte_carlo")
+survival_after = compiled.entry("survival_after")
 
 SOURCES = jitcache.package_sources(__file__)
-jitcache.refresh([state, rules, rng, policies, montecarlo, survival, rows, boards, vector], SOURCES)
+if jitcache.NUMBA:  # the vector environments' modules are numba's alone (the rl extra)
+    from foursquare.kernel import boards, rows, vector
+
+    jitcache.refresh([state, rules, rng, policies, montecarlo, survival, rows, boards, vector], SOURCES)
 
 __all__ = [
     "AREA_CELLS",

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from foursquare.cards import DECK_SIZE
+from foursquare.jitcache import njit
 from foursquare.kernel.policies import greedy_playout, policy_playout
 from foursquare.kernel.rng import shuffle_tail
 from foursquare.kernel.rules import place

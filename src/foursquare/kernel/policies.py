@@ -7,10 +7,11 @@ Each policy chooses a cell among the legal ones (:func:`foursquare.kernel.rules.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from foursquare.cards import DECK_SIZE
 from foursquare.engine import WINNING_CELLS, Variant
+from foursquare.jitcache import njit
+from foursquare.kernel.compiled import entry
 from foursquare.kernel.rng import below, make_rng, shuffle_tail
 from foursquare.kernel.rules import NO_CELL, evaluate, face_down, legal, line_tops, place
 from foursquare.kernel.state import (
@@ -207,7 +208,7 @@ def random_move(state: Array, rng: Rng) -> int:
 
 def random_games(count: int, seed: int, variant: Variant) -> tuple[Array, IntArray, IntArray]:
     """``count`` random legal games on random stocks: (stocks, moves as cells padded with -1, lengths)."""
-    games: tuple[Array, IntArray, IntArray] = _random_games(count, make_rng(seed), *variant_flags(variant))
+    games: tuple[Array, IntArray, IntArray] = entry("_random_games")(count, make_rng(seed), *variant_flags(variant))
     return games
 
 

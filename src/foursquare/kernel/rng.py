@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from foursquare.jitcache import njit
 from foursquare.kernel.state import Array, Rng
 
 _MASK64 = 2**64 - 1

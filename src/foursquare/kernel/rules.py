@@ -12,10 +12,10 @@ the rules themselves (``benchmarks/kernel_parts.py`` times ``place``; docs/perfo
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from foursquare.cards import DECK_SIZE
 from foursquare.engine import MAX_FACE_DOWN, PILE_CAP, WINNING_CELLS
+from foursquare.jitcache import njit
 from foursquare.kernel.state import (
     AREA_CELLS,
     AREA_SIDE,

@@ -29,10 +29,11 @@ from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from foursquare.cards import DECK_SIZE, SUITS
 from foursquare.engine import GRID, Game, Move, Outcome, Variant, View
+from foursquare.jitcache import njit
+from foursquare.kernel.compiled import entry
 
 Array = npt.NDArray[np.int8]
 IntArray = npt.NDArray[np.int64]
@@ -121,7 +122,7 @@ def variant_flags(variant: Variant) -> tuple[int, int]:
 
 def new_state(variant: Variant | None = None) -> Array:
     """The empty grid of a new game."""
-    state: Array = empty_state(*variant_flags(variant if variant is not None else Variant()))
+    state: Array = entry("empty_state")(*variant_flags(variant if variant is not None else Variant()))
     return state
 
 

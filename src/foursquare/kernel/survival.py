@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
 
 from foursquare.engine import Move, View
+from foursquare.jitcache import njit
+from foursquare.kernel.compiled import entry
 from foursquare.kernel.rules import evaluate, legal, place
 from foursquare.kernel.state import (
     MAX_MOVES,
@@ -142,5 +143,5 @@ def move_survival(view: View, moves: Sequence[Move], depth: int) -> Weights:
         counts[card.rank - 1] += 1
     cells = np.array([cell_of(m.row, m.col) for m in moves], dtype=np.int64)
     out = np.zeros(len(moves))
-    survival_after(state_of_view(view), int(view.card), cells, counts, depth, out)
+    entry("survival_after")(state_of_view(view), int(view.card), cells, counts, depth, out)
     return out

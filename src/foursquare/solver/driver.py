@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from importlib.util import find_spec
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
@@ -96,6 +97,8 @@ class Solution:
     nodes: int
     seconds: float
     work: float = 0.0  # the exact stage's CP-SAT deterministic time, if it ran
+    #: The exact stage would have settled the bounds, but OR-Tools (the ``exact`` extra) is not installed.
+    exact_missing: bool = False
 
     @property
     def winnable(self) -> bool | None:
@@ -466,7 +469,7 @@ def _solve(
     started = time.perf_counter()
     counters = np.zeros(1, dtype=np.int64)
 
-    def result(status: Status, best: Best | None, upper: int, work: float = 0.0) -> Solution:
+    def result(status: Status, best: Best | None, upper: int, work: float = 0.0, missing: bool = False) -> Solution:
         return Solution(
             status=status,
             best_score=None if best is None else DECK_SIZE - best.turn,
@@ -476,6 +479,7 @@ def _solve(
             nodes=int(counters[0]),
             seconds=time.perf_counter() - started,
             work=work,
+            exact_missing=missing,
         )
 
     outcome = game.outcome()
@@ -495,9 +499,16 @@ def _solve(
         with ThreadPoolExecutor(max_workers=n_threads) as pool:
             found = deepening.run(best, _Crew(deepening, tables, n_threads, pool).iterate)
     if exact and found.status == "bounds":
+        if not exact_stage_installed():
+            return result(*found, missing=True)  # the bounds stay proven: only the optimum is left unsettled
         work = math.inf if max_nodes is None else max_nodes / NODES_PER_WORK
         return result(*_exact_stage(game, found, work, started + seconds, cancel))
     return result(*found)
+
+
+def exact_stage_installed() -> bool:
+    """Whether OR-Tools, the exact stage's CP-SAT (the ``exact`` extra), is installed."""
+    return find_spec("ortools") is not None
 
 
 def _exact_stage(
