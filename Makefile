@@ -7,6 +7,7 @@
 # Other targets:
 #   make test-loaded - make test while another process keeps both cores busy (as on a shared CI machine)
 #   make lock   - refresh requirements/ci.txt, the versions that make test and CI install (see CONTRIBUTING.md)
+#   make api-types - regenerate the page's types of the JSON API from the server's models, after changing them
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -14,7 +15,7 @@ BIN := $(VENV)/bin
 LOCK := requirements/ci.txt
 PIP := $(BIN)/python -m pip install --quiet --constraint $(LOCK)
 
-.PHONY: play test check serve install test-install check-install browser postgresql warm-start lint typecheck layers jscheck jstest page test-loaded lock clean
+.PHONY: play test check serve install test-install check-install browser postgresql warm-start lint typecheck layers jscheck api-types jstest page test-loaded lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -97,8 +98,15 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-jscheck: node_modules/.installed
+# The page's types of the JSON API, static/api-types.d.ts, are generated from the server's /openapi.json by
+# openapi-typescript (pinned too): committed, so that jscheck fails when they are stale or the page no longer fits
+# them (tools/api_types.py; tests/test_api_types.py checks the same in make test and make check).
+jscheck: node_modules/.installed $(VENV)/.web-installed
+	$(BIN)/python tools/api_types.py --check
 	npm run --silent typecheck
+
+api-types: node_modules/.installed $(VENV)/.web-installed
+	$(BIN)/python tools/api_types.py
 
 # The page's copy of the rules (static/engine.js) replays the engine's games under Node: the committed ones here,
 # 10,000 fresh ones in tests/test_js_engine.py. The files are named: from Node 21 on, a folder is not searched.

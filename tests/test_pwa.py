@@ -35,6 +35,7 @@ def test_sw_js_is_served_from_the_root_uncached_with_the_page_files(tmp_path: Pa
     page = [f"/static/{name}" for name in build.files] if build else ["/static/app.js", "/static/style.css"]
     assert {*page, "/static/manifest.webmanifest"} <= set(files)
     assert "/static/sw.js" not in files
+    assert "/static/api-types.d.ts" not in files  # tsc's, never loaded by the page
     assert not [f for f in files if "/api/" in f or not f.startswith("/static/")]
     assert not [f for f in files if f.endswith((".gz", "/manifest.json"))]  # the build's copies, its manifest
     # The fonts are fetched only for a script shown (and kept once fetched): none is precached.

@@ -42,11 +42,13 @@ WORKER = "sw.js"
 MANIFEST = "manifest.webmanifest"
 NOT_PRECACHED = ("fonts/",)
 """Folders of ``static/`` cached only once fetched (fonts, loaded only for the scripts shown)."""
+TYPES_ONLY = ".d.ts"
+"""Type declarations, which tsc reads and the page never loads (``api-types.d.ts``, the API's generated types)."""
 
 
 def served_files(static_dir: Path) -> list[Path]:
     """The files of ``static_dir`` that the page may load: the build's instead of those it replaces when it is
-    current (:func:`~foursquare.web.assets.current_build`), else the sources, never the build."""
+    current (:func:`~foursquare.web.assets.current_build`), else the sources, never the build nor type declarations."""
     build = current_build(static_dir)
     built = {static_dir / name for name in build.files} if build else set()
 
@@ -59,7 +61,11 @@ def served_files(static_dir: Path) -> list[Path]:
     return sorted(
         path
         for path in static_dir.rglob("*")
-        if path.is_file() and path.name != WORKER and not path.name.startswith(".") and served(path)
+        if path.is_file()
+        and path.name != WORKER
+        and not path.name.startswith(".")
+        and not path.name.endswith(TYPES_ONLY)
+        and served(path)
     )
 
 
