@@ -476,7 +476,7 @@ def test_bad_arguments() -> None:
 
 
 def test_cli_solve_json_line_replays(tmp_path: Path) -> None:
-    result = run_cli("solve", "--deal", "3", "--json", "--timeout", "30")
+    result = run_cli("solve", "--deal", "3", "--json", "--nodes", str(NODES))  # a count: optimal on any machine
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert set(data) == {
@@ -494,7 +494,7 @@ def test_cli_solve_json_line_replays(tmp_path: Path) -> None:
 
 
 def test_cli_solve_text_and_record(tmp_path: Path) -> None:
-    text = run_cli("solve", "--deal", "3")
+    text = run_cli("solve", "--deal", "3", "--nodes", str(NODES))
     assert text.returncode == 0, text.stderr
     assert "optimal" in text.stdout and "best score found: 24" in text.stdout
     line = solve(deal_stock(3), timeout=GUARD, max_nodes=NODES).line
@@ -504,7 +504,7 @@ def test_cli_solve_text_and_record(tmp_path: Path) -> None:
         game.place(move.row, move.col)
     path = tmp_path / "part.json"
     record.write(game, path)
-    result = run_cli("solve", "--record", str(path), "--json")
+    result = run_cli("solve", "--record", str(path), "--json", "--nodes", str(NODES))
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["line"][:5] == [m.to_json() for m in line[:5]]
@@ -512,9 +512,12 @@ def test_cli_solve_text_and_record(tmp_path: Path) -> None:
 
 
 def test_cli_solve_diagonal_variant() -> None:
-    result = run_cli("solve", "--deal", "7", "--adjacency", "diagonal", "--count-buried", "--json", "--timeout", "5")
+    arguments = ["--deal", "7", "--adjacency", "diagonal", "--count-buried", "--json", "--nodes", str(NODES)]
+    result = run_cli("solve", *arguments)
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
+    expected = solve(deal_stock(7), Variant(adjacency="diagonal", count_buried=True), max_nodes=NODES)
+    assert (data["status"], data["best_score"]) == (expected.status, expected.best_score)  # a count, not a clock
     if data["record"] is not None:
         assert data["record"]["variant"] == {"adjacency": "diagonal", "count_buried": True}
         game = record.load(data["record"])
@@ -580,8 +583,9 @@ def test_a_node_budget_without_a_timeout_has_no_clock() -> None:
 
 
 def test_cli_solve_threads_option() -> None:
-    one = run_cli("solve", "--deal", "3", "--threads", "1", "--json")
-    two = run_cli("solve", "--deal", "3", "--threads", "2", "--json")
+    # Deal 3's proof takes a second: 600 s is only a guard against a hang (two threads cannot search by a count).
+    one = run_cli("solve", "--deal", "3", "--threads", "1", "--json", "--timeout", "600")
+    two = run_cli("solve", "--deal", "3", "--threads", "2", "--json", "--timeout", "600")
     assert one.returncode == two.returncode == 0, one.stderr + two.stderr
     assert json.loads(one.stdout)["best_score"] == json.loads(two.stdout)["best_score"] == 24
     bad = run_cli("solve", "--deal", "3", "--threads", "0")
@@ -706,7 +710,7 @@ def test_matches_brute_force_with_spare_cards(seed: int) -> None:
     assert game is not None and not game.is_over()
     limit = min(game.turn + 4 + 2, DECK_SIZE)
     expected = brute_force_best_turn(game, limit)
-    solution = solve(game.stock, game.variant, moves=game.moves, timeout=60, max_nodes=10**8)
+    solution = solve(game.stock, game.variant, moves=game.moves, max_nodes=10**8)  # a count: no clock
     if expected is None:
         assert solution.upper_bound <= DECK_SIZE - limit - 1
     else:
