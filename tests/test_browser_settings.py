@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import struct
+import time
 from typing import Any
 
 import httpx
@@ -309,14 +310,25 @@ def test_an_unreachable_server_is_told_neutrally_and_the_notice_clears_when_it_a
     open_home(page, server)
     banner = page.locator("#offline-banner")
     expect(banner).to_be_hidden()
-    page.route("**/api/**", lambda route: route.abort("connectionrefused"))
+    refused: list[str] = []
+
+    def refuse(route: Any) -> None:
+        refused.append(route.request.url)
+        route.abort("connectionrefused")
+
+    page.route("**/api/**", refuse)
     page.click('#board .slot.legal[data-row="0"][data-col="0"]')
     expect(banner).to_be_visible()
     expect(banner).to_have_text(catalogue()["connection.lost"])
     assert page.get_attribute("#offline-banner", "role") == "status"
     assert page.locator(".toast-error").count() == 0  # the banner says it; not an error on top of it
     shot(page, "settings-offline-desktop")
-    page.wait_for_timeout(2500)  # a retry fails too: the notice stays
+    # The page asks again by itself (api.js, after 2 s): that retry is refused too, and the notice stays.
+    tried = len(refused)
+    deadline = time.monotonic() + WAIT_MS / 1000  # a guard against a hang, not a measure: the retry is waited for
+    while len(refused) == tried:
+        assert time.monotonic() < deadline, "the page never asked the server again"
+        page.wait_for_timeout(100)  # the route's handler runs meanwhile
     expect(banner).to_be_visible()
     # The server answers again: the notice clears itself, and the game goes on.
     page.unroute("**/api/**")
