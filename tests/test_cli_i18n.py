@@ -50,6 +50,11 @@ ALLOWED = {
     "x",
     "text",  # serve --log-format's two values, typed as they are
     "json",
+    "quick",  # rl evaluate --test's and rl leaderboard --format's values, and the rollout agent's name
+    "full",
+    "table",
+    "markdown",
+    "rollout",
 }
 #: Card names (7H, AH, 10S), cell names (D4), pile heights (x3), metavariables and options (--deal, FILE, A-B),
 #: keys of the terminal game (u, i-z) in play's help.

@@ -1,5 +1,6 @@
 """``foursquare rl dataset``: reinforcement-learning research tools; the offline datasets of
-:mod:`foursquare.rl.dataset`, in Minari's format."""
+:mod:`foursquare.rl.dataset`, in Minari's format. The benchmark's ``evaluate`` and ``leaderboard`` come from
+:mod:`foursquare.cli.benchmark`."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from foursquare.cli.benchmark import add_commands
 from foursquare.cli.errors import CommandError
 from foursquare.cli.extras import require_extra
 from foursquare.cli.options import deal_range, seed_number
@@ -47,6 +49,7 @@ def register(sub: Any, t: Translator | None = None) -> None:
     d.add_argument("--seed", type=seed_number, default=0, help=help_text(t, "cli.rl.dataset.seed.help", default=0))
     d.add_argument("--json", action="store_true", help=help_text(t, "cli.rl.dataset.json.help"))
     d.set_defaults(run=run_dataset)
+    add_commands(commands, t)  # evaluate and leaderboard (foursquare.cli.benchmark)
 
 
 def run_dataset(args: argparse.Namespace) -> int:
