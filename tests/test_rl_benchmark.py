@@ -139,9 +139,13 @@ def test_the_solver_knows_the_stock_and_scores_the_optimum() -> None:
 
 def test_a_submission_is_checked_when_read(tmp_path: Path) -> None:
     good = evaluate(agents.load_agent("greedy"), range(1, 11))
+    packed = tmp_path / "greedy.json.gz"
+    write_submission(packed, good)
+    assert read_submission(packed) == read_submission(packed) and read_submission(packed)["games"] == good["games"]
     path = tmp_path / "greedy.json"
     write_submission(path, good)
     assert read_submission(path)["metrics"] == good["metrics"]
+    assert len(path.read_text().splitlines()) < 60 + len(good["games"])  # one game a line
     tampered = json.loads(path.read_text())
     tampered["metrics"]["mean_score"] = 24.0  # the metrics are recomputed from the games
     path.write_text(json.dumps(tampered))
@@ -153,6 +157,7 @@ def test_a_submission_is_checked_when_read(tmp_path: Path) -> None:
         (lambda d: d.update(version=2), "version"),
         (lambda d: d.update(format="x"), "not_submission"),
         (lambda d: d.update(games=[]), "no_games"),
+        (lambda d: d.update(sees_stock="no"), "bad_field"),
     ]:
         data = json.loads(json.dumps(good))
         change(data)

@@ -9,6 +9,7 @@ before :mod:`foursquare.rl.leaderboard` reads it.
 from __future__ import annotations
 
 import datetime as dt
+import gzip
 import json
 import os
 import time
@@ -19,7 +20,7 @@ from typing import Any, TypedDict
 from foursquare import __version__
 from foursquare.engine import Game
 from foursquare.errors import FoursquareError
-from foursquare.files import write_text
+from foursquare.files import atomic_path, write_text
 from foursquare.players import PLAYER_NAMES, GameResult, iter_play_deals
 from foursquare.rl.agents import Agent, AgentError
 from foursquare.rl.protocol import TEST_SETS, Metrics, ProtocolError, check_test_deal, metrics
@@ -153,9 +154,22 @@ def evaluate(
     }
 
 
+def submission_text(submission: Submission) -> str:
+    """The submission as JSON text: indented, one game a line."""
+    head = json.dumps({**submission, "games": []}, indent=1)
+    games = ",\n".join("  " + json.dumps(game) for game in submission["games"])
+    return head.replace('"games": []', '"games": [\n' + games + "\n ]") + "\n"
+
+
 def write_submission(path: str | os.PathLike[str], submission: Submission) -> None:
-    """Write the submission as JSON, atomically (a ``FileWriteError`` says why it cannot be)."""
-    write_text(path, json.dumps(submission, indent=1) + "\n")
+    """Write the submission as JSON (gzip-compressed when ``path`` ends with ``.gz``), atomically (a
+    ``FileWriteError`` says why it cannot be)."""
+    text = submission_text(submission)
+    if str(path).endswith(".gz"):
+        with atomic_path(path) as temporary, gzip.GzipFile(temporary, "wb", mtime=0) as file:
+            file.write(text.encode("utf-8"))
+        return
+    write_text(path, text)
 
 
 def read_submission(path: str | os.PathLike[str]) -> Submission:
@@ -163,11 +177,13 @@ def read_submission(path: str | os.PathLike[str]) -> Submission:
     from them (a file edited by hand cannot claim more than its games)."""
     path = str(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        raw = Path(path).read_bytes()
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise SubmissionError(f"cannot read {path}: {reason}", "cannot_read", path=path, reason=reason) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    try:
+        data = json.loads(gzip.decompress(raw) if path.endswith(".gz") else raw.decode("utf-8"))
+    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as exc:  # a bad gzip is an OSError
         raise SubmissionError(f"{path} is not JSON: {exc}", "not_json", path=path, detail=str(exc)) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SubmissionError(f'{path} is not a submission (no "format": "{FORMAT}")', "not_submission", path=path)
