@@ -381,3 +381,27 @@ def test_axe_finds_no_serious_fault_on_any_view(browser: Any, server: str, size:
     audit(page, "the lesson's end")
     assert page.errors == []
     page.context.close()
+
+
+# --- 3. The offline banner leaves the "On this device" note uncovered ---------------------------------------
+
+
+@pytest.mark.parametrize(("size", "code"), [("desktop", "en"), ("phone", "bn")])
+def test_the_offline_banner_never_covers_the_on_this_device_note(
+    browser: Any, server: str, size: str, code: str
+) -> None:
+    page = page_at(browser, size, code)
+    open_home(page, server)
+    page.route("**/api/**", lambda route: route.abort())  # the server out of reach: a new game is the device's
+    page.click("#btn-new")
+    page.click("#new-start")
+    expect(page.locator("#offline-tag")).to_be_visible()
+    expect(page.locator("#offline-banner")).to_have_text(words(code)["connection.lost"])
+    for scroll in ("0", "document.getElementById('offline-tag').getBoundingClientRect().top + window.scrollY - 4"):
+        page.evaluate(f"window.scrollTo(0, {scroll})")
+        assert not overlaps(box(page, "#offline-banner"), box(page, "#offline-tag")), scroll
+    page.click("#btn-share")  # a toast, with the banner and the note on screen
+    toast_clear(page)
+    snap(page, f"offline-note-{size}-{code}")
+    assert page.errors == []
+    page.context.close()

@@ -67,11 +67,30 @@ const NARROWEST = 240; // px: a toast is made no narrower to fit beside the boar
 
 /**
  * Put the toasts where they cover nothing kept clear (see above), at their own width or, where that covers
- * something, narrower beside what is kept clear; `data-place` says whether they cover nothing ("clear").
+ * something, narrower beside what is kept clear; where no place is free for them all, the older ones go early,
+ * the newest staying. `data-place` says whether they cover nothing ("clear").
  */
 export function placeToasts() {
   const stack = document.getElementById("toasts");
   if (!stack || stack.children.length === 0) return;
+  let place = bestOf(stack);
+  while (place.covered > 0 && stack.children.length > 1) {
+    stack.firstElementChild?.remove();
+    place = bestOf(stack);
+  }
+  stack.style.width = `${place.width}px`;
+  stack.style.left = `${Math.max(0, place.left)}px`;
+  stack.style.top = `${Math.max(0, place.top)}px`;
+  stack.style.bottom = "auto";
+  stack.style.transform = "none";
+  stack.dataset.place = place.covered === 0 ? "clear" : "covering";
+}
+
+/**
+ * The best place for the toasts of `stack` as they are: at their own width, else narrower beside what is kept clear.
+ * @param {HTMLElement} stack
+ */
+function bestOf(stack) {
   stack.style.width = "";
   const natural = stack.offsetWidth;
   const clear = keptClear();
@@ -83,12 +102,7 @@ export function placeToasts() {
     if (place.covered < best.covered) best = place;
     if (best.covered === 0) break;
   }
-  stack.style.width = `${best.width}px`;
-  stack.style.left = `${Math.max(0, best.left)}px`;
-  stack.style.top = `${Math.max(0, best.top)}px`;
-  stack.style.bottom = "auto";
-  stack.style.transform = "none";
-  stack.dataset.place = best.covered === 0 ? "clear" : "covering";
+  return best;
 }
 
 let frame = 0;
