@@ -3,146 +3,59 @@
 // It also knows whether the server can be reached: when a request cannot get through, it tells the
 // listeners (connection.js shows a banner) and asks the server again now and then until it answers.
 
-// --- the server's answers (docs/api.md) ------------------------------------------------------------------
+// --- the server's answers -----------------------------------------------------------------------------------
+// Their types are the server's models: api-types.d.ts is generated from its /openapi.json (tools/api_types.py,
+// make api-types), so tsc checks the page against what the server really sends. Each field is described there.
 
 /**
- * A deal number: a JS number, or a string of digits beyond the integers a number holds exactly.
+ * @typedef {import("./api-types").components["schemas"]} Schemas
+ * A deal number: a JS number, or a string of digits beyond the integers a number holds exactly (keepBigDeal).
  * @typedef {number | string} Deal
- * @typedef {{adjacency: "orthogonal" | "diagonal", count_buried: boolean}} Variant
- * @typedef {{row: number, col: number, cell: string, height: number, card: string, face_up: boolean}} Cell
- * @typedef {{min_row: number, max_row: number, min_col: number, max_col: number, column_names: string[],
- *   row_names: string[]}} Area
- * @typedef {"playing" | "won" | "lost"} Outcome
- * @typedef {{row: number, col: number, cell: string, card: string}} Placed
- * @typedef {{row: number, col: number, cell: string, card: string, face_up: boolean, line: "row" | "column",
- *   reason?: "highest" | "lowest" | "none_face_up" | null}} Flip
  */
 
 /**
- * The state object: a game as the server shows it.
- * @typedef {object} GameState
- * @property {string} id
- * @property {Deal | null} deal null while a deal's number is hidden
- * @property {Variant} variant
- * @property {number} turn
- * @property {string | null} card the card to place; null once the game is over
- * @property {number} stock_left
- * @property {number} face_down
- * @property {number} max_face_down
- * @property {Cell[]} cells
- * @property {[number, number][]} legal
- * @property {string[]} legal_cells
- * @property {Area} area
- * @property {Outcome} outcome
- * @property {string | null} reason
- * @property {number | null} score
- * @property {boolean} can_undo
- * @property {boolean} can_redo
- * @property {string} created_at
- * @property {string} updated_at
- * @property {boolean} yours
- * @property {string | null} daily the UTC date of a daily deal
- * @property {boolean} winnable
- * @property {boolean} assisted
- * @property {boolean} daily_late a daily game played on after its date ended: it no longer counts for that date
- * @property {boolean} [offline] a game played without the server, its stock on the device (offline.js)
+ * A schema as the page parses it: every `deal`, at any depth, may be a string of digits (keepBigDeal).
+ * @template T
+ * @typedef {{[K in keyof T]: K extends "deal" ? T[K] | string : T[K] extends object ? Parsed<T[K]> : T[K]}} Parsed
  */
 
 /**
- * @typedef {GameState & {placed: Placed, flips?: Flip[]}} MoveAnswer the state after a move, and what it did
- * @typedef {{row: number, col: number, cell: string, win_probability: number, expected_score: number,
- *   playouts: number}} HintMove
- * @typedef {{turn: number, moves?: HintMove[]}} HintAnswer
- */
-
-/**
- * A position of a finished game's replay.
- * @typedef {object} ReplayPosition
- * @property {number} turn
- * @property {Cell[]} cells
- * @property {string | null} card
- * @property {Placed | null} placed
- * @property {Flip[]} [flips]
- * @property {number} face_down
- * @property {Outcome} outcome
- */
-
-/**
- * One move of the analysis, against the best one in its position.
- * @typedef {object} AnalysisMove
- * @property {number} index counts from 0
- * @property {string} card
- * @property {[number, number]} played
- * @property {string} played_cell
- * @property {[number, number]} best
- * @property {string} best_cell
- * @property {number} played_win_probability
- * @property {number} played_expected_score
- * @property {number} win_probability_loss
- * @property {number} expected_score_loss
- * @property {number} expected_score_loss_low
- * @property {boolean} mistake
- * @property {"exact" | "playouts"} [evaluation] how the move was judged (absent from an analysis of version 2)
- */
-
-/**
- * @typedef {{winnable?: boolean | null, best_score?: number | null, upper_bound?: number | null}} Perfect
- * @typedef {{moves?: AnalysisMove[], costliest?: number[], perfect?: Perfect}} Analysis
- */
-
-/**
- * @typedef {{id: string, deal: Deal | null, variant: Variant, turn: number, outcome: Outcome,
- *   score: number | null, created_at: string, daily: string | null, assisted: boolean, offline?: boolean}} GameSummary
- * @typedef {{games?: GameSummary[], page?: number, per_page?: number, total?: number}} GamesPage
- * @typedef {{current_streak: number, best_streak: number}} Streaks
- * @typedef {Streaks & {won: number, best_score: number | null}} CleanStats
- * @typedef {object} Stats
- * @property {number} played
- * @property {number} won
- * @property {number} lost
- * @property {number | null} [win_rate]
- * @property {number} current_streak
- * @property {number} best_streak
- * @property {number | null} best_score
- * @property {number | null} mean_score
- * @property {{score: number, count: number}[]} [score_histogram]
- * @property {CleanStats} [clean] absent from a server that does not count clean games
- * @property {Streaks} [daily] absent from a server that does not count daily deals
- */
-
-/**
- * The results of a date's daily deal: everyone's daily game of that UTC date that is over; `scores` maps each
- * score (a loss scoring 0), written as a key, to how many of those games had it.
- * @typedef {{date: string, players: number, won: number, scores: Record<string, number>}} DailyResults
- */
-
-/**
- * This browser's account (docs/api.md, "Accounts and passkeys").
- * @typedef {{id: string, name: string | null, transports: string[], created_at: string, last_used_at: string | null}} PasskeyInfo
- * @typedef {{signed_in: boolean, created_at: string | null, passkeys: PasskeyInfo[]}} AccountState
- * @typedef {{handle: string, created_at: string, last_seen_at: string, browser: string | null, system: string | null,
- *   current: boolean}} SessionInfo
- * @typedef {{sessions: SessionInfo[], ended: number}} SessionList
- * @typedef {{deleted: {games: number, passkeys: number, sessions: number}, account: AccountState}} AccountDeleted
+ * @typedef {Schemas["Rules"]} Variant
+ * @typedef {Schemas["Cell"]} Cell
+ * @typedef {Schemas["Area"]} Area
+ * @typedef {Schemas["GameState"]["outcome"]} Outcome
+ * @typedef {Schemas["Placed"]} Placed
+ * @typedef {Schemas["Flip"]} Flip
+ * @typedef {Parsed<Schemas["GameState"]>} GameState
+ * @typedef {Parsed<Schemas["MoveResult"]>} MoveAnswer the state after a move, and what it did
+ * @typedef {Schemas["MoveAdvice"]} HintMove
+ * @typedef {Schemas["Hint"]} HintAnswer
+ * @typedef {Schemas["ReplayPosition"]} ReplayPosition
+ * @typedef {Schemas["JudgedMove"]} AnalysisMove
+ * @typedef {Schemas["Perfect"]} Perfect
+ * @typedef {Parsed<Schemas["Analysis"]>} Analysis
+ * @typedef {Parsed<Schemas["GameSummary"]>} GameSummary
+ * @typedef {Parsed<Schemas["GameList"]>} GamesPage
+ * @typedef {Schemas["Stats"]} Stats
+ * @typedef {Schemas["DailyResults"]} DailyResults
+ * @typedef {Schemas["PasskeyInfo"]} PasskeyInfo
+ * @typedef {Schemas["AccountState"]} AccountState
+ * @typedef {Schemas["SessionInfo"]} SessionInfo
+ * @typedef {Schemas["SessionList"]} SessionList
+ * @typedef {Schemas["AccountDeleted"]} AccountDeleted
  * The options of navigator.credentials.create() and .get(), as the server writes them (bytes in base64url):
- * @typedef {{id: string, type: "public-key", transports?: string[]}} CredentialDescriptorJSON
- * @typedef {{rp: {name: string, id: string}, user: {id: string, name: string, displayName: string},
- *   challenge: string, pubKeyCredParams: {type: "public-key", alg: number}[], timeout: number,
- *   excludeCredentials: CredentialDescriptorJSON[],
- *   authenticatorSelection: {residentKey: "required", requireResidentKey: boolean, userVerification: "preferred"},
- *   attestation: "none"}} RegistrationOptionsJSON
- * @typedef {{challenge: string, timeout: number, rpId: string, allowCredentials: CredentialDescriptorJSON[],
- *   userVerification: "preferred"}} AuthenticationOptionsJSON
- */
-
-/**
- * What a new game is asked for (at most one of deal, daily, winnable and like).
- * @typedef {object} NewGameOptions
- * @property {string | number | null} [deal] a string of digits, or a number
- * @property {Variant | null} [variant]
- * @property {boolean} [daily]
- * @property {boolean} [winnable]
- * @property {string | null} [like] the id of a game whose deal to play
+ * @typedef {Schemas["CredentialDescriptor"]} CredentialDescriptorJSON
+ * @typedef {Schemas["RegistrationOptions"]} RegistrationOptionsJSON
+ * @typedef {Schemas["AuthenticationOptions"]} AuthenticationOptionsJSON
+ * What a new game is asked for (at most one of deal, daily, winnable and like), the deal a string of digits or a
+ * number:
+ * @typedef {Partial<Parsed<Schemas["NewGameBody"]>>} NewGameOptions
+ * The catalogues (i18n.js) and the lesson (learn.js), which those modules fetch themselves:
+ * @typedef {Schemas["Catalogue"]} Catalogue
+ * @typedef {Schemas["LanguageName"]} Language
+ * @typedef {Schemas["Languages"]} Languages
+ * @typedef {Schemas["Lesson"]} Lesson
+ * @typedef {Schemas["LessonStep"]} LessonStep
  */
 
 export class ApiError extends Error {
@@ -361,6 +274,7 @@ async function send(method, path, body) {
 }
 
 const game = (/** @type {string} */ id) => `/api/games/${encodeURIComponent(id)}`;
+const passkey = (/** @type {string} */ id) => `/api/account/credentials/${encodeURIComponent(id)}`;
 
 /** @typedef {(id: string) => Promise<GameState>} GameChange */
 
@@ -381,7 +295,8 @@ export const api = {
    * card: the card to place as the player saw it (the server refuses the move if it has another one)
    * @type {(id: string, row: number, col: number, turn: number, card: string) => Promise<MoveAnswer>}
    */
-  move: (id, row, col, turn, card) => request("POST", `${game(id)}/moves`, { row, col, turn, card }),
+  move: (id, row, col, turn, card) =>
+    request("POST", `${game(id)}/moves`, /** @satisfies {Schemas["MoveBody"]} */ ({ row, col, turn, card })),
   /** @type {GameChange} */
   undo: (id) => request("POST", `${game(id)}/undo`),
   /** @type {GameChange} */
@@ -392,7 +307,7 @@ export const api = {
   hint: (id) => request("GET", `${game(id)}/hint`),
   /** @type {(id: string) => Promise<Analysis>} */
   analysis: (id) => request("GET", `${game(id)}/analysis`),
-  /** @type {(id: string) => Promise<unknown>} the game record (docs/records.md) */
+  /** @type {(id: string) => Promise<Parsed<Schemas["GameRecord"]>>} the game record (docs/records.md) */
   record: (id) => request("GET", `${game(id)}/record`),
   /** @type {(id: string, turn: number) => Promise<ReplayPosition>} */
   replay: (id, turn) => request("GET", `${game(id)}/replay?turn=${turn}`),
@@ -417,12 +332,14 @@ export const api = {
   /** @type {() => Promise<AccountState>} */
   signOut: () => request("POST", "/api/account/sign-out"),
   /** @type {() => Promise<AccountDeleted>} */
-  deleteAccount: () => request("POST", "/api/account/delete", { confirm: true }),
+  deleteAccount: () =>
+    request("POST", "/api/account/delete", /** @satisfies {Schemas["DeleteBody"]} */ ({ confirm: true })),
   /** @type {(id: string, name: string) => Promise<AccountState>} name a passkey ("": none) */
-  renamePasskey: (id, name) => request("PATCH", `/api/account/credentials/${encodeURIComponent(id)}`, { name }),
+  renamePasskey: (id, name) =>
+    request("PATCH", passkey(id), /** @satisfies {Schemas["RenameBody"]} */ ({ name })),
   /** @type {(id: string, last: boolean) => Promise<AccountState>} last: the account's last passkey, confirmed */
   removePasskey: (id, last) =>
-    request("DELETE", `/api/account/credentials/${encodeURIComponent(id)}${last ? "?confirm=true" : ""}`),
+    request("DELETE", `${passkey(id)}${last ? "?confirm=true" : ""}`),
   /** @type {() => Promise<SessionList>} */
   sessions: () => request("GET", "/api/account/sessions"),
   /** @type {(handle: string) => Promise<SessionList>} */

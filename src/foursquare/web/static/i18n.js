@@ -15,14 +15,13 @@ const ALIASES = { tl: "fil", tgl: "fil", uzb: "uz", hrv: "hr", kan: "kn", ben: "
 
 /**
  * A language's catalogue (GET /api/messages/{code}): a plural message is an object of CLDR plural categories.
- * @typedef {{code: string, name: string, locale: string, direction?: string,
- *   messages: Record<string, string | Record<string, string>>}} Catalogue
- * @typedef {{code: string, name: string}} Language
+ * @typedef {import("./api.js").Catalogue} Catalogue
+ * @typedef {import("./api.js").Language} Language
  * @typedef {Record<string, string | number>} Params
  */
 
 /** @type {Catalogue} */
-let catalogue = { code: FALLBACK, name: "", locale: FALLBACK, direction: "ltr", messages: {} };
+let catalogue = { code: FALLBACK, name: "", locale: FALLBACK, direction: "ltr", plural_categories: [], messages: {} };
 /** @type {Language[]} */
 let languages = []; // the menu's
 let plurals = new Intl.PluralRules(FALLBACK);
@@ -132,7 +131,7 @@ function startingLanguage() {
 
 /** Load the menu's languages and the catalogue of the starting language. */
 async function loadStartingLanguage() {
-  /** @type {{languages: Language[]}} */
+  /** @type {import("./api.js").Languages} */
   const menu = await fetchJson("/api/languages").catch((error) => {
     if (error instanceof Unreachable) throw error;
     return { languages: [] };

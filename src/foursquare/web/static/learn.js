@@ -13,21 +13,8 @@ import { el, storage } from "./dom.js";
 import { cardLabel, cardSymbol, integer, t } from "./i18n.js";
 
 /**
- * @typedef {import("./api.js").Flip} Flip
- * @typedef {"first_card" | "place" | "row_flip_high" | "row_flip_low" | "column_flip_high" | "column_flip_low"
- *   | "turn_back_up" | "turn_both_ways" | "four_face_down" | "finish_square"} StepCode
- * @typedef {object} LessonStep
- * @property {number} number from 1
- * @property {number} row
- * @property {number} col
- * @property {string} cell the cell's name, the server's
- * @property {string} card
- * @property {StepCode} code what the step teaches
- * @property {boolean} on_pile
- * @property {Flip[]} flips what placing the card turned over (the engine's)
- * @property {number} face_down once the card is placed
- * @property {"playing" | "won"} outcome
- * @typedef {{max_face_down: number, steps: LessonStep[]}} LessonData
+ * @typedef {import("./api.js").LessonStep} LessonStep
+ * @typedef {import("./api.js").Lesson} LessonData
  * @typedef {{card: string, faceUp: boolean, height: number}} Pile
  */
 

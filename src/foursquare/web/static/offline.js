@@ -47,7 +47,7 @@ import { hint as rankMoves } from "./policy.js";
  * @property {boolean} random whether the deal was drawn at random here (else the player asked for its number)
  * @property {number} turn cards placed
  * @property {Outcome} outcome
- * @property {string | null} reason the outcome's reason, as the state object's
+ * @property {GameState["reason"]} reason the outcome's reason, as the state object's
  * @property {number | null} score
  * @property {string} created_at ISO 8601, UTC
  * @property {string} updated_at ISO 8601, UTC
@@ -468,6 +468,8 @@ async function replay(id, turn) {
     flips: placement ? placement.flips.map((flip) => ({ ...flip })) : [],
     face_down: game.faceDown,
     outcome: outcome.status,
+    reason: outcome.reason,
+    score: outcome.score,
   };
 }
 
@@ -484,8 +486,10 @@ async function listGames() {
     variant: saved.record.variant,
     turn: saved.turn,
     outcome: saved.outcome,
+    reason: saved.reason,
     score: saved.score,
     created_at: saved.created_at,
+    updated_at: saved.updated_at,
     daily: null,
     assisted: false,
     offline: true,
@@ -523,9 +527,11 @@ async function stats() {
     best_streak: best,
     best_score: played ? Math.max(...scores) : null,
     mean_score: played ? scores.reduce((sum, score) => sum + score, 0) / played : null,
+    best_time: null, // a game played offline is not timed: the server's clock never saw it played
     score_histogram: histogram.map((count, score) => ({ score, count })),
-    clean: { won: 0, current_streak: 0, best_streak: 0, best_score: null },
-    daily: { current_streak: 0, best_streak: 0 },
+    assisted: played, // as the server counts a game played offline: never clean
+    clean: { played: 0, won: 0, current_streak: 0, best_streak: 0, best_score: null, best_time: null },
+    daily: { played: 0, won: 0, current_streak: 0, best_streak: 0 },
   };
 }
 
