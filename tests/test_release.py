@@ -1,8 +1,8 @@
 """The release as people take it: the sdist and the wheel that ``python -m build`` makes, their metadata as the
 package index reads it, and the wheel installed in a fresh venv playing whole games as a player does.
 
-The archives are built and the wheel installed once for the module (slow: most of it is pip installing the core's
-dependencies at the lock's versions); the changelog and the classifiers are checked in ``make check`` too.
+The archives are built and the wheel installed once per test run (tests/release_support.py; slow: minutes); the
+changelog and the classifiers are checked in ``make check`` too.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import email
 import email.policy
 import json
-import os
 import re
 import subprocess
 import sys
@@ -18,7 +17,6 @@ import tarfile
 import tomllib
 import zipfile
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 from trove_classifiers import classifiers as KNOWN_CLASSIFIERS
@@ -26,12 +24,10 @@ from trove_classifiers import classifiers as KNOWN_CLASSIFIERS
 from foursquare import __version__, tui
 from foursquare.engine import Game
 from pty_support import Terminal
+from release_support import GUARD, ROOT, Release, core_venv, outside, release
 from test_play import WON_ORTHOGONAL, commands, greedy_game
 
-ROOT = Path(__file__).resolve().parents[1]
-LOCK = ROOT / "requirements" / "ci.txt"
 NAME = f"foursquare_solitaire-{__version__}"
-GUARD = 1800  # seconds: a bound that only a hang reaches (pip may download the dependencies), no speed requirement
 
 
 def test_the_changelog_has_a_dated_section_for_this_version() -> None:
@@ -49,34 +45,17 @@ def test_the_classifiers_are_the_package_indexs() -> None:
     assert not [name for name in project["classifiers"] if name.startswith("License ::")]
 
 
-class Release(NamedTuple):
-    sdist: Path
-    wheel: Path
-
-
 @pytest.fixture(scope="module")
-def release(tmp_path_factory: pytest.TempPathFactory) -> Release:
-    """``python -m build``: the sdist, then the wheel built from it, in an isolated environment of the build's
-    requirements at the lock's versions. The wheel's name is globbed: a compiled part makes it platform-specific."""
-    out = tmp_path_factory.mktemp("dist")
-    built = subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
-        env={**os.environ, "PIP_CONSTRAINT": str(LOCK)},
-        capture_output=True,
-        text=True,
-        timeout=GUARD,
-    )
-    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
-    [sdist] = out.glob("*.tar.gz")
-    [wheel] = out.glob("*.whl")
-    assert sdist.name == f"{NAME}.tar.gz" and wheel.name.startswith(f"{NAME}-")
-    return Release(sdist, wheel)
+def built(tmp_path_factory: pytest.TempPathFactory) -> Release:
+    built = release(tmp_path_factory)
+    assert built.sdist.name == f"{NAME}.tar.gz" and built.wheel.name.startswith(f"{NAME}-")
+    return built
 
 
 @pytest.mark.slow
-def test_twine_passes_both_archives_strictly(release: Release) -> None:
+def test_twine_passes_both_archives_strictly(built: Release) -> None:
     checked = subprocess.run(
-        [sys.executable, "-m", "twine", "check", "--strict", str(release.sdist), str(release.wheel)],
+        [sys.executable, "-m", "twine", "check", "--strict", str(built.sdist), str(built.wheel)],
         capture_output=True,
         text=True,
         timeout=GUARD,
@@ -86,8 +65,8 @@ def test_twine_passes_both_archives_strictly(release: Release) -> None:
 
 
 @pytest.mark.slow
-def test_the_sdist_holds_the_licences_the_changelog_and_the_sources(release: Release) -> None:
-    with tarfile.open(release.sdist) as sdist:
+def test_the_sdist_holds_the_licences_the_changelog_and_the_sources(built: Release) -> None:
+    with tarfile.open(built.sdist) as sdist:
         files = {member.name.removeprefix(f"{NAME}/"): member for member in sdist.getmembers()}
         for name in ("LICENSE", "CHANGELOG.md", "src/foursquare/web/static/fonts/OFL.txt"):
             extracted = sdist.extractfile(files[name])
@@ -98,9 +77,9 @@ def test_the_sdist_holds_the_licences_the_changelog_and_the_sources(release: Rel
 
 
 @pytest.mark.slow
-def test_the_wheel_holds_the_licences_and_its_description_the_changelog(release: Release) -> None:
+def test_the_wheel_holds_the_licences_and_its_description_the_changelog(built: Release) -> None:
     info = f"{NAME}.dist-info"
-    with zipfile.ZipFile(release.wheel) as wheel:
+    with zipfile.ZipFile(built.wheel) as wheel:
         assert wheel.read(f"{info}/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
         assert f"{info}/licenses/src/foursquare/web/static/fonts/OFL.txt" in wheel.namelist()
         assert {"foursquare/py.typed", "foursquare/locale/foursquare.pot", "foursquare/web/static/index.html"} <= set(
@@ -117,25 +96,8 @@ def test_the_wheel_holds_the_licences_and_its_description_the_changelog(release:
 
 
 @pytest.fixture(scope="module")
-def installed(release: Release, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel installed in a fresh venv, its dependencies at the lock's versions: the venv's ``bin`` folder."""
-    venv = tmp_path_factory.mktemp("venv")
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=GUARD)
-    pip = subprocess.run(
-        [venv / "bin" / "python", "-m", "pip", "install", "--quiet", "--constraint", LOCK, release.wheel],
-        env=outside(),
-        capture_output=True,
-        text=True,
-        timeout=GUARD,
-    )
-    assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
-    return venv / "bin"
-
-
-def outside(**env: str) -> dict[str, str]:
-    """This environment without what would lead a program to the repository's sources or the tests' venv."""
-    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
-    return {**environment, **env}
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return core_venv(tmp_path_factory)
 
 
 def run(program: Path, *args: str, stdin: str = "", cwd: Path) -> subprocess.CompletedProcess[str]:
