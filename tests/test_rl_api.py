@@ -198,3 +198,11 @@ def test_reset_with_a_stock_plays_that_stock() -> None:
         env.reset(options={"stock": ["AS"] * 40})
     with pytest.raises(ValueError, match="at most one of 'deal' and 'stock'"):
         env.reset(options={"stock": stock, "deal": 1})
+
+
+def test_expert_actions_is_the_former_name_of_rollout_actions() -> None:
+    envs = R.FoursquareVectorEnv(2)
+    envs.reset(options={"deals": [1, 2]})
+    with pytest.warns(DeprecationWarning, match=r"expert_actions\(\) is now rollout_actions\(\)"):
+        actions = envs.expert_actions()
+    assert np.array_equal(actions, envs.rollout_actions())
