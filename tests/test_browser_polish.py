@@ -281,12 +281,18 @@ def test_the_phone_keeps_undo_and_hint_in_reach_and_says_tap(browser: Any, serve
     page.goto(f"{server}/#/learn")
     expect(page.locator("#lesson-hand .card")).to_be_visible()
     snap(page, f"phone-lesson-{code}")
+    # The rules' controls say tap too, and name no keys.
+    page.goto(f"{server}/#/rules")
+    controls = page.locator("#rules-controls li")
+    expect(controls).to_have_text([said["panel.dragHintTouch"], said["rules.controls.4"]])
     assert page.errors == []
     page.context.close()
     # On a desktop, with a mouse, the same line says click.
     page = page_at(browser, "desktop", code)
     open_home(page, server)
     expect(page.locator("#hand-help")).to_have_text(said["panel.dragHint"])
+    page.goto(f"{server}/#/rules")
+    expect(page.locator("#rules-controls li")).to_have_count(4)
     page.context.close()
 
 

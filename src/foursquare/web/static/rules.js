@@ -110,5 +110,8 @@ export function renderRules() {
       list("ol", ["rules.example.first", "rules.example.second", "rules.example.third", "rules.example.fourth"]),
     ),
   );
-  $("rules-controls").replaceChildren(...[1, 2, 3, 4].map((n) => el("li", { text: t(`rules.controls.${n}`) })));
+  // A touch screen without a mouse nor keys: tap, and no keys (as the game's own how-to line, app.js).
+  const touch = matchMedia("(hover: none) and (pointer: coarse)").matches;
+  const keys = touch ? ["panel.dragHintTouch", "rules.controls.4"] : [1, 2, 3, 4].map((n) => `rules.controls.${n}`);
+  $("rules-controls").replaceChildren(...keys.map((key) => el("li", { text: t(key) })));
 }
