@@ -113,6 +113,14 @@ def test_a_current_build_replaces_its_sources_in_the_service_workers_list(tmp_pa
     assert served == ["dist/app-0123456789ab.js", "favicon.svg", "index.html"]
 
 
+def test_type_declarations_are_no_source_of_the_page_and_are_not_precached(tmp_path: Path) -> None:
+    fake_build(tmp_path)
+    (tmp_path / "api-types.d.ts").write_text("export interface components {}\n", encoding="utf-8")
+    assert find_build(tmp_path) is not None  # tsc's generated types leave the build current
+    served = [path.relative_to(tmp_path).as_posix() for path in served_files(tmp_path)]
+    assert served == ["dist/app-0123456789ab.js", "favicon.svg", "index.html"]
+
+
 def test_a_build_of_other_sources_is_not_served(tmp_path: Path) -> None:
     fake_build(tmp_path, sources="0" * 64)
     assert find_build(tmp_path) is None
