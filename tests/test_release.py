@@ -28,6 +28,7 @@ from release_support import GUARD, ROOT, Release, core_venv, outside, release
 from test_play import WON_ORTHOGONAL, commands, greedy_game
 
 NAME = f"foursquare_solitaire-{__version__}"
+PAGE = "src/foursquare/web/static/dist/manifest.json"  # the built page (make page)
 
 
 def test_the_changelog_has_a_dated_section_for_this_version() -> None:
@@ -85,6 +86,8 @@ def test_the_wheel_holds_the_licences_and_its_description_the_changelog(built: R
         assert {"foursquare/py.typed", "foursquare/locale/foursquare.pot", "foursquare/web/static/index.html"} <= set(
             wheel.namelist()
         )
+        if (ROOT / PAGE).exists():  # make test builds the page first (make page): the wheel ships it
+            assert PAGE.removeprefix("src/") in wheel.namelist()
         metadata = email.message_from_bytes(wheel.read(f"{info}/METADATA"), policy=email.policy.compat32)
     assert metadata["Version"] == __version__
     assert metadata["License-Expression"] == "MIT AND OFL-1.1"
