@@ -216,6 +216,35 @@ def test_slow_answers_show_waiting_and_a_tap_too_soon_is_said(browser: Any, serv
     page.context.close()
 
 
+WAITING_SAID = """(selector) => { const view = document.querySelector(selector);
+  const before = getComputedStyle(view, '::before');
+  return view.getAttribute('aria-busy') === 'true' && before.opacity === '1' ? before.content : null; }"""
+
+
+@pytest.mark.parametrize(("size", "code"), [("desktop", "en"), ("phone", "kn")])
+def test_the_statistics_and_the_lesson_say_they_wait_for_a_slow_answer(
+    browser: Any, server: str, size: str, code: str
+) -> None:
+    said = words(code)
+    page = page_at(browser, size, code)
+    open_home(page, server)
+    for route, selector, ready in (
+        ("stats", "#view-stats", "#stats-tiles > *"),
+        ("learn", "#lesson", "[data-tutorial-target]"),
+    ):
+        held = Held(page, f"**/api/{'stats' if route == 'stats' else 'lesson'}", method="GET")
+        page.evaluate(f"location.hash = '#/{route}'")
+        shown = page.wait_for_function(WAITING_SAID, arg=selector).json_value()
+        assert shown == f'"{said["busy.waiting"]}"', shown
+        snap(page, f"wait-{route}-{size}-{code}")
+        assert len(held.routes) == 1, held.routes  # (its request went before the view said it waits)
+        held.routes.pop().continue_()
+        page.wait_for_selector(ready)
+        expect(page.locator(selector)).to_have_attribute("aria-busy", "false")
+    assert page.errors == []
+    page.context.close()
+
+
 # --- 3. A daily game's analysis, the Analyse button, toasts -----------------------------------------------
 
 

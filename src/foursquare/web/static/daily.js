@@ -152,7 +152,11 @@ export function localTime(moment, { timeOnly = false } = {}) {
   /** @type {Intl.DateTimeFormatOptions} */
   const options = { hour: "numeric", minute: "2-digit" };
   if (!timeOnly && !today) options.weekday = "long";
-  return new Intl.DateTimeFormat(intlLocale(), options).format(moment);
+  const text = new Intl.DateTimeFormat(intlLocale(), options).format(moment);
+  // A language written without Latin letters gets no "AM"/"PM" in them (Intl may give them): a 24-hour clock.
+  const latin = /[A-Za-z]/;
+  if (!latin.test(text) || latin.test(t("nav.dailyNext", { time: "" }))) return text;
+  return new Intl.DateTimeFormat(intlLocale(), { ...options, hourCycle: "h23" }).format(moment);
 }
 
 /** @param {string} isoDate */

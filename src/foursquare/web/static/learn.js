@@ -103,6 +103,7 @@ export function offerLesson() {
 /** Show the lesson from its first step (the view is shown by routing.js). */
 export async function showLesson() {
   const container = $("lesson");
+  container.dataset.waiting = t("busy.waiting"); // shown while the answer is slow to come (style.css)
   container.setAttribute("aria-busy", "true");
   try {
     lesson = await fetchLesson();

@@ -22,6 +22,9 @@ let statsPage = 1;
 
 /** Fetch and draw the statistics and the current page of games (of this device, without the server). */
 export async function showStats() {
+  const view = $("view-stats");
+  view.dataset.waiting = t("busy.waiting"); // shown while the answer is slow to come (style.css)
+  view.setAttribute("aria-busy", "true");
   try {
     const [stats, games] = await Promise.all([api.stats(), api.listGames(statsPage, PER_PAGE)]);
     $("stats-offline").hidden = true;
@@ -30,6 +33,8 @@ export async function showStats() {
   } catch (error) {
     if (error instanceof ApiError && error.status === 0) await showDeviceStats();
     else toast(errorMessage(error), "error");
+  } finally {
+    view.setAttribute("aria-busy", "false");
   }
 }
 
