@@ -1,7 +1,7 @@
 // Builds the web page for serving (issue 42, part 5): src/foursquare/web/static/dist/ gets
 //   app-<hash>.js         every module of the page bundled from app.js and minified (esbuild)
 //   theme-init-<hash>.js  the classic script that sets the theme before the first paint, minified
-//   page-<hash>.css       style.css, fonts.css, learn.css and daily.css in one minified sheet
+//   page-<hash>.css       style.css, fonts.css, learn.css, daily.css and preferences.css in one minified sheet
 //   index.html            static/index.html pointing at those
 //   manifest.json         what was built from what: the digest of the sources, the files each replaces
 // each with its gzip copy (<name>.gz). The hash is a digest of the file's bytes: the server sends these files with an immutable cache lifetime
@@ -22,7 +22,7 @@ const out = process.argv.indexOf("--out");
 const TARGET_DIR = out > 0 ? process.argv[out + 1] : join(STATIC, "dist");
 // Written beside it, then put in its place: a server reading the build never sees half of one.
 const DIST = `${TARGET_DIR}.tmp-${process.pid}`;
-const SHEETS = ["style.css", "fonts.css", "learn.css", "daily.css"];
+const SHEETS = ["style.css", "fonts.css", "learn.css", "daily.css", "preferences.css"];
 // Browsers that run ES2022 modules: what the page's source is written in (tsconfig.json's target).
 const TARGET = ["es2022"];
 

@@ -14,6 +14,7 @@
 //   settings.js, connection.js, pwa.js, reveal.js   settings; server reachability and stale tabs;
 //                        the service worker; a finished game's result brought into view on a phone
 //   i18n.js      the language: its catalogue from the server (every sentence the page shows), the menu's choice
+//   preferences.js, sounds.js, clock.js   the player's preferences (card back, table, sounds, timer), each off by default
 
 import { waitForServer } from "./api.js";
 import { $ } from "./dom.js";
@@ -40,6 +41,7 @@ import { setupSync } from "./sync.js";
 import { registerServiceWorker } from "./pwa.js";
 import { setupReveal } from "./reveal.js";
 import { renderLanguageMenu, setupSettings } from "./settings.js";
+import { setupPreferences } from "./preferences.js";
 import { renderGame } from "./view.js";
 
 const newGame = () => openNewGameDialog(gameState()?.variant);
@@ -112,6 +114,7 @@ async function start() {
   renderDailyLink();
   setupTheme();
   setupSettings();
+  setupPreferences($("settings-form"));
   setupConnection();
   setupSync();
   setupReveal();

@@ -12,13 +12,13 @@ import { hasMessage, t } from "./i18n.js";
  *   "btn-play-deal" | "btn-redo" | "btn-restart" | "btn-same-deal" | "btn-settings" | "btn-share" | "btn-undo" |
  *   "confirm-cancel" | "confirm-ok" | "new-cancel" | "page-next" | "page-prev" | "replay-first" | "replay-last" | "replay-next" |
  *   "replay-prev" | "theme-toggle"} ButtonId
- * @typedef {"new-buried" | "new-deal" | "new-diagonal" | "replay-slider" | "settings-four-colour" |
+ * @typedef {"new-buried" | "new-deal" | "new-diagonal" | "replay-slider" | "settings-clock" | "settings-four-colour" | "settings-sound" |
  *   "share-link"} InputId
  * @typedef {"confirm-dialog" | "new-dialog" | "settings-dialog" | "share-dialog"} DialogId
  * @typedef {"new-form" | "settings-form"} FormId
  * @typedef {"actions" | "analysis" | "analysis-body" | "analysis-title" | "assisted-tag" | "board" |
- *   "board-message" | "confirm-text" | "deal-label" | "face-down" | "face-down-gauge" | "face-down-meter" |
- *   "game-table" | "game-title" | "games" | "hand-caption" | "hand-card" | "hand-help" | "hint-box" | "hint-list" |
+ *   "board-message" | "clock-moves" | "clock-time" | "confirm-text" | "deal-label" | "face-down" | "face-down-gauge" | "face-down-meter" |
+ *   "game-clock" | "game-table" | "game-title" | "games" | "hand-caption" | "hand-card" | "hand-help" | "hint-box" | "hint-list" |
  *   "hint-loading" | "hint-ranked" | "histogram" | "late-tag" | "new-deal-error" | "no-game" | "no-game-text" |
  *   "no-game-title" | "offline-banner" | "offline-tag" | "over" | "over-deal" | "over-reason" | "over-score" |
  *   "over-score-note" | "over-title" | "page-label" | "pager" | "readonly" | "readonly-text" | "replay" |

@@ -7,6 +7,7 @@ import { api, ApiError } from "./api.js";
 import { $, el, errorMessage, svgEl, toast } from "./dom.js";
 import { dateTime, decimal, integer, joinList, percent, t, variantText } from "./i18n.js";
 import { device } from "./offline.js";
+import { bestTimeTiles } from "./clock.js";
 import { dailyDate } from "./share.js";
 
 /**
@@ -66,6 +67,7 @@ function renderStats(stats) {
     ["bestScore", stats.best_score === null ? none : integer(stats.best_score)],
     ["meanScore", stats.mean_score === null ? none : decimal(stats.mean_score)],
     ...cleanAndDailyTiles(stats, none),
+    ...bestTimeTiles(stats, none),
   ];
   $("stats-tiles").replaceChildren(
     ...tiles.map(([name, value]) =>

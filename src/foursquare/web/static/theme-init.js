@@ -4,7 +4,8 @@
 //   fs.theme  "light" | "dark" | absent: follow the system (prefers-color-scheme)
 //   fs.deck   "four" | absent: the four-colour deck (clubs and diamonds in their own colours)
 //   fs.motion "reduce" | "full" | absent: follow the system (prefers-reduced-motion)
-// as data-theme, data-deck and data-motion on <html>, which style.css reads. theme.js and settings.js
+//   fs.back, fs.table  the card back and the table's colour (preferences.js, which keeps the same lists)
+// as data-theme, data-deck, data-motion, data-back and data-table on <html>, which style.css and preferences.css read. theme.js and settings.js
 // keep them up to date afterwards (and follow the system live while no choice is made).
 (function () {
   var root = document.documentElement;
@@ -27,4 +28,8 @@
   var motion = read("fs.motion");
   if (motion !== "reduce" && motion !== "full") motion = system("(prefers-reduced-motion: reduce)") ? "reduce" : "full";
   root.dataset.motion = motion;
+  var back = read("fs.back");
+  root.dataset.back = back === "red" || back === "green" || back === "grey" ? back : "blue";
+  var table = read("fs.table");
+  root.dataset.table = table === "blue" || table === "red" || table === "grey" ? table : "green";
 })();

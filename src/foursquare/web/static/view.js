@@ -12,6 +12,8 @@ import { closeReplay, currentReplay } from "./replay.js";
 import { dealText, isMine, renderSharing } from "./share.js";
 import { currentGame, isPlaying } from "./store.js";
 import { board, renderGauges, renderHand, renderPendingHand } from "./table.js";
+import { renderClock } from "./clock.js";
+import { soundsFor } from "./sounds.js";
 
 /** @typedef {import("./api.js").GameState} GameState */
 
@@ -124,6 +126,8 @@ export function renderGame(change = {}) {
   renderHintBox();
   if (playing) hideGameOver();
   else showGameOver(change.justEnded === true);
+  soundsFor(state, change);
+  renderClock(state);
 }
 
 /**
@@ -153,6 +157,8 @@ export function renderForeseen(state, change) {
   disarm(); // no card to place until the answer shows the next (or, refused, the same again)
   if (keepFocus) board.focus();
   if (change.message !== undefined) $("board-message").textContent = change.message;
+  soundsFor(state, change);
+  renderClock(state);
 }
 
 /**
