@@ -17,7 +17,9 @@ options), :mod:`~foursquare.rl.games` (the arrays of a batch of games and its co
 ``rgb_array`` frames), :mod:`~foursquare.rl.players` (a trained policy as a player of engine games),
 :mod:`~foursquare.rl.bench` (their steps per second for ``foursquare bench --rl``; imported only when asked
 for), :mod:`~foursquare.rl.sb3` (the vector environment as Stable-Baselines3's ``VecEnv``, for ``MaskablePPO``;
-the ``baseline`` extra; imported only when asked for).
+the ``baseline`` extra), :mod:`~foursquare.rl.dataset` (Minari datasets of expert games and solver lines; the
+``data`` extra) and :mod:`~foursquare.rl.spiel` (the game for OpenSpiel; the ``spiel`` extra): each imported only
+when asked for.
 """
 
 from __future__ import annotations
