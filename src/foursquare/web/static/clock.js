@@ -57,20 +57,18 @@ export function renderClock(state) {
 }
 
 /**
- * The statistics' tiles of best times, the server's (docs/api.md), while the timer is on: none without it, nor from
- * a server that does not time games, nor for the games of this device (stats.js, without the server).
+ * The statistics' tiles of best times, the server's (docs/api.md), while the timer is on; a time is "none" while no
+ * win is timed (the games of this device, shown without the server, never are).
  * @param {import("./api.js").Stats} stats
  * @param {string} none what a tile says while no win is timed
  * @returns {[string, string][]}
  */
 export function bestTimeTiles(stats, none) {
-  /** @typedef {{best_time?: number | null}} Timing */
-  const all = /** @type {Timing & {clean?: Timing}} */ (/** @type {unknown} */ (stats));
-  if (!clockOn() || all.best_time === undefined) return [];
-  const time = (/** @type {number | null | undefined} */ seconds) => (seconds == null ? none : duration(seconds));
+  if (!clockOn()) return [];
+  const time = (/** @type {number | null} */ seconds) => (seconds === null ? none : duration(seconds));
   return [
-    ["bestTime", time(all.best_time)],
-    ["cleanBestTime", time(all.clean?.best_time)],
+    ["bestTime", time(stats.best_time)],
+    ["cleanBestTime", time(stats.clean.best_time)],
   ];
 }
 
