@@ -196,7 +196,7 @@ def test_from_a_python_file_to_a_leaderboard_row_with_two_commands(tmp_path: Pat
     assert board.returncode == 0, board.stderr
     lines = board.stdout.splitlines()
     assert lines[0].split()[:3] == ["#", "agent", "deals"]
-    assert lines[1].split()[:3] == ["1", "rollout", "1-20"] and "against last_cell on 20 deals" in lines[1]
+    assert lines[1].split()[:3] == ["1", "rollout", "1-20"] and "against last_cell, 20 deals" in lines[1]
     assert lines[2].split()[:3] == ["2", "last_cell", "1-20"]
     rows = json.loads(run("rl", "leaderboard", "mine.json", "rollout.json", "--format", "json", cwd=tmp_path).stdout)
     assert [r["agent"] for r in rows] == ["rollout", "last_cell"] and rows[0]["compute"]["train_steps"] == 5

@@ -175,6 +175,7 @@ def leaderboard_text(rows: list[Any], t: Translator, markdown: bool = False) -> 
         t("cli.rl.leaderboard.col.normalised"),
         t("cli.rl.leaderboard.col.time"),
         t("cli.rl.leaderboard.col.paired"),
+        t("cli.rl.leaderboard.col.only"),
     ]
     body = [_cells(row, t) for row in rows]
     note = t("cli.rl.leaderboard.note")
@@ -188,10 +189,10 @@ def leaderboard_text(rows: list[Any], t: Translator, markdown: bool = False) -> 
 
     table = Table(box=None, padding=(0, 1), pad_edge=False)
     for i, header in enumerate(headers):
-        table.add_column(escape(header), justify="left" if i in (1, 7) else "right")
+        table.add_column(escape(header), justify="left" if i in (1, 7) else "right", no_wrap=True)
     for cells in body:
         table.add_row(*(escape(cell) for cell in cells))
-    console = Console(width=None if sys.stdout.isatty() else 200, no_color=True, highlight=False)
+    console = Console(width=None if sys.stdout.isatty() else 240, no_color=True, highlight=False)
     with console.capture() as captured:
         console.print(table)
     lines = [line.rstrip() for line in captured.get().splitlines()]
@@ -211,15 +212,16 @@ def _cells(row: Any, t: Translator) -> list[str]:
     score = t.number(m["mean_score"], 2) + " " + _interval(m["score_ci95"], 2, t)
     normalised = t.number(m["normalised_score"], 3) + " " + _interval(m["normalised_ci95"], 3, t)
     per_move = t.number(c["seconds_per_move"] * 1000, 3)
-    paired = ""
+    paired = only = ""
     if row["paired"] is not None:
         p = row["paired"]
         paired = t(
             "cli.rl.leaderboard.paired",
             difference=_signed(p["mean_difference"], t), interval=_interval(p["ci95"], 2, t, signed=True),
-            agent=row["compared_with"], deals=p["deals"], only_this=p["only_a_won"], only_other=p["only_b_won"],
+            agent=row["compared_with"], deals=p["deals"],
         )  # fmt: skip
-    return [t.number(row["rank"]), agent, deals, wins, score, normalised, per_move, paired]
+        only = f"{t.number(p['only_a_won'])} / {t.number(p['only_b_won'])}"
+    return [t.number(row["rank"]), agent, deals, wins, score, normalised, per_move, paired, only]
 
 
 def _interval(bounds: list[float], digits: int, t: Translator, signed: bool = False) -> str:
