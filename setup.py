@@ -43,4 +43,6 @@ def kernel_extension() -> tuple[Extension, type]:
 
 
 extension, build_command = kernel_extension()
-setup(ext_modules=[extension], cmdclass={"build_ext": build_command})
+# The data files are pyproject.toml's package-data, listed there: setuptools' search of the manifest for more would
+# meet numba's C sources of the extension (absolute paths, outside the project) and refuse them.
+setup(ext_modules=[extension], cmdclass={"build_ext": build_command}, include_package_data=False)
