@@ -182,6 +182,26 @@ def test_random_and_greedy_and_the_leaderboards_order() -> None:
     assert [r["compared_with"] for r in against] == ["random", "random", None]
 
 
+def test_a_maskable_ppo_model_is_an_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """examples/maskable_ppo_agent.py plays a model saved by the example (here an untrained one)."""
+    pytest.importorskip("sb3_contrib")
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    monkeypatch.syspath_prepend(str(examples))
+    import train_maskable_ppo as example
+
+    from foursquare.rl.sb3 import MaskableVecEnv
+
+    model_path = tmp_path / "untrained.zip"
+    example.make_model(MaskableVecEnv(2, 0), example.parse_args([])).save(model_path)
+    monkeypatch.setenv("FOURSQUARE_MODEL", str(model_path))
+    played = evaluate(agents.load_agent(f"{examples / 'maskable_ppo_agent.py'}:policy", name="ppo"), range(1, 3))
+    assert played["agent"] == "ppo" and played["metrics"]["games"] == 2 and played["compute"]["moves"] > 2
+    monkeypatch.setenv("FOURSQUARE_MODEL", str(tmp_path / "none.zip"))
+    with pytest.raises(agents.AgentError) as error:
+        agents.load_agent(f"{examples / 'maskable_ppo_agent.py'}:policy")
+    assert error.value.code == "load_failed"
+
+
 # --- the two commands ----------------------------------------------------------------------------------------
 
 
