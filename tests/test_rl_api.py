@@ -206,3 +206,25 @@ def test_expert_actions_is_the_former_name_of_rollout_actions() -> None:
     with pytest.warns(DeprecationWarning, match=r"expert_actions\(\) is now rollout_actions\(\)"):
         actions = envs.expert_actions()
     assert np.array_equal(actions, envs.rollout_actions())
+
+
+def test_the_vector_environment_resets_to_given_stocks() -> None:
+    stocks = [list(reversed(deal_stock(3))), list(deal_stock(8))]
+    envs = R.FoursquareVectorEnv(2, expose_deal=True)
+    obs, info = envs.reset(options={"stocks": [[c.name for c in s] for s in stocks]})
+    assert info["deal"].tolist() == [0, 0]
+    singles = [R.FoursquareEnv() for _ in stocks]
+    for single, stock, row in zip(singles, stocks, obs, strict=True):
+        assert np.array_equal(single.reset(options={"stock": stock})[0], row)
+    for _ in range(6):  # both play the first legal cell: the same games
+        actions = envs.action_masks().argmax(axis=1)
+        obs, _, terminated, _, _ = envs.step(actions)
+        for single, action, row in zip(singles, actions, obs, strict=True):
+            assert np.array_equal(single.step(int(action))[0], row)
+        assert not terminated.any()
+    with pytest.raises(ValueError, match="must list 2 stocks"):
+        envs.reset(options={"stocks": stocks[:1]})
+    with pytest.raises(ValueError, match="at most one of 'deals' and 'stocks'"):
+        envs.reset(options={"stocks": stocks, "deals": [1, 2]})
+    with pytest.raises(R.SplitError, match="plays no deal of the test split"):
+        R.FoursquareVectorEnv(2, split="test").reset(options={"stocks": stocks})

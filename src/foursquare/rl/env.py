@@ -15,7 +15,6 @@ from foursquare import kernel as K
 from foursquare.cards import Card, parse_stock
 from foursquare.engine import MAX_FACE_DOWN, Adjacency, Game
 from foursquare.grid_text import grid_text
-from foursquare.kernel import vector as V
 from foursquare.rl.encoding import (
     ActionError,
     ObsArray,
@@ -27,7 +26,7 @@ from foursquare.rl.encoding import (
 )
 from foursquare.rl.games import Games
 from foursquare.rl.picture import Picture, picture
-from foursquare.rl.settings import Settings, SettingsError, SplitError, deal_of_option
+from foursquare.rl.settings import Settings, SettingsError, deal_of_option
 
 
 class EpisodeOverError(RuntimeError):
@@ -125,7 +124,7 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
             games.seed(seed)
         stock = None
         if "stock" in options:
-            stock = self._stock_option(options["stock"])
+            stock = self.settings.stock_of_option(options["stock"])
             games.deals[0] = 0
         elif "deal" in options:
             games.deals[0] = self.settings.check_deal(deal_of_option(options["deal"]))
@@ -133,8 +132,7 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
             games.draw()
         games.reset()
         if stock is not None:
-            games.stocks[0] = stock
-            V.observe(games.states[0], games.stocks[0], games.obs[0])  # the card to place is the stock's
+            games.play_stock(0, stock)
         self._moves = []
         self._started = True
         self._over = False
@@ -239,13 +237,6 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         """How many cards of the stock the player has seen: those laid, and the card to place while there is one."""
         state = self._games.states[0]
         return int(state[K.TURN]) + (1 if state[K.STATUS] == K.STATUS_PLAYING else 0)
-
-    def _stock_option(self, value: object) -> npt.NDArray[np.int8]:
-        if self.settings.split is not None:
-            raise SplitError(f"reset(options={{'stock': ...}}) plays no deal of the {self.settings.split} split")
-        if isinstance(value, np.ndarray):
-            value = [Card(int(c)) for c in value]
-        return np.array(parse_stock(value), dtype=np.int8)  # type: ignore[arg-type]
 
     def _check_started(self, what: str) -> None:
         if not self._started:

@@ -73,6 +73,11 @@ class Games:
             self.states, self.stocks, self.template, self.deals, self.obs, self.masks, self.boards, self.pending
         )
 
+    def play_stock(self, i: int, stock: npt.NDArray[np.int8]) -> None:
+        """Game i, just reset, plays ``stock`` instead of its deal's: its observation shows the stock's first card."""
+        self.stocks[i] = stock
+        V.observe(self.states[i], self.stocks[i], self.obs[i])
+
     def step(self, actions: Actions) -> int:
         """Step every game (see :func:`~foursquare.kernel.vector.step_envs`): -1, or the first game whose
         action is illegal under ``illegal_action="raise"``, when nothing moved."""

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from typing import Literal, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from foursquare import kernel as K
-from foursquare.cards import check_deal_number
+from foursquare.cards import Card, check_deal_number, parse_stock
 from foursquare.engine import Adjacency, Variant
 from foursquare.errors import FoursquareError
 from foursquare.kernel import vector as V
@@ -88,6 +89,15 @@ class Settings:
     @property
     def split_code(self) -> int:
         return _SPLIT_CODES[self.split]
+
+    def stock_of_option(self, value: object) -> npt.NDArray[np.int8]:
+        """A stock of one's own for ``reset``: 40 cards (names or :class:`~foursquare.cards.Card`); the
+        engine's ``CardError`` when it is not one, :class:`SplitError` under a split (it is no deal of one)."""
+        if self.split is not None:
+            raise SplitError(f"a stock of one's own plays no deal of the {self.split} split")
+        if isinstance(value, np.ndarray):
+            value = [Card(int(c)) for c in value]
+        return np.array(parse_stock(value), dtype=np.int8)  # type: ignore[arg-type]
 
     def check_deal(self, deal: np.uint64) -> np.uint64:
         """``deal`` when it belongs to the split; :class:`SplitError` otherwise."""

@@ -84,20 +84,30 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsArray, dict[str, Any]]:
-        """New games in every environment: ``options["deals"]`` when given, else each environment's next deal
-        of the split, from its generator (environment i's starts at ``seed + i`` when a seed is given)."""
+        """New games in every environment: ``options["deals"]`` when given, or ``options["stocks"]`` (one stock
+        of 40 cards per environment, without a split; the games after them are drawn deals), else each
+        environment's next deal of the split, from its generator (environment i's starts at ``seed + i`` when a
+        seed is given)."""
         options = options or {}
-        unknown = sorted(set(options) - {"deals"})
-        if unknown:
-            raise ValueError(f"unknown reset option(s) {', '.join(map(repr, unknown))}: the only one is 'deals'")
+        unknown = sorted(set(options) - {"deals", "stocks"})
+        if unknown or len(options) > 1:
+            raise ValueError(
+                f"reset options {', '.join(map(repr, sorted(options)))}: give at most one of 'deals' and 'stocks'"
+            )
         games = self._games
         if seed is not None:
             games.seed(seed)
-        if "deals" in options:
+        stocks = None
+        if "stocks" in options:
+            stocks = [self.settings.stock_of_option(s) for s in self._per_environment(options["stocks"], "stocks")]
+            games.deals[:] = 0
+        elif "deals" in options:
             games.deals[:] = self._deal_list(options["deals"])
         else:
             games.draw()
         games.reset()
+        for i, stock in enumerate(stocks or []):
+            games.play_stock(i, stock)
         self._started = True
         return self._out("obs"), self._info()
 
@@ -155,9 +165,13 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         return info
 
     def _deal_list(self, deals: object) -> list[np.uint64]:
-        if not isinstance(deals, Sequence | np.ndarray) or len(deals) != self.num_envs:
-            raise ValueError(f"options['deals'] must list {self.num_envs} deal numbers, one per environment")
-        return [self.settings.check_deal(deal_of_option(d)) for d in deals]
+        return [self.settings.check_deal(deal_of_option(d)) for d in self._per_environment(deals, "deals")]
+
+    def _per_environment(self, values: object, name: str) -> Sequence[Any]:
+        if not isinstance(values, Sequence | np.ndarray) or len(values) != self.num_envs:
+            what = "deal numbers" if name == "deals" else "stocks"
+            raise ValueError(f"options[{name!r}] must list {self.num_envs} {what}, one per environment")
+        return values  # type: ignore[return-value]
 
 
 def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
