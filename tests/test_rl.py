@@ -382,7 +382,7 @@ def _clone_once(example: Any) -> tuple[float, float, Any]:
     import torch
 
     torch.manual_seed(0)
-    policy = example.make_model(example.PPOEnvs(2, seed=0), example.parse_args(["--envs", "2"])).policy
+    policy = example.make_model(example.MaskableVecEnv(2, seed=0), example.parse_args(["--envs", "2"])).policy
     envs = R.FoursquareVectorEnv(64)
     obs, _ = envs.reset(seed=3)
     (states, masks, actions), _, games = example.collect(envs, obs, 64 * 40, lambda o, m: envs.rollout_actions())
