@@ -391,6 +391,7 @@ def step_envs(
     rewards: Floats,
     terminated: Flags,
     pending: Array,
+    scores: Array,
 ) -> int:
     """Advance every environment one step, with Gymnasium's next-step autoreset; return -1, or the first
     environment with an illegal action when ``illegal_mode`` is :data:`ILLEGAL_RAISE` (then nothing changed).
@@ -399,7 +400,8 @@ def step_envs(
     a new game of a deal number drawn in ``split`` from its own generator ``rngs[i]`` (:func:`draw_deal`; stored
     in ``deals[i]``), so that each environment's deals depend on its seed alone. Any other plays its action,
     or under :data:`ILLEGAL_LOSE` ends its episode with ``illegal_reward`` when the action is illegal. The
-    observations, masks, rewards and terminations are written in place.
+    observations, masks, rewards and terminations are written in place, and for an episode that ends, its game's
+    score in ``scores[i]``: the cards left after a win, -1 after a loss or an illegal action.
     """
     _check_rows(states, stocks, obs, masks, boards)
     n = states.shape[0]
@@ -409,6 +411,7 @@ def step_envs(
     _check_entries(rewards, n)
     _check_entries(terminated, n)
     _check_entries(pending, n)
+    _check_entries(scores, n)
     _check_template(template)
     if illegal_mode == ILLEGAL_RAISE:
         bad = first_illegal(actions, masks, pending)
@@ -429,13 +432,17 @@ def step_envs(
             rewards[i] = illegal_reward
             terminated[i] = True
             pending[i] = 1
+            scores[i] = -1
             boards[i, BOARD_LEGAL] = 0
             row(masks, i)[:] = 0  # the position is unchanged: its observation stands
         else:
             rewards[i] = _play(states, stocks, obs, masks, boards, i, a, reward_mode, shaping)
-            done = states[i, STATUS] != STATUS_PLAYING
+            status = states[i, STATUS]
+            done = status != STATUS_PLAYING
             terminated[i] = done
             pending[i] = 1 if done else 0
+            if done:
+                scores[i] = states[i, SCORE] if status == STATUS_WON else -1
     return -1
 
 

@@ -163,7 +163,7 @@ class FoursquareEnv(gym.Env[ObsArray, np.int64]):
         self._over = bool(games.terminated[0])
         info = self._info()
         if self._over:
-            won, score = games.outcomes()  # an illegal action's ending: the game goes on, neither won nor scored
+            won, score = games.outcomes(games.terminated)  # an illegal action's ending: neither won nor scored
             info["won"], info["score"] = bool(won[0]), int(score[0])
         return games.obs[0].copy(), float(games.rewards[0]), self._over, False, info
 

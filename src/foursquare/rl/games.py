@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from foursquare import kernel as K
 from foursquare.cards import DECK_SIZE
 from foursquare.kernel import vector as V
 from foursquare.kernel.policies import POLICY_WEIGHTS
@@ -43,11 +42,14 @@ class Games:
         self.rewards = np.zeros(count, dtype=np.float32)
         self.terminated = np.zeros(count, dtype=np.bool_)
         self.pending = np.zeros(count, dtype=np.int8)
+        self.scores = np.zeros(count, dtype=np.int8)  # an ended game's score, -1 for a loss (step_envs)
         self.rngs = np.zeros(count, dtype=np.uint64)
 
     def arrays(self) -> dict[str, npt.NDArray[Any]]:
         """Every array of the games by name: what :meth:`snapshot` copies and :meth:`restore` writes back."""
-        names = ("states", "stocks", "deals", "obs", "masks", "boards", "rewards", "terminated", "pending", "rngs")
+        names = (
+            "states", "stocks", "deals", "obs", "masks", "boards", "rewards", "terminated", "pending", "scores", "rngs",
+        )  # fmt: skip
         return {name: getattr(self, name) for name in names}
 
     def snapshot(self) -> dict[str, npt.NDArray[Any]]:
@@ -85,14 +87,16 @@ class Games:
         bad: int = V.step_envs(
             self.states, self.stocks, self.template, self.deals, self.rngs, s.split_code, actions,
             s.illegal_code, s.illegal_reward, s.reward_code, s.shaping,
-            self.obs, self.masks, self.boards, self.rewards, self.terminated, self.pending,
+            self.obs, self.masks, self.boards, self.rewards, self.terminated, self.pending, self.scores,
         )  # fmt: skip
         return bad
 
-    def outcomes(self) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
-        """Whether each game is won, and its score (the cards left after a win, 0 otherwise)."""
-        won = self.states[:, K.STATUS] == K.STATUS_WON
-        return won, np.where(won, self.states[:, K.SCORE], 0).astype(np.int64)
+    def outcomes(self, ended: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+        """Whether each game where ``ended`` is won, and its score (the cards left after a win, 0 otherwise);
+        False and 0 elsewhere (from ``scores``, which the compiled step writes as games end)."""
+        won = self.scores >= 0
+        won &= ended
+        return won, np.multiply(self.scores, won, dtype=np.int64)
 
     def rollout_actions(self) -> Actions:
         """The rollout policy's action in every game (0 for a game about to reset)."""

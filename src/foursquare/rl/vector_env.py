@@ -127,9 +127,9 @@ class FoursquareVectorEnv(gym.vector.VectorEnv[ObsArray, Actions, Any]):
         out = self._out
         info = self._info()
         if games.terminated.any():
-            won, score = games.outcomes()  # an illegal action's ending: the game goes on, neither won nor scored
             ended = games.terminated.copy()
-            info.update(won=won & ended, _won=ended, score=np.where(ended, score, 0), _score=ended)
+            won, score = games.outcomes(ended)  # an illegal action's ending: the game goes on, neither won nor scored
+            info.update(won=won, _won=ended, score=score, _score=ended)
         return out("obs"), out("rewards"), out("terminated"), out("truncated"), info
 
     def rollout_actions(self) -> Actions:
