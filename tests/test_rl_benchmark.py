@@ -223,6 +223,9 @@ def test_from_a_python_file_to_a_leaderboard_row_with_two_commands(tmp_path: Pat
     markdown = run("rl", "leaderboard", "mine.json", "rollout.json", "--format", "markdown", cwd=tmp_path).stdout
     assert markdown.startswith("| # | agent | deals |") and "| 1 | rollout | 1-20 |" in markdown
     assert json.loads((tmp_path / "mine.json").read_text())["games"][0]["deal"] == 1
+    quiet = run("rl", "evaluate", "random", "--deals", "1-3", "-o", "r.json", "--json", cwd=tmp_path)
+    summary = json.loads(quiet.stdout)
+    assert summary["metrics"]["games"] == 3 and "games" not in summary and summary["compute"]["moves"] > 0
 
 
 @pytest.mark.parametrize(
