@@ -140,8 +140,9 @@ def page_in(browser: Any, server: str, code: str, size: str, cookie: str) -> Any
 def check_language(page: Any, code: str) -> None:
     t = translator(code)
     expect(page.locator("html")).to_have_attribute("lang", code)
-    nav = page.locator(".site-nav a")
+    nav = page.locator(".site-nav a:not(.nav-daily)")
     expect(nav).to_have_text([t("nav.play"), t("nav.stats"), t("nav.rules"), t("nav.learn")])
+    expect(page.locator(".site-nav .nav-daily > span")).to_have_text(t("new.daily"))  # and when the next comes
     if code != "en":  # translated: not the English words
         assert t("nav.rules") != translator("en")("nav.rules")
 
