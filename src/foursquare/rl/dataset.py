@@ -46,10 +46,9 @@ from foursquare.errors import FoursquareError
 from foursquare.players import make_player
 from foursquare.rl.encoding import action_of_move
 from foursquare.rl.env import FoursquareEnv
+from foursquare.rl.settings import TEST_DEALS  # 1 to 20,000: never in a dataset
 from foursquare.solver import DEFAULT_NODES, solve
 
-#: The test deals, 1 to 20,000 (the quick test is the first 1,000): never in a dataset.
-TEST_DEALS = range(1, 20_001)
 #: The sources of episodes, each a dataset's ``algorithm_name``.
 SOURCES = ("expert", "solver")
 #: The environment every episode is an episode of.
