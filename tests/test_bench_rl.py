@@ -52,6 +52,7 @@ def fake_report(sizes: tuple[int, ...] = (1, 2)) -> dict[str, Any]:
 # --- as a user runs it ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a benchmark of every size
 def test_json_reports_every_size_with_the_machine() -> None:
     proc = run_cli("bench", "--rl", "--json", "--sizes", "1,4", "--seconds", "0.05")
     assert proc.returncode == 0, proc.stderr

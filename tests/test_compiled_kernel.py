@@ -49,6 +49,7 @@ def jit(name: str) -> Any:
     return getattr(JIT[export.module], name)
 
 
+@pytest.mark.slow  # every export on many positions (make check: the hints' numbers below)
 def test_every_function_gives_numbas_numbers_on_many_positions(built: Any) -> None:
     games = positions(40)
     assert len(games) > 100
@@ -86,6 +87,7 @@ def test_every_function_gives_numbas_numbers_on_many_positions(built: Any) -> No
         assert (a == b).all()
 
 
+@pytest.mark.slow  # whole games by both
 def test_whole_games_and_random_games_agree(built: Any) -> None:
     stocks = np.array([[int(c) for c in Game(deal=d).stock] for d in range(1, 301)], dtype=np.int8)
     for diagonal in (0, 1):

@@ -51,10 +51,6 @@ def _check_and_replay(tmp_path: Path, games: int, seed: int) -> None:
     assert "# fail 0" in _replay(cases)
 
 
-def test_engine_js_replays_two_hundred_games_of_the_engine(tmp_path: Path) -> None:
-    _check_and_replay(tmp_path, 200, seed=1)  # make check's; make test replays ten thousand below
-
-
 @pytest.mark.slow
 def test_engine_js_replays_ten_thousand_games_of_the_engine(tmp_path: Path) -> None:
     _check_and_replay(tmp_path, 10_000, seed=2)

@@ -56,10 +56,6 @@ def _check_positions(tmp_path: Path, positions: int, seed: int, hints: float) ->
     assert "# fail 0" in _check(cases)
 
 
-def test_policy_js_moves_as_the_kernel_on_two_hundred_positions(tmp_path: Path) -> None:
-    _check_positions(tmp_path, 200, seed=1, hints=0.05)  # make check's; make test checks ten thousand below
-
-
 @pytest.mark.slow
 def test_policy_js_moves_as_the_kernel_on_ten_thousand_positions(tmp_path: Path) -> None:
     _check_positions(tmp_path, 10_000, seed=2, hints=0.01)

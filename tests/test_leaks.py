@@ -50,6 +50,7 @@ def wait_until(condition: object, what: str) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow  # PostgreSQL, from apt: make test's
 @pytest.mark.skipif(not postgres_support.available(), reason="PostgreSQL is not installed (make test installs it)")
 def test_a_killed_run_leaves_no_server_nor_child(tmp_path: Path) -> None:
     (tmp_path / "test_holder.py").write_text(HOLDER)

@@ -80,6 +80,7 @@ def test_the_command_line_knows_the_agents_and_test_sets_without_importing_them(
     assert R.TEST_DEALS[-1] == cli_benchmark.LAST_TEST_DEAL
 
 
+@pytest.mark.slow  # rollouts of whole games
 def test_the_rollout_agent_plays_the_vector_environments_rollout_actions() -> None:
     deals = list(range(1, 33))
     envs = R.FoursquareVectorEnv(len(deals))

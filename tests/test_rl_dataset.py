@@ -55,6 +55,7 @@ def test_solver_lines_load_with_minari_and_replay(tmp_path: Path, monkeypatch: p
         write_dataset("foursquare/solver-v0", episodes("solver", TRAIN[:1]), tmp_path, source="solver")
 
 
+@pytest.mark.slow  # the expert plays whole games
 def test_expert_games_see_only_the_view(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (game,) = expert_episodes([20_004])
     board = Game(deal=20_004)
@@ -82,6 +83,7 @@ def run(*args: str, root: Path) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=600, env=env)  # fmt: skip
 
 
+@pytest.mark.slow  # whole datasets, written and loaded
 def test_the_command_writes_a_dataset_minari_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     done = run("--source", "solver", "--deals", "20001-20002", "--root", str(tmp_path), "--json", root=tmp_path)
     assert done.returncode == 0, done.stderr
