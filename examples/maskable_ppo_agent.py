@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the example's module, whose network the model names
 
@@ -25,6 +26,7 @@ from sb3_contrib import MaskablePPO
 @functools.cache
 def model() -> MaskablePPO:
     """The model of ``FOURSQUARE_MODEL`` (default ``ppo.zip``), loaded once."""
+    torch.set_num_threads(1)  # one observation a call: more threads only wait for each other
     return MaskablePPO.load(os.environ.get("FOURSQUARE_MODEL", "ppo.zip"), device="cpu")
 
 
