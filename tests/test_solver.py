@@ -107,7 +107,12 @@ def check_line(stock: tuple[Card, ...], variant: Variant, solution: Solution) ->
     assert game.outcome().score == solution.best_score
 
 
-@pytest.mark.parametrize("variant", VARIANTS, ids=["orthogonal", "diagonal", "count_buried"])
+# make check: two rule sets; make test: the diagonal neighbours too (the costliest brute force).
+@pytest.mark.parametrize(
+    "variant",
+    [pytest.param(v, marks=[pytest.mark.slow] if v.adjacency == "diagonal" else []) for v in VARIANTS],
+    ids=["orthogonal", "diagonal", "count_buried"],
+)
 def test_matches_brute_force_from_late_positions(variant: Variant) -> None:
     checked = 0
     for seed in range(1, 200):

@@ -48,7 +48,12 @@ def game_after(game: Game, move: Move) -> int:
     return face_down
 
 
-@pytest.mark.parametrize("variant", VARIANTS, ids=["orthogonal", "diagonal", "count_buried"])
+# make check: two rule sets; make test: the diagonal neighbours too (the costliest brute force).
+@pytest.mark.parametrize(
+    "variant",
+    [pytest.param(v, marks=[pytest.mark.slow] if v.adjacency == "diagonal" else []) for v in VARIANTS],
+    ids=["orthogonal", "diagonal", "count_buried"],
+)
 def test_matches_brute_force_from_late_positions(variant: Variant) -> None:
     """Every turn from the fewest cards the empty cells need to two more: a win exactly when some line of play wins
     then, and then a line that does."""
