@@ -3,7 +3,8 @@
 #   make test   - the same plus every extra and the test tools (Debian's chromium and postgresql and the page's
 #                 type checker too), then every check: ruff, mypy, import-linter, tsc and every test
 # For the edit-test loop:
-#   make check  - ruff, mypy, import-linter, tsc and the tests not marked slow, side by side (about two minutes)
+#   make check  - ruff, mypy, import-linter, tsc and the tests not marked slow, side by side, with no torch and
+#                 nothing from apt (its times: benchmarks/test_suite.md)
 # Other targets:
 #   make test-loaded - make test while another process keeps both cores busy (as on a shared CI machine)
 #   make lock   - refresh requirements/ci.txt, the versions that make test and CI install (see CONTRIBUTING.md)
