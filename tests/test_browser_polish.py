@@ -11,6 +11,7 @@ the waiting state, and the 250 ms guard is met by tapping in the same task that 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +26,29 @@ from browser_support import (
     expect,
     new_page,
     open_home,
-    server,
     shot,
     start_deal,
     wait_turn,
 )
 from test_browser_daily import play_daily_through_the_api
+from test_browser_offline import Server
 
 pytestmark = BROWSER_MARKS
-__all__ = ["browser", "server"]  # fixtures are found by name in this module's namespace
+__all__ = ["browser"]  # fixtures are found by name in this module's namespace
+
+# Games are played out through the API as fast as a script goes: no rate limit may refuse a move of theirs.
+UNLIMITED = {"FOURSQUARE_RATE_MOVES": "1000000/second", "FOURSQUARE_RATE_GAMES": "1000000/second"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    served = Server(tmp_path_factory.mktemp("polish"), env=UNLIMITED)
+    served.start()
+    try:
+        yield served.url
+    finally:
+        served.stop()
+
 
 PHONE = {"width": 390, "height": 844}
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
@@ -58,12 +73,13 @@ def words(code: str) -> dict[str, str]:
 
 
 def box(page: Any, selector: str) -> dict[str, float] | None:
-    return page.evaluate(
+    found: dict[str, float] | None = page.evaluate(
         """(selector) => { const e = document.querySelector(selector); if (!e) return null;
           const r = e.getBoundingClientRect();
           return r.width && r.height ? {l: r.left, t: r.top, r: r.right, b: r.bottom} : null; }""",
         selector,
     )
+    return found
 
 
 def overlaps(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
@@ -100,6 +116,9 @@ def test_share_during_a_game_says_what_the_friend_gets(browser: Any, server: str
     # Where the page may not write to the clipboard, the dialog says it under the link.
     page.context.clear_permissions()
     page.evaluate("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
+    # The notice closed first: placed anew as the page scrolls to the button, it could come under the click.
+    for close in page.locator(".toast-close").all():
+        close.click()
     page.click("#btn-share")
     expect(page.locator("#share-dialog")).to_be_visible()
     expect(page.locator("#share-what")).to_have_text(said["share.whatLive"])
@@ -368,6 +387,18 @@ H1S = """() => [...document.querySelectorAll('h1')].filter((h) => h.getClientRec
   && !h.closest('[hidden]')).map((h) => h.textContent)"""
 
 
+def play_through_the_api(page: Any, server: str, deal: int) -> str:
+    """A game of ``deal`` played out through the API with the page's cookie, a card at a time on the first legal
+    cell: its id."""
+    request = page.context.request
+    state = request.post(f"{server}/api/games", data={"deal": deal}).json()
+    while state["outcome"] == "playing":
+        row, col = state["legal"][0]
+        move = {"row": row, "col": col, "turn": state["turn"]}
+        state = request.post(f"{server}/api/games/{state['id']}/moves", data=move).json()
+    return str(state["id"])
+
+
 def audit(page: Any, view: str) -> None:
     page.evaluate(AXE.read_text())
     assert page.evaluate(AXE_RUN) == [], view
@@ -399,6 +430,25 @@ def test_axe_finds_no_serious_fault_on_any_view(browser: Any, server: str, size:
     page.goto(f"{server}/game/nosuchgame")
     expect(page.locator("#no-game")).to_be_visible()
     audit(page, "no such game")
+    # A finished numbered game: its analysis (the curve, the costliest moves), its replay, its share dialog.
+    finished = play_through_the_api(page, server, deal=5)
+    page.goto(f"{server}/game/{finished}")
+    expect(page.locator(".costly-list, .analysis-clean").first).to_be_visible(timeout=180_000)
+    audit(page, "a finished game and its analysis")
+    page.click("#replay-first")
+    audit(page, "its replay")
+    page.evaluate("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
+    page.click("#btn-over-share")
+    expect(page.locator("#share-dialog")).to_be_visible()
+    audit(page, "the share dialog")
+    page.click("#share-close")
+    # Another player's game, shown read-only.
+    other = page_at(browser, size, code)
+    theirs = open_home(other, server)
+    page.goto(f"{server}/game/{theirs}")
+    expect(page.locator("#readonly")).to_be_visible()
+    audit(page, "another player's game")
+    other.context.close()
     for route, ready in (
         ("stats", "#stats-tiles > *"),
         ("rules", "#rules-body > *"),
