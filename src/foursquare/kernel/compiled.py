@@ -34,7 +34,7 @@ _EXPORTS = {export.name: export for export in EXPORTS}
 _ARRAY = re.compile(r"(\w+)\[([^\]]*)\]")
 
 
-class CompiledArgumentError(ValueError):
+class CompiledArgumentError(TypeError):
     """An argument that is not of the type a function was compiled for: a bug in its caller."""
 
 
