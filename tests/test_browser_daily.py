@@ -7,6 +7,7 @@ English and in Bengali, at desktop and phone sizes (screenshots in test-artifact
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 import pytest
@@ -65,7 +66,7 @@ def test_two_players_compare_todays_daily_and_share_it_without_a_card(browser: A
     words = catalogue(code)
     clipboard = ["clipboard-read", "clipboard-write"]
     first = new_page(browser, DESKTOP, locale=ACCEPT[code], permissions=clipboard)
-    second = new_page(browser, DESKTOP, locale=ACCEPT[code], permissions=clipboard)
+    second = new_page(browser, DESKTOP, locale=ACCEPT[code], permissions=clipboard, timezone_id="Asia/Kolkata")
     first_score = play_daily_through_the_api(first, server)
     today = first.evaluate("new Date().toISOString().slice(0, 10)")
 
@@ -136,6 +137,16 @@ def test_two_players_compare_todays_daily_and_share_it_without_a_card(browser: A
     shot(second, f"daily-results-{code}-phone")
     width = second.evaluate("document.querySelector('.daily-chart').getBoundingClientRect().right")
     assert width <= PHONE["width"]
+
+    # Asked for again, today's daily deal is the game already played, and the toast says when the next one comes in
+    # the player's own time (the page's clock: UTC+5:30 here), not "midnight UTC".
+    second.goto(f"{server}/daily")
+    before, _, after = words["new.dailyDone"].partition("{time}")
+    toast = second.locator(".toast-text", has_text=before.strip())
+    expect(toast).to_be_visible()
+    text = toast.inner_text()
+    assert after.strip() in text and "UTC" not in text, text
+    assert int("".join(str(unicodedata.digit(c)) for c in text if c.isdigit())) == 530, text  # 05:30 or 5:30
     assert first.errors == [] and second.errors == []
     first.context.close()
     second.context.close()

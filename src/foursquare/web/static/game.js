@@ -10,6 +10,7 @@
 
 import { api, ApiError, serverReachable } from "./api.js";
 import { placedSentence, takenBackSentence } from "./describe.js";
+import { dayEnd, localTime } from "./daily.js";
 import { confirm } from "./dialogs.js";
 import { $, errorMessage, storage, toast } from "./dom.js";
 import { t } from "./i18n.js";
@@ -220,7 +221,9 @@ export async function startNewGame(options, { replace = false } = {}) {
     if (replace) history.replaceState(null, "", `#/game/${state.id}`);
     else history.pushState(null, "", `#/game/${state.id}`);
     showGame(state, { message: "" });
-    if (state.daily && state.outcome !== "playing") toast(t("new.dailyDone"));
+    if (state.daily && state.outcome !== "playing") {
+      toast(t("new.dailyDone", { time: localTime(dayEnd(state.daily), { timeOnly: true }) }));
+    }
     board.focus();
   } catch (error) {
     if (!unreachable(error)) toast(errorMessage(error), "error");
