@@ -64,7 +64,7 @@ class Terminal:
         env: dict[str, str] | None = None,
         unset: tuple[str, ...] = (),
         launcher: tuple[str, ...] = (),
-        program: tuple[str, ...] = tuple(PLAY),
+        program: tuple[str, ...] | None = None,
     ) -> None:
         columns, lines = size
         self.master, self.slave = os.openpty()
@@ -76,7 +76,7 @@ class Terminal:
             environment.pop(name, None)
         environment.update(env or {})
         self.process = subprocess.Popen(
-            [*launcher, *program, *args],
+            [*launcher, *(program or PLAY), *args],  # PLAY read now: test_learn_cli swaps it
             stdin=self.slave,
             stdout=self.slave,
             stderr=self.slave,
