@@ -26,8 +26,12 @@ $(BIN)/python:
 # sources it is compiled from change, so that it never falls back to numba's compile (foursquare.kernel.compiled).
 COMPILED := setup.py $(addprefix src/foursquare/kernel/,exports.py montecarlo.py policies.py rng.py rules.py state.py survival.py)
 
+# FOURSQUARE_SOLVER_CACHE=0: the build does not fill the solver's numba cache (setup.py, a minute or two): the core
+# has no numba to read it, and make test fills it while the single-core checks run (warm-start).
+NO_SOLVER_CACHE := FOURSQUARE_SOLVER_CACHE=0
+
 $(VENV)/.installed: pyproject.toml $(LOCK) $(COMPILED) | $(BIN)/python
-	$(PIP) -e .
+	$(NO_SOLVER_CACHE) $(PIP) -e .
 	touch $@
 
 # torch (for the baseline extra) is installed first, at the lock's version, so that pip takes the CPU build this
@@ -37,14 +41,14 @@ TORCH ?= $(shell grep -o '^torch==[^ ]*' requirements/pins.in)
 
 $(VENV)/.test-installed: pyproject.toml $(LOCK) $(COMPILED) | $(BIN)/python
 	$(PIP) $(TORCH)
-	$(PIP) -e '.[test,baseline]'
+	$(NO_SOLVER_CACHE) $(PIP) -e '.[test,baseline]'
 	touch $@ $(VENV)/.check-installed $(VENV)/.installed $(VENV)/.web-installed
 
 # make check's install: the test tools and every extra but the baseline (torch, 754 MB), and nothing from apt. The
 # tests that need torch skip without it; those that need Debian's Chromium or PostgreSQL are slow (make test's) but
 # one page smoke test, which skips without Chromium.
 $(VENV)/.check-installed: pyproject.toml $(LOCK) $(COMPILED) | $(BIN)/python
-	$(PIP) -e '.[test]'
+	$(NO_SOLVER_CACHE) $(PIP) -e '.[test]'
 	touch $@ $(VENV)/.installed $(VENV)/.web-installed
 
 check-install: $(VENV)/.check-installed

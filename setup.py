@@ -5,18 +5,34 @@ numba's ahead-of-time compiler (``numba.pycc``, a build requirement only) compil
 that the installed game gives its first hint at once and needs no numba (docs/performance.md, "Cold start").
 The machine code is for this machine's processor, as numba's own would be; set ``FOURSQUARE_TARGET_CPU`` (an
 LLVM processor name, ``generic`` for any x86-64) to build a wheel for others.
+
+Then the solver: numba compiles it just in time (``cache=True``), so the build runs it once
+(:func:`foursquare.solver.warm_up`, in a process of its own on the built package) and the wheel ships the cache it
+fills, in the package's ``_jit`` folders (:func:`foursquare.jitcache.use_package_cache`, which checks the sources by
+their content: the install leaves it current). The first ``solve`` of a fresh install, and a fresh server's first
+winnable deal, then load the solver instead of compiling it. It takes a minute or two of the build, and is for this
+machine's processor and the build's numba: a runtime with another numba compiles as before. Set
+``FOURSQUARE_SOLVER_CACHE=0`` to skip it (an install without numba at run time, a test's build); a wheel for other
+processors (``FOURSQUARE_TARGET_CPU``) skips it too.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 from setuptools import Extension, setup
 
 SOURCE = Path(__file__).resolve().parent / "src"
+#: ``0``: build without filling the solver's cache (see the module's docstring).
+CACHE_ENV = "FOURSQUARE_SOLVER_CACHE"
+TARGET_CPU_ENV = "FOURSQUARE_TARGET_CPU"
+#: numba's settings that would send the cache elsewhere or compile nothing: not passed to the build's warm-up.
+NUMBA_DIVERTING = ("NUMBA_CACHE_DIR", "NUMBA_DISABLE_JIT", "NUMBA_CACHE_LOCATOR_CLASSES")
 
 
 def kernel_extension() -> tuple[Extension, type]:
@@ -30,7 +46,7 @@ def kernel_extension() -> tuple[Extension, type]:
     from foursquare.kernel import compiled, exports
 
     cc = CC(exports.MODULE, source_module=exports)
-    cc.target_cpu = os.environ.get("FOURSQUARE_TARGET_CPU") or llvm.get_host_cpu_name()
+    cc.target_cpu = os.environ.get(TARGET_CPU_ENV) or llvm.get_host_cpu_name()
     for export in exports.EXPORTS:
         module = importlib.import_module(f"foursquare.kernel.{export.module}")
         cc.export(export.name, export.signature)(getattr(module, export.name).py_func)
@@ -42,7 +58,57 @@ def kernel_extension() -> tuple[Extension, type]:
     return extension, build_ext.build_ext
 
 
+def fill_solver_cache(root: Path) -> None:
+    """Compile the solver into the on-disk cache of the package under ``root`` (the build's copy, or the checkout
+    for an editable install), in a process of its own that imports that copy; a failure only warns (the solver
+    then compiles on first use, as without the cache)."""
+    import llvmlite.binding as llvm
+    import numba
+
+    if os.environ.get(CACHE_ENV) == "0":
+        print(f"foursquare: the solver's cache is not filled ({CACHE_ENV}=0): it compiles on first use", flush=True)
+        return
+    if os.environ.get(TARGET_CPU_ENV, llvm.get_host_cpu_name()) != llvm.get_host_cpu_name():
+        print(
+            f"foursquare: the solver's cache is not filled: numba's would be for this processor, not for "
+            f"{TARGET_CPU_ENV}={os.environ[TARGET_CPU_ENV]}",
+            flush=True,
+        )
+        return
+    environment = {k: v for k, v in os.environ.items() if k not in NUMBA_DIVERTING and k != "FOURSQUARE_KERNEL"}
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))
+    print(
+        f"foursquare: compiling the solver into the package's cache with numba {numba.__version__} "
+        "(a minute or two; FOURSQUARE_SOLVER_CACHE=0 skips it) ...",
+        flush=True,
+    )
+    started = time.perf_counter()
+    try:
+        subprocess.run(
+            [sys.executable, "-c", "from foursquare.solver import warm_up; warm_up()"],
+            cwd=root,
+            env=environment,
+            check=True,
+        )
+    except (OSError, subprocess.CalledProcessError) as error:
+        print(f"foursquare: warning: the solver's cache is not filled ({error}): it compiles on first use", flush=True)
+        return
+    print(f"foursquare: the solver's cache is filled ({time.perf_counter() - started:.0f} s)", flush=True)
+
+
+def build_with_cache(base: type) -> type:
+    """``base`` (setuptools' ``build_ext``, which compiles the kernel) followed by :func:`fill_solver_cache`."""
+
+    class BuildExtension(base):  # type: ignore[misc, valid-type]
+        def run(self) -> None:
+            super().run()
+            fill_solver_cache(SOURCE if self.inplace else Path(self.build_lib))
+
+    return BuildExtension
+
+
 extension, build_command = kernel_extension()
+build_command = build_with_cache(build_command)
 # The data files are pyproject.toml's package-data, listed there: setuptools' search of the manifest for more would
 # meet numba's C sources of the extension (absolute paths, outside the project) and refuse them.
 setup(ext_modules=[extension], cmdclass={"build_ext": build_command}, include_package_data=False)

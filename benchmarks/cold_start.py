@@ -1,20 +1,23 @@
-"""First use against warm use on a fresh install: the hint, ``solve --deal 3``, ``autoplay --deal 3`` and a fresh
-server's first winnable deal, each run twice, a new process each time.
+"""First use against warm use on a fresh install: the hint, ``solve --deal 3``, ``autoplay --deal 3`` (the best and
+the expert player), ``analyze`` and a fresh server's first winnable deal, each run twice, a new process each time.
 
-Builds the checkout's wheel once (the kernel compiled ahead of time, as ``pip install`` does), then two fresh virtual
-environments from it: the player's (no extra: the hint and autoplay) and one with the ``web`` extra (numba's
-solver: ``solve`` and the server). A command's time is the whole process's, start-up included. The server's is the
+Builds the checkout's wheel once, as ``pip install`` does (the kernel compiled ahead of time, and the solver's numba
+cache filled: setup.py; the build's numba is the lock's, as the installs' is), then two fresh virtual environments
+from it: the player's (no extra: the hint and autoplay) and one with the ``web`` extra (numba's solver: ``solve``,
+the expert, ``analyze`` and the server). ``--ref`` builds a commit instead of the work tree (``git archive``).
+A command's time is the whole process's, start-up included. The server's is the
 ``POST /api/games {"winnable": true}`` after ``/readyz`` first answers ready, then a second one on the same
 server: the first winnable deal of a fresh server against a warm one. ``--sizes`` also installs the wheel with each
 extra alone and prints site-packages' size (README.md, "Install"). docs/performance.md, "Cold start", reports it::
 
-    python benchmarks/cold_start.py [--sizes]
+    python benchmarks/cold_start.py [--sizes] [--ref HEAD]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -37,8 +40,16 @@ def pip(python: Path, *args: str) -> None:
 
 def checkout_copy(target: Path) -> Path:
     """The checkout's files as git sees them (tracked, and new ones not ignored), so the build writes nothing here."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                            check=True, capture_output=True).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for name in filter(None, listed):
         if (ROOT / name).is_file():
             (target / name).parent.mkdir(parents=True, exist_ok=True)
@@ -46,14 +57,42 @@ def checkout_copy(target: Path) -> Path:
     return target
 
 
-def build_wheel(folder: Path) -> tuple[Path, float]:
-    """The checkout's wheel, and the seconds its build took (the kernel's compile, mostly)."""
+def commit_copy(target: Path, ref: str) -> Path:
+    """The files of commit ``ref`` (``git archive``): what a clean clone of it holds."""
+    target.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", ref], cwd=ROOT, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    return target
+
+
+def build_wheel(folder: Path, source: Path) -> tuple[Path, float, str]:
+    """The wheel of ``source``, the seconds its build took (the kernel's compile and the solver's cache), and what
+    the build said of the solver's cache. The lock constrains the build's own environment too (PIP_CONSTRAINT: pip
+    passes no --constraint to it), so that the cache's numba is the installs' numba."""
     builder = folder / "builder"
     venv.create(builder, with_pip=True)
     started = time.perf_counter()
-    pip(builder / "bin" / "python", "wheel", "--no-deps", "--constraint", str(LOCK), "--wheel-dir", str(folder),
-        str(checkout_copy(folder / "checkout")))
-    return next(folder.glob("foursquare_solitaire-*.whl")), time.perf_counter() - started
+    log = subprocess.run(
+        [
+            str(builder / "bin" / "python"),
+            "-m",
+            "pip",
+            "wheel",
+            "-v",
+            "--no-deps",
+            "--constraint",
+            str(LOCK),
+            "--wheel-dir",
+            str(folder),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PIP_CONSTRAINT": str(LOCK)},
+    ).stdout
+    said = re.findall(r"foursquare: (.*)", log)
+    return next(folder.glob("foursquare_solitaire-*.whl")), time.perf_counter() - started, "; ".join(said)
 
 
 def fresh_install(folder: Path, wheel: Path, extras: str = "") -> Path:
@@ -78,9 +117,23 @@ def timed(command: list[str], env: dict[str, str]) -> float:
 def record_file(bin_folder: Path, folder: Path) -> Path:
     """A game of deal 5 two moves in, written by the installed package."""
     path = folder / "game.json"
-    script = ("import json, sys; from foursquare import record; from foursquare.engine import Game, Move\n"
-              "g = Game(deal=5)\nfor n in ('D4', 'D3'): g.place(*Move.from_name(n))\n"
-              "open(sys.argv[1], 'w').write(json.dumps(record.to_json(g)))")
+    script = (
+        "import json, sys; from foursquare import record; from foursquare.engine import Game, Move\n"
+        "g = Game(deal=5)\nfor n in ('D4', 'D3'): g.place(*Move.from_name(n))\n"
+        "open(sys.argv[1], 'w').write(json.dumps(record.to_json(g)))"
+    )
+    subprocess.run([str(bin_folder / "python"), "-c", script, str(path)], check=True)
+    return path
+
+
+def finished_record_file(bin_folder: Path, folder: Path) -> Path:
+    """A finished game of deal 5 (its first legal cell at every turn), for ``analyze``."""
+    path = folder / "finished.json"
+    script = (
+        "import json, sys; from foursquare import record; from foursquare.engine import Game\n"
+        "g = Game(deal=5)\nwhile not g.is_over(): m = g.view().legal_moves[0]; g.place(m.row, m.col)\n"
+        "open(sys.argv[1], 'w').write(json.dumps(record.to_json(g)))"
+    )
     subprocess.run([str(bin_folder / "python"), "-c", script, str(path)], check=True)
     return path
 
@@ -125,32 +178,50 @@ def server_deals(bin_folder: Path, folder: Path, env: dict[str, str]) -> tuple[f
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", action="store_true", help="also site-packages with each extra alone")
+    parser.add_argument("--ref", help="build this commit (git archive) instead of the work tree's files")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="foursquare-cold-"))
     print(f"load average before: {os.getloadavg()[0]:.2f}")
-    wheel, build_seconds = build_wheel(folder)
-    print(f"wheel built in {build_seconds:.1f} s: {wheel.name}, {wheel.stat().st_size / 2**20:.1f} MB")
+    source = commit_copy(folder / "checkout", args.ref) if args.ref else checkout_copy(folder / "checkout")
+    wheel, build_seconds, said = build_wheel(folder, source)
+    print(f"wheel built in {build_seconds:.1f} s: {wheel.name}, {wheel.stat().st_size / 2**20:.1f} MB ({said})")
     player = fresh_install(folder / "player", wheel)
     web = fresh_install(folder / "web", wheel, "web")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FOURSQUARE_", "NUMBA_"))}
     env.update({"FOURSQUARE_DATA_DIR": str(folder / "data"), "LANG": "C.UTF-8"})
-    game = record_file(player, folder)
+    game, finished = record_file(player, folder), finished_record_file(player, folder)
+    # --delay 0: the demo's pause between moves (0.4 s) would hide what the first game costs more
     commands = {
         "hint (player's install)": [str(player / "foursquare"), "hint", str(game)],
-        "autoplay --deal 3 (player's install)": [str(player / "foursquare"), "autoplay", "--deal", "3"],
+        "autoplay --deal 3 (player's install)": [str(player / "foursquare"), "autoplay", "--deal", "3", "--delay", "0"],
         "--version (player's install)": [str(player / "foursquare"), "--version"],
         "hint (web extra: numba installed)": [str(web / "foursquare"), "hint", str(game)],
         "solve --deal 3 (web extra)": [str(web / "foursquare"), "solve", "--deal", "3"],
+        "autoplay --player expert (web extra)": [
+            str(web / "foursquare"),
+            "autoplay",
+            "--player",
+            "expert",
+            "--deal",
+            "3",
+            "--delay",
+            "0",
+        ],
+        "analyze (web extra)": [str(web / "foursquare"), "analyze", str(finished)],
     }
     print(f"{'':40} {'first s':>8} {'warm s':>8} {'ratio':>6}")
     for name, command in commands.items():
         first, warm = timed(command, env), timed(command, env)
         print(f"{name:40} {first:8.2f} {warm:8.2f} {first / warm:6.2f}")
     ready, first, warm = server_deals(web, folder, env)
-    print(f"{'server: first winnable deal after ready':40} {first:8.2f} {warm:8.2f} {first / warm:6.2f}"
-          f"   (ready after {ready:.1f} s)")
-    print(f"site-packages: player's install {site_packages_mb(folder / 'player'):.0f} MB, "
-          f"with the web extra {site_packages_mb(folder / 'web'):.0f} MB")
+    print(
+        f"{'server: first winnable deal after ready':40} {first:8.2f} {warm:8.2f} {first / warm:6.2f}"
+        f"   (ready after {ready:.1f} s)"
+    )
+    print(
+        f"site-packages: player's install {site_packages_mb(folder / 'player'):.0f} MB, "
+        f"with the web extra {site_packages_mb(folder / 'web'):.0f} MB"
+    )
     if args.sizes:
         core = site_packages_mb(folder / "player")
         for extra in EXTRAS:

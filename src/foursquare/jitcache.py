@@ -10,6 +10,14 @@ the package whenever the fingerprint differs from the one stored beside the cach
 calls it once its modules are imported; code outside them that compiles their functions into cached
 functions of its own (the tests' helpers) calls it too, with its own file added to the sources.
 
+Where the cache lives: :func:`use_package_cache` gives numba a locator of its own for the package's modules
+(:func:`package_locator`), which keeps each subpackage's cache in its ``_jit`` folder inside the package (the
+installed one too) and checks a source by a digest of its content, not by its time. So the cache that the build
+fills (``setup.py``: the solver, compiled once when the package is built) ships in the wheel, and ``pip install``,
+which writes every file anew, leaves it current: the first ``solve`` loads it instead of compiling. Where that
+folder cannot be written numba's own locators take over (its user-wide cache folder), and ``NUMBA_CACHE_DIR``
+still comes first.
+
 numba is an extra (``solver``): the player's install runs the kernel ahead-of-time compiled
 (:mod:`foursquare.kernel.compiled`) and has no numba. :func:`njit` is then a stand-in whose functions
 say what is missing when called; the kernel's modules stay importable for their constants and helpers.
@@ -19,7 +27,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 from collections.abc import Callable, Iterable
+from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
 from types import ModuleType
@@ -30,6 +40,10 @@ from foursquare.engine import GRID, MAX_FACE_DOWN, PILE_CAP, WINNING_CELLS
 from foursquare.files import FileWriteError, write_text
 
 STAMP_NAME = "foursquare.fingerprint"
+#: The folder, beside a compiled module, that holds the on-disk cache of its functions (:func:`use_package_cache`).
+CACHE_FOLDER = "_jit"
+#: The package whose modules' functions :func:`package_locator`'s locator places: this one.
+PACKAGE = Path(__file__).resolve().parent
 #: Whether numba is installed (the ``solver`` extra): without it nothing is compiled at run time.
 NUMBA = find_spec("numba") is not None
 
@@ -57,9 +71,12 @@ class _Uncompiled:
 
 
 def njit(**options: Any) -> Callable[[_Function], _Function]:
-    """``numba.njit(**options)`` when numba is installed; else a stand-in (see :class:`_Uncompiled`)."""
+    """``numba.njit(**options)`` when numba is installed, its cache in the package (:func:`use_package_cache`);
+    else a stand-in (see :class:`_Uncompiled`)."""
     if NUMBA:
         import numba
+
+        use_package_cache()
 
         return numba.njit(**options)  # type: ignore[no-any-return]
 
@@ -115,3 +132,83 @@ def refresh(modules: Iterable[ModuleType], sources: Iterable[Path]) -> bool:
             function._cache.flush()  # numba's own invalidation: an empty index, so the next call compiles
         write_text(stamp, current)
     return True
+
+
+@cache
+def _source_digest(path: str, mtime_ns: int, ctime_ns: int, size: int) -> str:
+    """The digest of a source file's content (the times and size only key the memo: a file edited while the
+    process runs is read again, even one whose time was set back; the inode's change time cannot be)."""
+    with open(path, "rb") as source:
+        return "sha256:" + hashlib.sha256(source.read()).hexdigest()
+
+
+def source_stamp(path: str) -> str:
+    """What :func:`package_locator`'s locator checks a cached function's source by: a digest of its content, so
+    that the same file written anew (by ``pip install``, a checkout) keeps its cache, and any edit flushes it."""
+    status = os.stat(path)
+    return _source_digest(path, status.st_mtime_ns, status.st_ctime_ns, status.st_size)
+
+
+def in_package(path: str | Path) -> bool:
+    """Whether ``path`` is a file of this package (of the copy this module was imported from)."""
+    return Path(path).resolve().is_relative_to(PACKAGE)
+
+
+@cache
+def package_locator() -> type:
+    """numba's cache locator for this package's functions, ``PackageCacheLocator``: made once, when first asked
+    for (it needs numba, an extra: not imported with this module)."""
+    from numba.core import caching
+
+    class PackageCacheLocator(caching._CacheLocator):
+        """numba's cache of a function of this package: in the ``_jit`` folder beside its module, the source
+        checked by its content's digest. None (numba's next locator) for other files, or a folder that cannot be
+        written (a package installed read-only)."""
+
+        def __init__(self, py_func: Callable[..., Any], py_file: str) -> None:
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = str(Path(py_file).parent / CACHE_FOLDER)
+
+        def get_cache_path(self) -> str:
+            return self._cache_path
+
+        def get_source_stamp(self) -> str:
+            return source_stamp(self._py_file)
+
+        def get_disambiguator(self) -> str:
+            return str(self._lineno)
+
+        @classmethod
+        def from_function(cls, py_func: Callable[..., Any], py_file: str) -> Any:
+            if not (os.path.isfile(py_file) and in_package(py_file)):
+                return None
+            locator = cls(py_func, py_file)
+            try:
+                locator.ensure_cache_path()  # type: ignore[no-untyped-call]
+            except OSError:
+                return None
+            return locator
+
+    return PackageCacheLocator
+
+
+def _numba_class(module: ModuleType, name: str) -> Any:
+    """``module.name``, or ``module._name`` as older numba versions name their caching classes."""
+    return getattr(module, name, None) or getattr(module, f"_{name}")
+
+
+def use_package_cache() -> None:
+    """Have numba cache the functions of this package's modules with :func:`package_locator`'s, right after the
+    folder ``NUMBA_CACHE_DIR`` names (which still wins) and before numba's own locators. Each module that compiles
+    with ``cache=True`` calls it before its decorators run (numba picks a function's locator then); calls after the
+    first do nothing."""
+    from numba.core import caching
+
+    implementation = _numba_class(caching, "CacheImpl")
+    classes: list[type] = implementation._locator_classes
+    locator = package_locator()
+    if locator in classes:
+        return
+    user_provided = _numba_class(caching, "UserProvidedCacheLocator")
+    classes.insert(classes.index(user_provided) + 1 if user_provided in classes else 0, locator)

@@ -18,6 +18,8 @@ deepening search, compiled with numba. Its modules, from the bottom up:
 * :mod:`~foursquare.solver.frames`: the frames a win may fill, and one frame's search arrays.
 * :mod:`~foursquare.solver.driver`: :func:`solve` (probe, deepening, threads), :class:`Solution`,
   :func:`random_winnable_deal`, :func:`solution_json`.
+* :mod:`~foursquare.solver.warm`: :func:`warm_up`, which compiles (or loads from the cache) all of the above at
+  once: the build fills the cache the wheel ships with it (``setup.py``).
 * :mod:`~foursquare.solver.expectimax`: the other optimum, of a player who does not know the stock: the
   exact expected score of an end game (:func:`~foursquare.solver.expectimax.judge_move`), an expectimax
   over the unseen cards, for positions with few of them left.
@@ -50,6 +52,7 @@ from foursquare.solver.driver import (
     solve,
     solve_position,
 )
+from foursquare.solver.warm import warm_up
 
 # The search's machine code holds the helpers it calls from the other modules: any change recompiles it all.
 SOURCES = jitcache.package_sources(__file__)
@@ -72,4 +75,5 @@ __all__ = [
     "solution_json",
     "solve",
     "solve_position",
+    "warm_up",
 ]

@@ -13,6 +13,11 @@ from llvmlite import ir
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from foursquare import jitcache
+
+# The search's cache in the package (solver/_jit), checked by the sources' content: the build fills it (setup.py).
+jitcache.use_package_cache()
+
 _Function = TypeVar("_Function", bound=Callable[..., Any])
 
 
