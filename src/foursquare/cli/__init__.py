@@ -24,6 +24,7 @@ from foursquare.cli.signals import (  # isort: split
 )
 
 import errno
+import importlib
 import inspect
 import os
 import sys
@@ -32,12 +33,10 @@ from types import ModuleType
 from typing import Any
 
 from foursquare import __version__
-from foursquare.cards import CardError
-from foursquare.cli import autoplay, bench, coach, learn, play, records, rl, serve, solve, stats, study
 from foursquare.cli.errors import user_message
 from foursquare.cli.language import add_lang_option, choose_language
 from foursquare.cli.options import EXIT_BAD_INPUT, CommandError, values_may_start_with_a_dash
-from foursquare.cli.parser import Parser, help_text
+from foursquare.cli.parser import LazyCommands, Parser, help_text
 from foursquare.i18n import Translator, translator
 
 PROG = "foursquare"
@@ -50,22 +49,54 @@ EXIT_INTERNAL_ERROR = 1
 #: the device failing.
 OUTPUT_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
-# In the order ``foursquare --help`` lists them.
-COMMAND_GROUPS = (play, learn, stats, records, autoplay, coach, solve, bench, rl, study, serve)
+#: Every command in the order ``foursquare --help`` lists them: the module of ``foursquare.cli`` that registers it
+#: (imported only when the command runs or its help is asked for: issue 43) and the key of its help line, the one
+#: the module gives (tests/test_startup.py checks that they agree).
+COMMANDS = (
+    ("play", "play", "term.play.help"),
+    ("learn", "learn", "term.learn.help"),
+    ("stats", "stats", "cli.stats.help"),
+    ("deal", "records", "cli.deal.help"),
+    ("replay", "records", "cli.replay.help"),
+    ("autoplay", "autoplay", "cli.autoplay.help"),
+    ("hint", "coach", "cli.hint.help"),
+    ("analyze", "coach", "cli.analyze.help"),
+    ("solve", "solve", "cli.solve.help"),
+    ("bench", "bench", "cli.bench.help"),
+    ("rl", "rl", "cli.rl.help"),
+    ("study", "study", "cli.study.help"),
+    ("serve", "serve", "cli.serve.help"),
+)
+#: The command modules, in the order of their first command.
+COMMAND_GROUPS = tuple(dict.fromkeys(module for _, module, _ in COMMANDS))
 
 
-def build_parser(t: Translator | None = None) -> Parser:
-    """The whole command line, its help in ``t``'s language (English by default)."""
+def build_parser(t: Translator | None = None, *, lazy: bool = True) -> Parser:
+    """The whole command line, its help in ``t``'s language (English by default).
+
+    A command's parser is built, and its module imported, when the command is looked up (``lazy``, what the
+    ``foursquare`` command does); ``lazy=False`` builds every one first, as the command line was built before
+    issue 43 (the tests compare the two).
+    """
     t = t or translator("en")
     parser = Parser(prog=PROG, description=t("cli.description"), translator=t)
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}", help=t("cli.version.help"))
-    sub = parser.add_subparsers(
-        dest="command", metavar="COMMAND", help=help_text(t, "cli.commands.help", example=f"{PROG} COMMAND --help")
-    )
-    for group in COMMAND_GROUPS:
-        _register(group, sub, t)
+    commands_help = help_text(t, "cli.commands.help", example=f"{PROG} COMMAND --help")
+    if lazy:
+        sub = parser.add_subparsers(dest="command", metavar="COMMAND", help=commands_help, action=LazyCommands)
+        for name, module, key in COMMANDS:
+            sub.add_command(name, help_text(t, key), _loader(module, t))
+    else:
+        sub = parser.add_subparsers(dest="command", metavar="COMMAND", help=commands_help)
+        for module in COMMAND_GROUPS:
+            _register(importlib.import_module(f"foursquare.cli.{module}"), sub, t)
     add_lang_option(parser, help_text(t, "cli.lang.help", codes=LANGUAGE_CODES, variables=LANGUAGE_VARIABLES))
     return parser
+
+
+def _loader(module: str, t: Translator) -> Any:
+    """What registers ``foursquare.cli.<module>``'s commands on the action it is given, importing it then."""
+    return lambda sub: _register(importlib.import_module(f"foursquare.cli.{module}"), sub, t)
 
 
 def _register(group: ModuleType, sub: Any, t: Translator) -> None:
@@ -111,7 +142,7 @@ def _run(arguments: list[str], t: Translator, unknown: str | None) -> int:
         code: int = args.run(args)
         sys.stdout.flush()  # a write error is the command's to report, not the interpreter's at exit
         return code
-    except (ValueError, CardError) as exc:  # every bad-input error of ours subclasses ValueError
+    except ValueError as exc:  # every bad-input error of ours subclasses it (FoursquareError, CardError too)
         print(t("cli.error", prog=PROG, message=user_message(exc, t)), file=sys.stderr)
         return EXIT_BAD_INPUT
     except RuntimeError as exc:  # our internal errors (a kernel/engine disagreement, a solver bug) are bugs

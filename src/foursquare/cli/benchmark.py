@@ -16,7 +16,6 @@ from foursquare.cli.errors import CommandError
 from foursquare.cli.extras import require_extra
 from foursquare.cli.options import deal_range, non_negative_seconds, positive_int, seed_number, whole_number_up_to
 from foursquare.cli.parser import help_text
-from foursquare.cli.progress import working
 from foursquare.i18n import Translator
 
 #: :data:`foursquare.rl.agents.AGENT_NAMES` and the test sets, repeated so that parsing imports no Gymnasium
@@ -83,6 +82,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     t: Translator = args.translator
     require_extra("rl", "foursquare rl evaluate", t)
     lo, hi = _deals(args, t)
+    from foursquare.cli.progress import working  # rich's progress loads with the work, not for --help
     from foursquare.rl.agents import AgentError, load_agent  # Gymnasium: only once the options are right
     from foursquare.rl.evaluate import evaluate, write_submission
 

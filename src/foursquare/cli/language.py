@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping, Sequence
 
+from foursquare.cli.parser import LazyCommands
 from foursquare.i18n import ENGLISH, Translator, environment_preferences, language, negotiate, translator
 
 LANG_OPTION = "--lang"
@@ -45,6 +46,8 @@ def add_lang_option(parser: argparse.ArgumentParser, help_text: str) -> None:
     """Declare ``--lang`` on ``parser`` and every subcommand's parser below it."""
     parser.add_argument(LANG_OPTION, metavar="CODE", help=help_text)
     for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
+        if isinstance(action, LazyCommands):  # each command's parser as it is built
+            action.for_each_parser(lambda subparser: add_lang_option(subparser, help_text))
+        elif isinstance(action, argparse._SubParsersAction):
             for subparser in dict.fromkeys(action.choices.values()):
                 add_lang_option(subparser, help_text)

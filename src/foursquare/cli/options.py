@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from foursquare.cards import MAX_DEAL
 from foursquare.cli.errors import CommandError
 from foursquare.cli.parser import OptionError, help_text
-from foursquare.engine import Variant
 from foursquare.i18n import Translator, translator
+
+if TYPE_CHECKING:  # the rules load with the command that plays, not when the command line starts (issue 43)
+    from foursquare.engine import Variant
 
 EXIT_BAD_INPUT = 2
 
@@ -173,6 +176,8 @@ def add_variant_options(parser: argparse.ArgumentParser) -> None:
 
 def variant_of(args: argparse.Namespace) -> Variant:
     """The house rules the options give: the standard rules for those not given."""
+    from foursquare.engine import Variant
+
     return Variant(adjacency=args.adjacency or "orthogonal", count_buried=bool(args.count_buried))
 
 

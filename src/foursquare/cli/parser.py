@@ -221,6 +221,105 @@ class Parser(argparse.ArgumentParser):
     parse_known_intermixed_args = _speaking(argparse.ArgumentParser.parse_known_intermixed_args)
 
 
+class _Pending:
+    """A command declared but not built yet: ``load`` registers its module's parsers."""
+
+    def __init__(self, load: Callable[[], None]) -> None:
+        self.load = load
+
+
+class _Parsers(dict[str, Any]):
+    """The subcommands' parsers by name, each built (its module imported) when it is first looked up; ``values()``,
+    ``items()`` and ``get()`` build every one, so that code that walks the command line sees it all."""
+
+    def __getitem__(self, name: str) -> Any:
+        found = super().__getitem__(name)
+        if isinstance(found, _Pending):
+            found.load()
+            found = super().__getitem__(name)
+        return found
+
+    def get(self, name: str, default: Any = None) -> Any:
+        if name not in self:
+            return default
+        return self[name]
+
+    def _all(self) -> None:
+        for name in list(self):
+            self[name]
+
+    def values(self) -> Any:
+        self._all()
+        return super().values()
+
+    def items(self) -> Any:
+        self._all()
+        return super().items()
+
+
+class LazyCommands(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """Subcommands declared by name and help line (:meth:`add_command`) and built when one runs or its help is
+    asked for: ``foursquare --help`` and ``foursquare play`` import no other command's module (issue 43: each
+    command starts in at most 0.3 s however many commands there are).
+
+    A command's module registers its parsers as it would on an ordinary subparsers action (``add_parser``), once
+    its command is first looked up; :meth:`for_each_parser` applies a function to every parser built, now or
+    later (``--lang`` on each).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._name_parser_map: _Parsers = _Parsers()
+        self.choices = self._name_parser_map
+        self._finishers: list[Callable[[argparse.ArgumentParser], None]] = []
+        self._built: list[argparse.ArgumentParser] = []
+
+    def add_command(self, name: str, help: str, load: Callable[[LazyCommands], None]) -> None:
+        """Declare command ``name`` with its line in the help; ``load(self)`` registers its parsers (and maybe
+        other declared commands': a module that registers several is loaded once)."""
+        if name in self._name_parser_map:
+            raise argparse.ArgumentError(self, f"conflicting subparser: {name}")
+        self._choices_actions.append(self._ChoicesPseudoAction(name, (), help))
+        loaded: list[bool] = []
+
+        def load_once() -> None:
+            if not loaded:
+                loaded.append(True)
+                self._load(load)
+            if isinstance(dict.get(self._name_parser_map, name), _Pending):
+                raise RuntimeError(f"loading the command {name!r} did not register it")
+
+        dict.__setitem__(self._name_parser_map, name, _Pending(load_once))
+
+    def _load(self, load: Callable[[LazyCommands], None]) -> None:
+        self._built = []
+        load(self)
+        built, self._built = self._built, []
+        for parser in built:
+            for finish in self._finishers:
+                finish(parser)
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        """A declared command's parser: its help line stays the declared one (the tests check they agree)."""
+        if not isinstance(dict.get(self._name_parser_map, name), _Pending):
+            parser = super().add_parser(name, **kwargs)
+        else:
+            kwargs.pop("help", None)
+            if kwargs.get("prog") is None:
+                kwargs["prog"] = f"{self._prog_prefix} {name}"
+            parser = self._parser_class(**kwargs)
+            dict.__setitem__(self._name_parser_map, name, parser)
+        self._built.append(parser)
+        return parser
+
+    def for_each_parser(self, finish: Callable[[argparse.ArgumentParser], None]) -> None:
+        """``finish(parser)`` on every command's parser: those built now, and the others when they are."""
+        for parser in dict.fromkeys(dict.values(self._name_parser_map)):
+            if not isinstance(parser, _Pending):
+                finish(parser)
+        self._finishers.append(finish)
+
+
 def _english() -> Translator:
     return translator("en")
 

@@ -16,7 +16,6 @@ from foursquare.cli.errors import CommandError
 from foursquare.cli.extras import require_extra
 from foursquare.cli.options import deal_range, seed_number
 from foursquare.cli.parser import help_text
-from foursquare.cli.progress import working
 from foursquare.i18n import Translator
 
 #: The sources of episodes (:data:`foursquare.rl.dataset.SOURCES`, repeated so that parsing imports no numba).
@@ -71,6 +70,8 @@ def run_dataset(args: argparse.Namespace) -> int:
     root = Path(args.root or os.environ.get(ROOT_VARIABLE) or DEFAULT_ROOT.expanduser())
     if (root / dataset_id).exists():  # before the games are played, which may take hours
         raise CommandError(t("cli.rl.dataset.dataset_exists", path=str(root / dataset_id), option="--id"))
+    from foursquare.cli.progress import working  # rich's progress loads with the work, not for --help
+
     with working(t("cli.rl.dataset.working", count=hi - lo + 1), t):
         games = list(dataset.episodes(args.source, range(lo, hi + 1), seed=args.seed))
         try:

@@ -11,9 +11,11 @@ from typing import Any
 from foursquare.cli.extras import require_extra
 from foursquare.cli.parser import OptionError, help_text
 from foursquare.i18n import Translator
-from foursquare.store import DATABASE_ENV, is_database_url
 
 POSTGRES_EXAMPLE = "postgresql://user@host/foursquare"
+#: ``foursquare.store.DATABASE_ENV``, named here so that ``serve --help`` need not load the store (issue 43;
+#: tests/test_startup.py checks they agree).
+DATABASE_ENV = "FOURSQUARE_DATABASE_URL"
 
 PORT_LIMIT = 65535
 REQUEST_TIMEOUT = 10.0
@@ -135,6 +137,8 @@ def run_serve(args: argparse.Namespace) -> int:
     t: Translator = args.translator
     require_extra("web", "foursquare serve", t)
     database = args.db or os.environ.get(DATABASE_ENV) or None
+    from foursquare.store import is_database_url
+
     if is_database_url(database):
         require_extra("postgres", "foursquare serve --db postgresql://…", t)
     from foursquare.web.server import serve  # FastAPI and uvicorn: imported only to serve

@@ -9,26 +9,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-from rich.markup import escape
+from typing import TYPE_CHECKING, Any
 
 from foursquare.cli.options import CommandError
 from foursquare.cli.parser import OptionError, help_text
 from foursquare.i18n import Translator, translator
-from foursquare.store import (
-    TERMINAL_PLAYER,
-    Store,
-    StoredGame,
-    default_path,
-    is_database_url,
-    summarize,
-    summarize_clean,
-)
+
+if TYPE_CHECKING:  # the store and rich load when the statistics are read, not for --help (issue 43)
+    from foursquare.store import StoredGame
 
 RECENT_DEFAULT = 10
 PLAY = "foursquare play"
@@ -64,6 +55,8 @@ def recent_count(text: str) -> int:
 
 
 def run_stats(args: argparse.Namespace) -> int:
+    from foursquare.store import default_path, is_database_url
+
     t: Translator = args.translator
     if is_database_url(args.db):  # the web app's database: a path it is not, so say so before it is read as one
         raise CommandError(
@@ -84,6 +77,10 @@ def read_figures(path: Path, recent: int, *, explicit: bool, t: Translator | Non
     No database at the default place means no game finished yet (all zero); at a place given with ``--db`` it is
     a mistyped path: a :class:`~foursquare.store.StoreError` (code ``missing``), printed, exit 2.
     """
+    import sqlite3
+
+    from foursquare.store import TERMINAL_PLAYER, Store, summarize, summarize_clean
+
     t = t or translator("en")
     if not explicit and not path.exists() and not path.is_symlink():
         figures = {**summarize([]), "assisted": 0, "clean": summarize_clean([], [])}
@@ -145,6 +142,7 @@ def print_figures(figures: dict[str, Any], t: Translator | None = None) -> None:
 
 
 def figures_table(figures: dict[str, Any], t: Translator) -> Any:
+    from rich.markup import escape
     from rich.table import Table
 
     clean = figures["clean"]
@@ -199,6 +197,7 @@ def histogram_lines(
 
 
 def recent_table(games: list[dict[str, Any]], t: Translator) -> Any:
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(

@@ -11,8 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
 
-from babel import Locale
+if TYPE_CHECKING:  # Babel loads when a number, a date or a plural is first written, not when a command starts
+    from babel import Locale
 
 
 @dataclass(frozen=True)
@@ -28,7 +31,7 @@ class Language:
 
     @property
     def locale(self) -> Locale:
-        return Locale.parse(self.cldr)
+        return _locale(self.cldr)
 
     @property
     def plural_categories(self) -> tuple[str, ...]:
@@ -62,8 +65,15 @@ _ORDER = ("zero", "one", "two", "few", "many", "other")
 
 def plural_categories(cldr: str) -> tuple[str, ...]:
     """The plural categories of a CLDR locale, in gettext's ``msgstr[i]`` order (Babel's ``to_gettext``)."""
-    tags = Locale.parse(cldr).plural_form.tags | {"other"}
+    tags = _locale(cldr).plural_form.tags | {"other"}
     return tuple(tag for tag in _ORDER if tag in tags)
+
+
+@cache
+def _locale(cldr: str) -> Locale:
+    from babel import Locale
+
+    return Locale.parse(cldr)
 
 
 def language(code: str) -> Language | None:

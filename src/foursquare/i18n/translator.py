@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from functools import cache
-
-from babel.dates import format_date, format_datetime
-from babel.numbers import format_decimal, format_percent
+from typing import TYPE_CHECKING
 
 from foursquare.i18n.catalogue import Message, english, messages
 from foursquare.i18n.languages import Language
+
+if TYPE_CHECKING:
+    import datetime as dt
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _NATIVE_DIGITS = {"beng": str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")}
@@ -76,6 +76,8 @@ class Translator:
         # With fixed decimals, still the language's own grouping (Bengali 12,34,567, as Intl writes it).
         whole = str(self.language.locale.decimal_formats[None].pattern).split(";")[0].split(".")[0]
         pattern = None if digits is None else (whole + "." + "0" * digits if digits else whole)
+        from babel.numbers import format_decimal  # Babel loads when a number is first written, not at start
+
         return self._digits(format_decimal(value, format=pattern, locale=self.language.locale))
 
     def percent(self, fraction: float, digits: int = 0) -> str:
@@ -83,12 +85,18 @@ class Translator:
         pattern = str(self.language.locale.percent_formats[None].pattern)
         if digits:
             pattern = pattern.replace("0%", "0." + "0" * digits + "%").replace("0\xa0%", "0." + "0" * digits + "\xa0%")
+        from babel.numbers import format_percent
+
         return self._digits(format_percent(fraction, format=pattern, locale=self.language.locale))
 
     def date(self, value: dt.date) -> str:
+        from babel.dates import format_date
+
         return self._digits(format_date(value, format="medium", locale=self.language.locale))
 
     def date_time(self, value: dt.datetime) -> str:
+        from babel.dates import format_datetime
+
         return self._digits(format_datetime(value, format="medium", locale=self.language.locale))
 
     def _digits(self, text: str) -> str:
