@@ -73,13 +73,13 @@ def fill(path: Path, kind: str, count: int, games: list[tuple[Game, dict[str, An
     players = [secrets.token_urlsafe(16) for _ in range(PLAYERS)]
     for index in range(count):
         game, analysis = games[index % len(games)]
-        stored = store.create_game(players[index % PLAYERS], deal=game.deal, variant=Variant(), hidden=True)
+        stored = store.games.create(players[index % PLAYERS], deal=game.deal, variant=Variant(), hidden=True)
         if kind == "never played":
             continue
         moves = game.moves if kind.startswith("finished") else game.moves[: len(game.moves) // 2]
-        store.change(stored.id, play(moves))
+        store.games.change(stored.id, play(moves))
         if kind == "finished, analysed":
-            store.save_analysis(stored.id, analysis)
+            store.games.save_analysis(stored.id, analysis)
     store.close()
 
 

@@ -378,7 +378,7 @@ def check_database(db: Path) -> tuple[int, list[str]]:
     try:
         for game_id in ids:
             try:
-                store.get(game_id).rebuild()
+                store.games.get(game_id).rebuild()
             except StoreError as exc:
                 problems.append(str(exc))
     finally:

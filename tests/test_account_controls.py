@@ -145,14 +145,14 @@ def test_only_a_cookie_of_no_session_nor_account_is_remembered_anonymous(device:
     store: Store = app.state.store
     stranger = device()
     assert stranger.get("/api/games").status_code == 200
-    assert store.known_player(cookie(stranger)) == anonymous_player(cookie(stranger))
-    account = store.player_of(cookie(phone))
+    assert store.accounts.known_player(cookie(stranger)) == anonymous_player(cookie(stranger))
+    account = store.accounts.player_of(cookie(phone))
     assert account is not None and account != anonymous_player(cookie(phone))
-    assert store.player_of(account) is None  # an account's own id is no cookie
+    assert store.accounts.player_of(account) is None  # an account's own id is no cookie
     clock.when += SESSION_IDLE + timedelta(hours=1)
     assert not laptop.get("/api/account").json()["signed_in"]  # idle: the laptop's cookie is anonymous now
     for remembered in (cookie(phone), cookie(laptop), account):
-        assert store.known_player(remembered) is None
+        assert store.accounts.known_player(remembered) is None
 
 
 # --- the passkeys ----------------------------------------------------------------------------------------------------
@@ -281,8 +281,8 @@ def test_the_purges_forget_idle_sessions_expired_challenges_and_old_rate_counts(
     phone, laptop, _ = two_devices(device)
     store: Store = app.state.store
     laptop.post("/api/account/sign-in/options")  # a challenge never answered
-    store.take_hits("LIMITER/passkeys/203.0.113.9/30/1/minute", 30, 60, now=time.time() - 2 * 86_400)
-    store.take_hits("LIMITER/passkeys/203.0.113.9/300/1/day", 300, 86_400, now=time.time() - 60)
+    store.rates.take("LIMITER/passkeys/203.0.113.9/30/1/minute", 30, 60, now=time.time() - 2 * 86_400)
+    store.rates.take("LIMITER/passkeys/203.0.113.9/300/1/day", 300, 86_400, now=time.time() - 60)
     assert purge(store, RetentionSettings()) == Purged(0, 0, 0, 0, 0, 1)  # only the count older than a day
     clock.when += timedelta(minutes=6)
     assert purge(store, RetentionSettings()).challenges == 1

@@ -450,7 +450,7 @@ def test_the_challenges_of_a_browser_are_bounded(device: Any, app: Any) -> None:
     phone = device()
     for _ in range(20):
         assert phone.post("/api/account/sign-in/options").status_code == 200
-    with app.state.store.connect() as conn:
+    with app.state.store.database.connect() as conn:
         assert conn.execute("SELECT count(*) FROM challenges").fetchone()[0] == 5
 
 
@@ -558,7 +558,7 @@ def test_another_sites_requests_and_cookieless_ones_are_refused(device: Any, app
 def test_an_accounts_own_player_id_is_no_cookie(device: Any, app: Any) -> None:
     phone = device()
     create_passkey(phone, Authenticator())
-    with app.state.store.connect() as conn:
+    with app.state.store.database.connect() as conn:
         (player,) = conn.execute("SELECT player FROM accounts").fetchone()
     intruder = device(cookie=player)
     for answer in (intruder.get("/api/stats"), intruder.post("/api/games", json={"deal": 1})):
@@ -597,7 +597,7 @@ def test_the_limit_is_read_from_the_environment() -> None:
 def test_a_schema_4_database_gains_the_accounts_and_keeps_its_games(tmp_path: Path) -> None:
     db_path = tmp_path / "games.db"
     store = Store(db_path)
-    game = store.daily_game("alice-0000000000000000", Variant())[0]
+    game = store.daily.game("alice-0000000000000000", Variant())[0]
     store.close()
     with sqlite3.connect(db_path) as conn:
         for table in ("accounts", "credentials", "sessions", "challenges"):
@@ -608,7 +608,7 @@ def test_a_schema_4_database_gains_the_accounts_and_keeps_its_games(tmp_path: Pa
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 8
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"accounts", "credentials", "sessions", "challenges"} <= tables
-    assert store.get(game.id) == replace(game, player=stored_player("alice-0000000000000000"))
+    assert store.games.get(game.id) == replace(game, player=stored_player("alice-0000000000000000"))
     store.close()
 
 

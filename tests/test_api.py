@@ -771,9 +771,9 @@ def test_a_missing_directory_is_refused(tmp_path: Path) -> None:
 def test_a_stock_game_is_stored_and_replayed(database: str) -> None:
     store = Store(database)
     stock = tuple(reversed(deal_stock(4)))
-    stored = store.create_game("p" * 22, stock=stock, variant=Variant(count_buried=True), hidden=False)
-    stored, _, _ = store.change(stored.id, lambda game, _: game.place(0, 0))
-    again = store.get(stored.id)
+    stored = store.games.create("p" * 22, stock=stock, variant=Variant(count_buried=True), hidden=False)
+    stored, _, _ = store.games.change(stored.id, lambda game, _: game.place(0, 0))
+    again = store.games.get(stored.id)
     store.close()  # on PostgreSQL, a pool left to the garbage collector ends its threads from one of them
     assert again.stock == stock and again.deal is None and again.variant == Variant(count_buried=True)
     assert again.rebuild().card_to_place == stock[1]

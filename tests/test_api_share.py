@@ -143,7 +143,7 @@ def test_a_live_game_cannot_be_copied_by_anyone_until_it_is_over(alice: TestClie
 
 def stored_deal(client: TestClient, game_id: str) -> int:
     app: Any = client.app
-    deal = app.state.store.get(game_id).deal
+    deal = app.state.store.games.get(game_id).deal
     assert deal is not None
     return int(deal)
 
@@ -221,7 +221,7 @@ def test_the_daily_deal_is_the_same_for_everyone_on_a_date_and_hidden_until_the_
 
 
 def test_the_daily_secret_is_per_database(tmp_path: Path) -> None:
-    keys = {daily_key(Path(Store(tmp_path / f"{n}.db").path)) for n in range(2)}
+    keys = {daily_key(Path(Store(tmp_path / f"{n}.db").database.path)) for n in range(2)}
     assert len(keys) == 2 and all(len(key) == 64 for key in keys)
 
 
@@ -343,10 +343,10 @@ def test_a_schema_1_database_is_migrated_and_its_games_kept(tmp_path: Path) -> N
     store = Store(db_path)
     with sqlite3.connect(db_path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-    old = store.get("old-game-0000000000000")
+    old = store.games.get("old-game-0000000000000")
     assert (old.turn, old.assisted, old.daily, old.winnable) == (1, False, None, False)
     assert len(daily_key(db_path)) == 64
-    stored, created = store.daily_game("old-player-000000000000", Variant())
+    stored, created = store.daily.game("old-player-000000000000", Variant())
     assert created and stored.daily is not None
     store.close()
     Store(db_path).close()  # opening it again changes nothing

@@ -116,8 +116,8 @@ def test_the_terminals_games_are_not_timed(tmp_path: Any) -> None:
         game = Game(deal=1)
         for row, col in WINS[1][1]:
             game.place(row, col)
-        store.record_game(f"{TERMINAL_PLAYER}-1", TERMINAL_PLAYER, game, hidden=False, assisted=False)
-        stats = store.stats(TERMINAL_PLAYER)
+        store.games.record(f"{TERMINAL_PLAYER}-1", TERMINAL_PLAYER, game, hidden=False, assisted=False)
+        stats = store.stats.of(TERMINAL_PLAYER)
     finally:
         store.close()
     assert (stats["won"], stats["best_time"], stats["clean"]["best_time"]) == (1, None, None)

@@ -312,7 +312,7 @@ def purge_unplayed(server: Server) -> int:
     later = datetime.now(UTC) + timedelta(hours=2)
     store = Store(server.db, clock=lambda: later)
     try:
-        return store.purge_unplayed(timedelta(hours=1))
+        return store.retention.purge_unplayed(timedelta(hours=1))
     finally:
         store.close()
 

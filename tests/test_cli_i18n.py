@@ -295,7 +295,7 @@ def test_text_output_in_the_pseudo_language(tmp_path: Path, capsys: pytest.Captu
         while not game.is_over():
             move = game.legal_moves[0]
             game.place(move.row, move.col)
-        store.record_game(f"terminal-{deal}", TERMINAL_PLAYER, game, hidden=False, assisted=deal == 2)
+        store.games.record(f"terminal-{deal}", TERMINAL_PLAYER, game, hidden=False, assisted=deal == 2)
     store.close()
     status, out, _ = run(capsys, "--lang", "qps", "stats", "--db", str(db))
     assert status == 0 and escaped_words(out.replace(str(db), "")) == []

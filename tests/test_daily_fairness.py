@@ -39,7 +39,7 @@ def play(client: TestClient, state: dict[str, Any], moves: list[list[int]]) -> d
 
 
 def results(app: Any) -> Any:
-    return app.state.store.daily_results(DAY.date())
+    return app.state.store.daily.results(DAY.date())
 
 
 def test_a_daily_game_finished_after_midnight_counts_neither_for_its_date_nor_as_clean(

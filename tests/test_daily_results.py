@@ -199,13 +199,13 @@ def test_a_game_of_the_same_deal_that_is_not_the_daily_does_not_count(
 def test_scores_are_in_ascending_order(tmp_path: Path, clock: Clock) -> None:
     store = Store(tmp_path / "games.db", clock=clock)
     for n, (outcome, score) in enumerate([("won", 12), ("lost", 0), ("won", 3), ("won", 12), ("won", 24)]):
-        game = store.daily_game(f"player-{n}", Variant())[0]
-        with sqlite3.connect(store.path) as conn:
+        game = store.daily.game(f"player-{n}", Variant())[0]
+        with sqlite3.connect(store.database.path) as conn:
             conn.execute("UPDATE games SET outcome = ?, score = ? WHERE id = ?", (outcome, score, game.id))
     day = DAY.date()
-    assert store.daily_results(day) == DailyResults(day, players=5, won=4, scores={0: 1, 3: 1, 12: 2, 24: 1})
-    assert list(store.daily_results(day).scores) == [0, 3, 12, 24]
-    assert store.daily_results(day).lower_than(12) == 2
+    assert store.daily.results(day) == DailyResults(day, players=5, won=4, scores={0: 1, 3: 1, 12: 2, 24: 1})
+    assert list(store.daily.results(day).scores) == [0, 3, 12, 24]
+    assert store.daily.results(day).lower_than(12) == 2
     store.close()
 
 
@@ -247,7 +247,7 @@ def test_an_address_near_the_route_is_an_ordinary_404(players: Callable[[], Test
 
 def test_the_results_are_read_from_the_index_of_the_daily_games(tmp_path: Path) -> None:
     store = Store(tmp_path / "games.db")
-    with sqlite3.connect(store.path) as conn:
+    with sqlite3.connect(store.database.path) as conn:
         plan = " ".join(
             row[3]
             for row in conn.execute(
@@ -264,7 +264,7 @@ def test_the_results_are_read_from_the_index_of_the_daily_games(tmp_path: Path) 
 def test_a_schema_3_database_gains_the_daily_results_index_and_keeps_its_games(tmp_path: Path, clock: Clock) -> None:
     db_path = tmp_path / "games.db"
     store = Store(db_path, clock=clock)
-    game = store.daily_game("alice", Variant())[0]
+    game = store.daily.game("alice", Variant())[0]
     store.close()
     with sqlite3.connect(db_path) as conn:
         conn.execute("DROP INDEX games_daily_results")
@@ -274,6 +274,6 @@ def test_a_schema_3_database_gains_the_daily_results_index_and_keeps_its_games(t
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 8
         indexes = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert "games_daily_results" in indexes
-    assert store.get(game.id) == replace(game, player=stored_player("alice"))  # schema 7 hashes the cookie
-    assert store.daily_results(date(2026, 12, 1)).players == 0
+    assert store.games.get(game.id) == replace(game, player=stored_player("alice"))  # schema 7 hashes the cookie
+    assert store.daily.results(date(2026, 12, 1)).players == 0
     store.close()

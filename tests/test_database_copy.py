@@ -48,7 +48,7 @@ def views(client: TestClient) -> dict[str, Any]:
 def victims_rows(store: Store, game_ids: set[str], account: str) -> list[Any]:
     """The victims' rows as stored: their games, and the account's row, passkeys and sessions."""
     marks = ", ".join("?" for _ in game_ids)
-    with store.connect() as conn:
+    with store.database.connect() as conn:
         stored = conn.execute(f"SELECT * FROM games WHERE id IN ({marks})", sorted(game_ids)).fetchall()
         stored += conn.execute("SELECT * FROM accounts WHERE player = ?", (account,)).fetchall()
         stored += conn.execute("SELECT * FROM credentials WHERE account = ?", (account,)).fetchall()
@@ -116,7 +116,7 @@ def test_no_value_of_a_database_copy_acts_as_a_player(app: Any, device: Any) -> 
     assert create_passkey(device(), thief).status_code == 201
 
     store: Store = app.state.store
-    account = store.player_of(phone.cookies[COOKIE])
+    account = store.accounts.player_of(phone.cookies[COOKIE])
     assert account is not None
     victims = {game["id"] for client in (anonymous, phone) for game in client.get("/api/games").json()["games"]}
     before = {"anonymous": views(anonymous), "phone": views(phone), "laptop": views(laptop)}

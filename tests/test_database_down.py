@@ -123,7 +123,7 @@ def test_once_postgresql_is_found_away_a_request_waits_a_second_for_a_connection
     monkeypatch.setattr(postgres, "CHECK_AFTER_IDLE", 0.0)  # every lent connection checked: none is found
     monkeypatch.setattr(postgres, "CONNECT_TIMEOUT", 2)
     store = Store(cluster.new_database())
-    backend: Any = store.backend
+    backend: Any = store.database.backend
     pool = backend._pool
     waits: list[float | None] = []
     lend = pool.connection
@@ -133,25 +133,25 @@ def test_once_postgresql_is_found_away_a_request_waits_a_second_for_a_connection
         return lend(timeout=timeout)
 
     monkeypatch.setattr(pool, "connection", connection)
-    assert store.stats("someone")["played"] == 0
+    assert store.stats.of("someone")["played"] == 0
     cluster.halt()
     try:
         for _ in range(3):
             with pytest.raises(StoreUnavailableError):
-                store.stats("someone")
+                store.stats.of("someone")
     finally:
         cluster.resume()
     assert waits == [2, 2, postgres.AWAY_WAIT, postgres.AWAY_WAIT]  # the first to find it away waited in full
     for _ in range(120):  # the pool reconnects in its own time
         try:
-            store.stats("someone")
+            store.stats.of("someone")
             break
         except StoreUnavailableError:
             continue
     else:
         raise AssertionError("the pool never reconnected")
     del waits[:]
-    store.stats("someone")
+    store.stats.of("someone")
     assert waits == [2]  # back: a busy pool's requests wait as long as ever
     store.close()
 
@@ -164,11 +164,11 @@ def test_a_pool_whose_every_connection_is_in_use_is_busy_not_away(
 
     monkeypatch.setattr(postgres, "CONNECT_TIMEOUT", 0.5)
     store = Store(cluster.new_database(), pool_size=1)
-    backend: Any = store.backend
+    backend: Any = store.database.backend
     with backend.connect():  # the pool's only connection, held
         for _ in range(2):
             with pytest.raises(StoreUnavailableError):
-                store.stats("someone")
+                store.stats.of("someone")
             assert not backend._away
-    assert store.stats("someone")["played"] == 0
+    assert store.stats.of("someone")["played"] == 0
     store.close()

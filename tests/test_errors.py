@@ -106,7 +106,7 @@ def test_an_illegal_move_has_its_reason_as_code() -> None:
 def test_an_unknown_game_says_which(tmp_path: Path) -> None:
     store = Store(tmp_path / "games.db")
     try:
-        error = _raised(lambda: store.get("missing"))
+        error = _raised(lambda: store.games.get("missing"))
     finally:
         store.close()
     assert isinstance(error, UnknownGameError) and error.game_id == "missing"

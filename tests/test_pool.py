@@ -250,11 +250,11 @@ def test_an_analysis_stored_by_an_older_version_is_computed_again(
     app = create_app(db_path, pool=PoolSettings(kind="process", workers=1, queue=0))
     with serving(app) as url, player_client(url) as http:
         state = play(http, 2, WIN_2)
-        app.state.store.save_analysis(state["id"], {"moves": [], "old": True})  # version 1: no "version" key
+        app.state.store.games.save_analysis(state["id"], {"moves": [], "old": True})  # version 1: no "version" key
         answer = http.get(f"/api/games/{state['id']}/analysis")
         assert answer.status_code == 200, answer.text
         assert answer.json()["version"] == VERSION and "old" not in answer.json()
-        app.state.store.save_analysis(state["id"], {"moves": [], "old": True})  # never over a current one
+        app.state.store.games.save_analysis(state["id"], {"moves": [], "old": True})  # never over a current one
         assert http.get(f"/api/games/{state['id']}/analysis").json() == answer.json()
 
 

@@ -77,9 +77,9 @@ def test_reading_only_never_creates_and_never_writes(postgres_url: str) -> None:
     Store(postgres_url).close()
     reader = Store(postgres_url, read_only=True)
     try:
-        assert reader.list_games("alice", page=1, per_page=10) == ([], 0)
+        assert reader.games.page("alice", page=1, per_page=10) == ([], 0)
         with pytest.raises(Exception, match="read-only"):
-            reader.create_game("alice", deal=1, variant=Variant(), hidden=True)
+            reader.games.create("alice", deal=1, variant=Variant(), hidden=True)
     finally:
         reader.close()
 
@@ -88,8 +88,8 @@ def test_the_store_names_its_database_without_the_password(postgres_url: str) ->
     with_password = postgres_url.replace("foursquare@", "foursquare:not-checked@")
     store = Store(with_password)
     try:
-        assert store.name == postgres_url and "not-checked" not in store.name
-        assert store.backend.dialect == "postgresql"
+        assert store.database.name == postgres_url and "not-checked" not in store.database.name
+        assert store.database.backend.dialect == "postgresql"
     finally:
         store.close()
 
@@ -104,7 +104,7 @@ def test_a_window_takes_no_more_than_its_limit_however_many_ask_at_once(database
 
     def take() -> None:
         barrier.wait()
-        taken.append(store.take_hits("games/203.0.113.9/60", limit=5, window=60, now=1000.0))
+        taken.append(store.rates.take("games/203.0.113.9/60", limit=5, window=60, now=1000.0))
 
     try:
         threads = [threading.Thread(target=take) for _ in range(12)]
@@ -113,9 +113,9 @@ def test_a_window_takes_no_more_than_its_limit_however_many_ask_at_once(database
         for thread in threads:
             thread.join()
         assert sorted(taken) == [False] * 7 + [True] * 5
-        assert store.hit_window("games/203.0.113.9/60", 60, now=1030.0) == (1000.0, 5)
-        assert store.take_hits("games/203.0.113.9/60", limit=5, window=60, now=1060.5)  # the window moved on
-        assert store.forget_hits(before=2000.0) == 1
+        assert store.rates.window("games/203.0.113.9/60", 60, now=1030.0) == (1000.0, 5)
+        assert store.rates.take("games/203.0.113.9/60", limit=5, window=60, now=1060.5)  # the window moved on
+        assert store.rates.forget(before=2000.0) == 1
     finally:
         store.close()
 
@@ -151,10 +151,10 @@ def test_a_database_restarted_under_the_store_costs_no_request_after_it(monkeypa
     cluster = postgres_support.Cluster.start()
     try:
         store = Store(cluster.new_database())
-        game = store.create_game("alice", deal=1, variant=Variant(), hidden=True)
-        assert store.get(game.id).turn == 0  # the pool's connections are open and used
+        game = store.games.create("alice", deal=1, variant=Variant(), hidden=True)
+        assert store.games.get(game.id).turn == 0  # the pool's connections are open and used
         cluster.restart()
-        assert [store.get(game.id).id for _ in range(20)] == [game.id] * 20  # every pooled connection was broken
+        assert [store.games.get(game.id).id for _ in range(20)] == [game.id] * 20  # every pooled connection was broken
         store.close()
     finally:
         cluster.stop()

@@ -21,7 +21,7 @@ from test_terminal_game import cli
 def finished_games_db(path: Path, games: int = 2) -> None:
     store = Store(path)
     for deal in range(games):
-        store.record_game(f"game-{deal}", TERMINAL_PLAYER, greedy_game(deal), hidden=False, assisted=False)
+        store.games.record(f"game-{deal}", TERMINAL_PLAYER, greedy_game(deal), hidden=False, assisted=False)
     store.close()
 
 
@@ -80,9 +80,9 @@ def test_a_read_only_store_refuses_to_change_the_file(tmp_path: Path) -> None:
     finished_games_db(db, games=1)
     before = snapshot(tmp_path)
     store = Store(db, read_only=True)
-    assert store.stats(TERMINAL_PLAYER)["played"] == 1
+    assert store.stats.of(TERMINAL_PLAYER)["played"] == 1
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
-        store.record_game("another", TERMINAL_PLAYER, greedy_game(5), hidden=False, assisted=False)
+        store.games.record("another", TERMINAL_PLAYER, greedy_game(5), hidden=False, assisted=False)
     store.close()
     assert snapshot(tmp_path) == before
     with pytest.raises(StoreError) as missing:

@@ -72,7 +72,7 @@ def store(database: str, clock: Clock) -> Iterator[Store]:
 
 
 def new(store: Store, player: str = "alice", deal: int = 1) -> StoredGame:
-    return store.create_game(player, deal=deal, variant=Variant(), hidden=True)
+    return store.games.create(player, deal=deal, variant=Variant(), hidden=True)
 
 
 def play(store: Store, game_id: str, moves: list[list[int]] | None = None, *, count: int = 1) -> StoredGame:
@@ -88,16 +88,16 @@ def play(store: Store, game_id: str, moves: list[list[int]] | None = None, *, co
             game.place(*game.legal_moves[0])
             played += 1
 
-    stored, _, _ = store.change(game_id, apply)
+    stored, _, _ = store.games.change(game_id, apply)
     return stored
 
 
 def ids(store: Store, player: str) -> set[str]:
-    """The ids of every game ``store.list_games`` lists for ``player``, page after page."""
+    """The ids of every game ``store.games.page`` lists for ``player``, page after page."""
     found: set[str] = set()
     page = 1
     while True:
-        games, total = store.list_games(player, page=page, per_page=100)
+        games, total = store.games.page(player, page=page, per_page=100)
         found |= {g.id for g in games}
         if not games:
             assert total == len(found)
@@ -106,7 +106,7 @@ def ids(store: Store, player: str) -> set[str]:
 
 
 def row_count(store: Store) -> int:
-    with store.connect() as conn:
+    with store.database.connect() as conn:
         count: int = conn.execute("SELECT count(*) FROM games").fetchone()[0]
     return count
 
@@ -119,25 +119,25 @@ def test_games_never_played_go_after_the_hour_and_every_other_game_stays(store: 
         new(store, deal=n)
     moved = play(store, new(store, deal=1).id)
     won = play(store, new(store, deal=1).id, WINS[1][1])
-    undone = store.change(play(store, new(store, deal=2).id).id, lambda game, _: game.undo())[0]
-    restarted = store.change(play(store, new(store, deal=3).id).id, lambda game, _: game.restart())[0]
+    undone = store.games.change(play(store, new(store, deal=2).id).id, lambda game, _: game.undo())[0]
+    restarted = store.games.change(play(store, new(store, deal=3).id).id, lambda game, _: game.restart())[0]
     hinted = new(store, deal=4)
-    store.mark_assisted(hinted.id)
-    terminal = store.record_game("terminal-1", TERMINAL_PLAYER, Game(deal=5), hidden=True, assisted=False)
+    store.games.mark_assisted(hinted.id)
+    terminal = store.games.record("terminal-1", TERMINAL_PLAYER, Game(deal=5), hidden=True, assisted=False)
     assert (undone.moves, len(undone.redo)) == ((), 1)
     assert (restarted.moves, restarted.redo, restarted.assisted) == ((), (), True)
     kept = {moved.id, won.id, undone.id, restarted.id, hinted.id}
 
     clock.advance(minutes=59)
-    assert store.purge_unplayed(timedelta(hours=1)) == 0
+    assert store.retention.purge_unplayed(timedelta(hours=1)) == 0
     assert len(ids(store, "alice")) == 200 + len(kept)
 
     clock.advance(minutes=2)
     late = new(store, deal=6)  # started a minute ago: not yet
-    assert store.purge_unplayed(timedelta(hours=1)) == 200
+    assert store.retention.purge_unplayed(timedelta(hours=1)) == 200
     assert ids(store, "alice") == kept | {late.id}
-    assert store.get(terminal.id).turn == 0  # the terminal game's records are never purged
-    assert store.purge_unplayed(timedelta(hours=1)) == 0  # nothing left to purge
+    assert store.games.get(terminal.id).turn == 0  # the terminal game's records are never purged
+    assert store.retention.purge_unplayed(timedelta(hours=1)) == 0  # nothing left to purge
 
 
 @pytest.mark.slow
@@ -148,8 +148,8 @@ def test_three_thousand_new_games_leave_only_those_with_moves(store: Store, cloc
         if n % 50 == 0:
             played.add(play(store, game.id).id)
     clock.advance(hours=1, seconds=1)
-    assert store.purge_unplayed(timedelta(hours=1)) == 3000 - len(played)
-    with store.connect() as conn:
+    assert store.retention.purge_unplayed(timedelta(hours=1)) == 3000 - len(played)
+    with store.database.connect() as conn:
         assert {row[0] for row in conn.execute("SELECT id FROM games").fetchall()} == played
 
 
@@ -202,68 +202,68 @@ def test_abandoned_games_go_after_the_days_and_finished_games_and_statistics_sta
     monkeypatch.setattr(daily_module, "daily_deal_number", lambda key, day: plan[day])
     finished = []
     for _ in range(3):  # three daily wins in a row, then a daily left half-played
-        daily, _ = store.daily_game("alice", Variant())
+        daily, _ = store.daily.game("alice", Variant())
         finished.append(play(store, daily.id, WINS[daily.deal or 0][1]).id)
         clock.advance(days=1)
-    live_daily, _ = store.daily_game("alice", Variant())
+    live_daily, _ = store.daily.game("alice", Variant())
     play(store, live_daily.id, count=3)
     lost = play(store, new(store, deal=7).id, count=0)
     assert lost.outcome == "lost"
-    store.save_analysis(lost.id, {"version": 9, "moves": ["a stored analysis"]})
+    store.games.save_analysis(lost.id, {"version": 9, "moves": ["a stored analysis"]})
     finished.append(lost.id)
     half_played = play(store, new(store, deal=8).id, count=4)
     clock.advance(days=10)
     recent = play(store, new(store, deal=9).id, count=2)  # ten days younger
-    stats = store.stats("alice")
+    stats = store.stats.of("alice")
     assert (stats["played"], stats["won"], stats["daily"]["played"], stats["daily"]["best_streak"]) == (4, 3, 3, 3)
 
     clock.advance(days=25)  # the oldest live games untouched for 35 days, the recent one for 25
-    stats_then = store.stats("alice")
-    recent_games = [g.id for g in store.recent_games("alice", 10)]
-    assert store.purge_abandoned(timedelta(days=30)) == 2
+    stats_then = store.stats.of("alice")
+    recent_games = [g.id for g in store.games.recent("alice", 10)]
+    assert store.retention.purge_abandoned(timedelta(days=30)) == 2
     assert ids(store, "alice") == {*finished, recent.id}
     assert {live_daily.id, half_played.id}.isdisjoint(ids(store, "alice"))
-    assert store.stats("alice") == stats_then
-    assert [g.id for g in store.recent_games("alice", 10)] == recent_games
-    assert store.get(lost.id).analysis == '{"version":9,"moves":["a stored analysis"]}'
+    assert store.stats.of("alice") == stats_then
+    assert [g.id for g in store.games.recent("alice", 10)] == recent_games
+    assert store.games.get(lost.id).analysis == '{"version":9,"moves":["a stored analysis"]}'
 
     clock.advance(days=6)
-    assert store.purge_abandoned(timedelta(days=30)) == 1
+    assert store.retention.purge_abandoned(timedelta(days=30)) == 1
     assert ids(store, "alice") == set(finished)
-    assert store.stats("alice")["played"] == 4
+    assert store.stats.of("alice")["played"] == 4
 
 
 def test_todays_daily_game_purged_unplayed_is_dealt_again_the_same(store: Store, clock: Clock) -> None:
-    daily, created = store.daily_game("alice", Variant())
+    daily, created = store.daily.game("alice", Variant())
     assert created
     clock.advance(hours=2)
-    assert store.purge_unplayed(timedelta(hours=1)) == 1
-    again, created = store.daily_game("alice", Variant())
+    assert store.retention.purge_unplayed(timedelta(hours=1)) == 1
+    again, created = store.daily.game("alice", Variant())
     assert created and again.id != daily.id and (again.deal, again.daily) == (daily.deal, daily.daily)
 
 
 def test_a_daily_game_restarted_is_never_purged_as_unplayed(store: Store, clock: Clock) -> None:
     """Its player has seen its cards: purging it would deal the same daily deal again, unassisted."""
-    daily, _ = store.daily_game("alice", Variant())
+    daily, _ = store.daily.game("alice", Variant())
     play(store, daily.id, count=5)
-    store.change(daily.id, lambda game, _: game.restart())
+    store.games.change(daily.id, lambda game, _: game.restart())
     clock.advance(days=1)
-    assert store.purge_unplayed(timedelta(hours=1)) == 0
+    assert store.retention.purge_unplayed(timedelta(hours=1)) == 0
     clock.advance(hours=-24)
-    assert store.daily_game("alice", Variant()) == (store.get(daily.id), False)
-    assert store.get(daily.id).assisted
+    assert store.daily.game("alice", Variant()) == (store.games.get(daily.id), False)
+    assert store.games.get(daily.id).assisted
 
 
 def test_damaged_rows_are_purged_without_being_read(store: Store, clock: Clock) -> None:
     garbled = new(store, deal=1)
     unplayed_but_unreadable = new(store, deal=2)
-    with store.transaction() as conn:
+    with store.database.transaction() as conn:
         conn.execute("UPDATE games SET moves = 'not json', turn = 3 WHERE id = ?", (garbled.id,))
         conn.execute("UPDATE games SET adjacency = 'sideways' WHERE id = ?", (unplayed_but_unreadable.id,))
     clock.advance(hours=2)
-    assert store.purge_unplayed(timedelta(hours=1)) == 1
+    assert store.retention.purge_unplayed(timedelta(hours=1)) == 1
     clock.advance(days=31)
-    assert store.purge_abandoned(timedelta(days=30)) == 1
+    assert store.retention.purge_abandoned(timedelta(days=30)) == 1
     assert row_count(store) == 0
 
 
@@ -284,32 +284,32 @@ def test_the_purges_read_only_the_live_games_index(tmp_path: Path) -> None:
 
 def test_a_purge_needs_a_positive_age(store: Store) -> None:
     with pytest.raises(ValueError, match="positive time"):
-        store.purge_unplayed(timedelta(0))
+        store.retention.purge_unplayed(timedelta(0))
     with pytest.raises(ValueError, match="positive time"):
-        store.purge_abandoned(timedelta(days=-1))
+        store.retention.purge_abandoned(timedelta(days=-1))
 
 
 # --- the cap on live games -----------------------------------------------------------------------------------
 
 
 def test_a_player_has_at_most_the_limit_of_live_games(store: Store) -> None:
-    games = [store.create_game("alice", deal=n, variant=Variant(), hidden=True, live_limit=3) for n in range(3)]
-    assert store.live_game_count("alice") == 3
+    games = [store.games.create("alice", deal=n, variant=Variant(), hidden=True, live_limit=3) for n in range(3)]
+    assert store.games.live_count("alice") == 3
     with pytest.raises(TooManyGamesError, match="at most 3 games in play") as refused:
-        store.create_game("alice", deal=9, variant=Variant(), hidden=True, live_limit=3)
+        store.games.create("alice", deal=9, variant=Variant(), hidden=True, live_limit=3)
     assert (refused.value.code, dict(refused.value.params)) == ("too_many_games", {"limit": 3})
     assert vars(pickle.loads(pickle.dumps(refused.value))) == vars(refused.value)  # whole across processes
     with pytest.raises(TooManyGamesError):
-        store.daily_game("alice", Variant(), live_limit=3)
-    assert store.live_game_count("alice") == 3
-    store.create_game("bob", deal=9, variant=Variant(), hidden=True, live_limit=3)  # another player's room
+        store.daily.game("alice", Variant(), live_limit=3)
+    assert store.games.live_count("alice") == 3
+    store.games.create("bob", deal=9, variant=Variant(), hidden=True, live_limit=3)  # another player's room
     new(store, deal=9)  # no limit given, none checked (the terminal game, tests)
 
     play(store, games[0].id, count=0)  # a finished game makes room
-    assert store.live_game_count("alice") == 3
-    daily, created = store.daily_game("alice", Variant(), live_limit=4)
-    assert created and store.live_game_count("alice") == 4
-    assert store.daily_game("alice", Variant(), live_limit=4) == (daily, False)  # the same game, not a new one
+    assert store.games.live_count("alice") == 3
+    daily, created = store.daily.game("alice", Variant(), live_limit=4)
+    assert created and store.games.live_count("alice") == 4
+    assert store.daily.game("alice", Variant(), live_limit=4) == (daily, False)  # the same game, not a new one
 
 
 def test_concurrent_new_games_never_pass_the_limit(store: Store) -> None:
@@ -319,7 +319,7 @@ def test_concurrent_new_games_never_pass_the_limit(store: Store) -> None:
     def start(n: int) -> None:
         barrier.wait()
         try:
-            store.create_game("alice", deal=n, variant=Variant(), hidden=True, live_limit=5)
+            store.games.create("alice", deal=n, variant=Variant(), hidden=True, live_limit=5)
             outcomes.append("stored")
         except TooManyGamesError:
             outcomes.append("refused")
@@ -330,7 +330,7 @@ def test_concurrent_new_games_never_pass_the_limit(store: Store) -> None:
     for thread in threads:
         thread.join(GUARD)
     assert sorted(outcomes) == ["refused"] * 11 + ["stored"] * 5
-    assert store.live_game_count("alice") == 5
+    assert store.games.live_count("alice") == 5
 
 
 # --- the database migrates -----------------------------------------------------------------------------------
@@ -352,7 +352,7 @@ def test_a_schema_2_database_gains_the_live_games_indexes_and_keeps_its_games(tm
     assert {"games_live_by_player", "games_live_by_update"} <= indexes
     # The player was a cookie in clear before schema 7: it is stored as its hash now.
     hashed = stored_player("alice")
-    assert store.get(old.id) == replace(old, player=hashed) and store.live_game_count(hashed) == 1
+    assert store.games.get(old.id) == replace(old, player=hashed) and store.games.live_count(hashed) == 1
     store.close()
 
 
@@ -464,14 +464,14 @@ def test_a_round_that_fails_is_logged_and_the_next_one_tries_again(
     store: Store, clock: Clock, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     failures = iter([sqlite3.OperationalError("database is locked")])
-    real: Callable[[timedelta], int] = store.purge_unplayed
+    real: Callable[[timedelta], int] = store.retention.purge_unplayed
 
     def flaky(older_than: timedelta) -> int:
         for failure in failures:
             raise failure
         return real(older_than)
 
-    monkeypatch.setattr(store, "purge_unplayed", flaky)
+    monkeypatch.setattr(store.retention, "purge_unplayed", flaky)
     new(store)
     clock.advance(hours=2)
 

@@ -103,18 +103,18 @@ def test_recording_a_game_again_never_counts_it_twice(tmp_path: Path) -> None:
     half = Game(deal=1)
     for move in game.moves[:5]:
         half.place(*move)
-    store.record_game("terminal-a", TERMINAL_PLAYER, half, hidden=True, assisted=True)  # a hint, mid-game
-    assert store.stats(TERMINAL_PLAYER)["played"] == 0  # not finished: not counted
+    store.games.record("terminal-a", TERMINAL_PLAYER, half, hidden=True, assisted=True)  # a hint, mid-game
+    assert store.stats.of(TERMINAL_PLAYER)["played"] == 0  # not finished: not counted
     for _ in range(2):
-        stored = store.record_game("terminal-a", TERMINAL_PLAYER, game, hidden=True, assisted=False)
+        stored = store.games.record("terminal-a", TERMINAL_PLAYER, game, hidden=True, assisted=False)
     assert stored.assisted and stored.outcome == "won" and stored.score == 24
     taken_back = game.copy()
     taken_back.undo()
-    store.record_game("terminal-a", TERMINAL_PLAYER, taken_back, hidden=True, assisted=True)
-    figures = store.stats(TERMINAL_PLAYER)
+    store.games.record("terminal-a", TERMINAL_PLAYER, taken_back, hidden=True, assisted=True)
+    figures = store.stats.of(TERMINAL_PLAYER)
     assert (figures["played"], figures["won"], figures["assisted"]) == (1, 1, 1)  # the result stands
-    assert store.recent_games(TERMINAL_PLAYER, 5)[0].visible_deal == 1
-    assert store.stats("someone-on-the-web")["played"] == 0
+    assert store.games.recent(TERMINAL_PLAYER, 5)[0].visible_deal == 1
+    assert store.stats.of("someone-on-the-web")["played"] == 0
     store.close()
 
 
@@ -265,7 +265,7 @@ def test_the_web_app_and_the_terminal_share_one_database(tmp_path: Path) -> None
 
     path = tmp_path / "games.db"
     store = Store(path)
-    store.record_game("terminal-x", TERMINAL_PLAYER, line(1), hidden=False, assisted=False)
+    store.games.record("terminal-x", TERMINAL_PLAYER, line(1), hidden=False, assisted=False)
     store.close()
     with TestClient(create_app(path)) as client:
         as_player(client)
@@ -285,7 +285,7 @@ def test_play_help_points_to_the_statistics() -> None:
 def test_recent_deal_numbers_are_never_cut_at_80_columns(tmp_path: Path, lang: str) -> None:
     store = Store(tmp_path / "games.db")
     for deal in (2**64 - 1, 98846506648327712):
-        store.record_game(f"g{deal}", TERMINAL_PLAYER, greedy_game(deal), hidden=False, assisted=True)
+        store.games.record(f"g{deal}", TERMINAL_PLAYER, greedy_game(deal), hidden=False, assisted=True)
     store.close()
     result = cli("stats", "--db", str(tmp_path / "games.db"), "--lang", lang, env={"COLUMNS": "80"})
     assert result.returncode == 0, result.stderr

@@ -89,8 +89,8 @@ def read_figures(path: Path, recent: int, *, explicit: bool, t: Translator | Non
         raise CommandError(t("cli.stats.no_directory", path=str(path), directory=str(path.parent)))
     store = Store(path, read_only=True)  # a StoreError (missing, not a database, another format, damaged): exit 2
     try:
-        figures = store.stats(TERMINAL_PLAYER)
-        games = store.recent_games(TERMINAL_PLAYER, recent)
+        figures = store.stats.of(TERMINAL_PLAYER)
+        games = store.games.recent(TERMINAL_PLAYER, recent)
     except sqlite3.Error as exc:
         raise CommandError(t("cli.stats.unreadable", path=str(path), error=str(exc))) from None
     finally:

@@ -16,29 +16,29 @@ name; a session unused for :data:`SESSION_IDLE` has ended).
   repeat (``daily_repeat``), which neither the date's results nor the daily streak count — the daily deal counts
   once per person, however many devices.
 - Signing out forgets the browser's session; deleting the account deletes its games, passkeys and sessions.
-- Its owner lists the browsers signed in (:meth:`Accounts.sessions`, each by a short :data:`HANDLE_LENGTH`
-  handle) and ends them, one or all but their own (:meth:`Accounts.end_other_sessions`: "sign out everywhere
+- Its owner lists the browsers signed in (:meth:`Sessions.of`, each by a short :data:`HANDLE_LENGTH`
+  handle) and ends them, one or all but their own (:meth:`Sessions.end_others`: "sign out everywhere
   else"); names and removes passkeys. The last passkey goes only when asked with ``last=True``: the browsers
   signed in stay so, and may add a passkey again; once none is left, nobody can ever sign in to the account, and
   the purges delete it with its games (:meth:`~foursquare.store.retention.Retention.purge_sessions`).
 
 Every change is one transaction: a process killed at any moment loses at most the change in flight. Challenges
-(:meth:`Accounts.new_challenge`) are single-use and expire; a browser holds at most :data:`MAX_CHALLENGES` of
+(:meth:`Challenges.new`) are single-use and expire; a browser holds at most :data:`MAX_CHALLENGES` of
 each purpose at once, and expired ones are deleted whenever a new one is made, so the table stays bounded by the
 clients the rate limits let through. The store checks no signature: the web app verifies the authenticator's
-answer (with the ``webauthn`` library) between :meth:`Accounts.credential` and :meth:`Accounts.sign_in`.
+answer (with the ``webauthn`` library) between :meth:`Passkeys.get` and :meth:`Accounts.sign_in`.
 
 >>> import tempfile, os
 >>> from foursquare.engine import Variant
 >>> from foursquare.store import Store
 >>> store = Store(os.path.join(tempfile.mkdtemp(), "games.db"))
 >>> phone = "phone-cookie-0000000000"
->>> game = store.create_game(store.player_of(phone), deal=1, variant=Variant(), hidden=False)
+>>> game = store.games.create(store.accounts.player_of(phone), deal=1, variant=Variant(), hidden=False)
 >>> key = NewCredential(id="Y3JlZA", public_key=b"cose", sign_count=0, transports=("internal",))
->>> account, cookie = store.register(phone, "aGFuZGxl", key)
->>> store.player_of(cookie) == account.player != phone, store.get(game.id).player == account.player
+>>> account, cookie = store.accounts.register(phone, "aGFuZGxl", key)
+>>> store.accounts.player_of(cookie) == account.player != phone, store.games.get(game.id).player == account.player
 (True, True)
->>> store.player_of(phone) == anonymous_player(phone)  # the old cookie is a stranger now, with no games
+>>> store.accounts.player_of(phone) == anonymous_player(phone)  # the old cookie is a stranger now, with no games
 True
 """
 
@@ -50,11 +50,10 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Literal
 
 from foursquare.errors import FoursquareError
-from foursquare.store.database import Connection, timestamp
-from foursquare.store.games import GameStore
+from foursquare.store.database import Clock, Connection, Database, Repository, timestamp
 from foursquare.store.tokens import anonymous_player, token_hash
 
 Purpose = Literal["register", "sign_in"]
@@ -128,7 +127,7 @@ class Session:
     """A browser signed in to an account, as its owner may see it (never its cookie nor the cookie's hash)."""
 
     handle: str
-    """The first :data:`HANDLE_LENGTH` hex digits of its cookie's hash: its name for :meth:`Accounts.end_session`."""
+    """The first :data:`HANDLE_LENGTH` hex digits of its cookie's hash: its name for :meth:`Sessions.end`."""
     created_at: str
     last_seen_at: str
     """Its last request, to within :data:`SESSION_TOUCH`."""
@@ -191,21 +190,20 @@ KNOWN_ANONYMOUS = 100_000
 so that an anonymous player's next requests read no row to know who they are (:meth:`Accounts.known_player`)."""
 
 
-class Accounts(GameStore):
-    """The accounts, their passkeys, the browsers signed in, the challenges given out."""
+class Accounts(Repository):
+    """The accounts (``store.accounts``): who a browser's cookie is, making an account (a first passkey) and
+    signing in and out with one, deleting it."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, database: Database) -> None:
+        super().__init__(database)
         # Cookie -> anonymous player. Such a cookie never comes to name a session or an account: both are given
         # new random values (:func:`new_cookie`, an account's own id), so what is remembered stays true.
         self._anonymous: dict[str, str] = {}
 
-    # --- who is asking ----------------------------------------------------------------------------------------
-
-    def account_of(self, cookie: str) -> Account | None:
+    def of(self, cookie: str) -> Account | None:
         """The account the browser with ``cookie`` is signed in to, with its passkeys; None when it is anonymous."""
-        with self.connect() as conn:
-            return self._account_of(conn, cookie)
+        with self.database.connect() as conn:
+            return account_of(conn, cookie, self.database.clock)
 
     def known_player(self, cookie: str) -> str | None:
         """The anonymous player of ``cookie`` if :meth:`player_of` found it to be anonymous already; else None
@@ -219,8 +217,8 @@ class Accounts(GameStore):
         None if ``cookie`` is an account's own player id, which no browser is ever given: an account's games are
         reached through a session only. A session used after :data:`SESSION_TOUCH` has its last use moved on.
         """
-        moment = self.clock()
-        with self.connect() as conn:
+        moment = self.database.clock()
+        with self.database.connect() as conn:
             row = conn.execute(
                 "SELECT sessions.account, sessions.last_seen_at,"
                 " EXISTS (SELECT 1 FROM accounts WHERE player = ?) AS taken"
@@ -235,7 +233,7 @@ class Accounts(GameStore):
         if seen is None or seen <= timestamp(moment - SESSION_IDLE):
             return anonymous_player(cookie)
         if seen <= timestamp(moment - SESSION_TOUCH):
-            with self.transaction(f"session:{token_hash(cookie)}") as conn:
+            with self.database.transaction(f"session:{token_hash(cookie)}") as conn:
                 conn.execute(
                     "UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?", (timestamp(moment), token_hash(cookie))
                 )
@@ -247,23 +245,210 @@ class Accounts(GameStore):
         player = self._anonymous[cookie] = anonymous_player(cookie)
         return player
 
-    def account_handle(self, player: str) -> str | None:
+    def handle(self, player: str) -> str | None:
         """The WebAuthn user handle (base64url) of the account whose player is ``player``; None if there is none."""
-        with self.connect() as conn:
+        with self.database.connect() as conn:
             row = conn.execute("SELECT user_handle FROM accounts WHERE player = ?", (player,)).fetchone()
         return None if row is None else str(row["user_handle"])
 
-    # --- challenges -------------------------------------------------------------------------------------------
+    def register(
+        self, cookie: str, user_handle: str, credential: NewCredential, device: str | None = None
+    ) -> tuple[Account, str]:
+        """Store a verified new passkey: the account and the browser's cookie from now on.
 
-    def new_challenge(self, cookie: str, purpose: Purpose, user_handle: str | None = None) -> str:
+        A browser signed in adds the passkey to its account (the cookie stays). An anonymous one makes an account
+        of its own player: its games are relabelled the account's, and it is signed in under a new cookie (the old
+        one, which may have been seen elsewhere, means nothing any more). :class:`AccountError` ``passkey_taken``
+        if the passkey is stored already, ``wrong_account`` if ``user_handle`` is not the signed-in account's.
+        """
+        stamp = timestamp(self.database.clock())
+        with self.database.transaction() as conn:
+            if conn.execute("SELECT 1 FROM credentials WHERE id = ?", (credential.id,)).fetchone() is not None:
+                raise AccountError("passkey_taken")
+            account = account_of(conn, cookie, self.database.clock)
+            if account is not None:
+                if account.user_handle != user_handle:
+                    raise AccountError("wrong_account")
+                insert_credential(conn, account.player, credential, stamp)
+                return read_account(conn, account.player), cookie
+            if conn.execute("SELECT 1 FROM accounts WHERE user_handle = ?", (user_handle,)).fetchone() is not None:
+                raise AccountError("wrong_account")
+            player = secrets.token_urlsafe(16)
+            conn.execute(
+                "INSERT INTO accounts (player, user_handle, created_at) VALUES (?, ?, ?)", (player, user_handle, stamp)
+            )
+            insert_credential(conn, player, credential, stamp)
+            conn.execute("UPDATE games SET player = ? WHERE player = ?", (player, anonymous_player(cookie)))
+            new = open_session(conn, player, stamp, device)
+            return read_account(conn, player), new
+
+    def sign_in(
+        self, cookie: str, credential: StoredCredential, new_sign_count: int, device: str | None = None
+    ) -> tuple[Account, str]:
+        """Sign the browser in with a passkey whose signature was verified: the account and the browser's new cookie.
+
+        The passkey's counter moves to ``new_sign_count`` only if it still is what was verified against (else
+        another sign-in used it meanwhile: :class:`AccountError` ``passkey_replayed``). An anonymous browser's games
+        join the account (:func:`merge`); a browser signed in to another account leaves that one (its games stay
+        there). Either way the browser gets a new cookie.
+        """
+        stamp = timestamp(self.database.clock())
+        with self.database.transaction() as conn:
+            changed = conn.execute(
+                "UPDATE credentials SET sign_count = ?, last_used_at = ? WHERE id = ? AND sign_count = ?",
+                (new_sign_count, stamp, credential.id, credential.sign_count),
+            ).rowcount
+            if changed != 1:
+                raise AccountError("passkey_replayed")
+            if session_account(conn, cookie, self.database.clock) is None:
+                merge(conn, anonymous_player(cookie), credential.account)
+            conn.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash(cookie),))
+            new = open_session(conn, credential.account, stamp, device)
+            return read_account(conn, credential.account), new
+
+    def sign_out(self, cookie: str) -> bool:
+        """Forget the browser's session; whether it had one (its account and games stay)."""
+        with self.database.transaction() as conn:
+            return conn.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash(cookie),)).rowcount > 0
+
+    def delete(self, cookie: str) -> Deleted | None:
+        """Delete the account the browser is signed in to, with its games, passkeys and sessions (every device's).
+
+        None, and nothing deleted, if the browser is signed in to no account.
+        """
+        with self.database.transaction() as conn:
+            player = session_account(conn, cookie, self.database.clock)
+            if player is None:
+                return None
+            games = conn.execute("DELETE FROM games WHERE player = ?", (player,)).rowcount
+            passkeys = conn.execute("DELETE FROM credentials WHERE account = ?", (player,)).rowcount
+            sessions = conn.execute("DELETE FROM sessions WHERE account = ?", (player,)).rowcount
+            conn.execute("DELETE FROM accounts WHERE player = ?", (player,))
+        return Deleted(games=games, passkeys=passkeys, sessions=sessions)
+
+
+class Sessions(Repository):
+    """The browsers signed in to an account, as their owner sees and ends them (``store.sessions``)."""
+
+    def of(self, cookie: str) -> list[Session] | None:
+        """The live sessions of the account the browser is signed in to, the last used first; None if it is not."""
+        with self.database.connect() as conn:
+            player = session_account(conn, cookie, self.database.clock)
+            if player is None:
+                return None
+            rows = conn.execute(
+                "SELECT token_hash, created_at, last_seen_at, device FROM sessions"
+                " WHERE account = ? AND last_seen_at > ? ORDER BY last_seen_at DESC, created_at DESC, token_hash",
+                (player, timestamp(self.database.clock() - SESSION_IDLE)),
+            ).fetchall()
+        mine = token_hash(cookie)
+        return [
+            Session(row["token_hash"][:HANDLE_LENGTH], row["created_at"], row["last_seen_at"], row["device"],
+                    row["token_hash"] == mine)
+            for row in rows
+        ]  # fmt: skip
+
+    def end(self, cookie: str, handle: str) -> bool:
+        """Sign out the account's browser named ``handle`` (:attr:`Session.handle`); False if this browser is
+        signed in to no account. :class:`AccountError` ``no_session`` if the account has no session of that
+        handle, ``current_session`` if it is this browser's own (which :meth:`Accounts.sign_out` ends)."""
+        mine = token_hash(cookie)
+        with self.database.transaction() as conn:
+            player = session_account(conn, cookie, self.database.clock)
+            if player is None:
+                return False
+            if mine[:HANDLE_LENGTH] == handle:
+                raise AccountError("current_session")
+            ended = conn.execute(
+                "DELETE FROM sessions WHERE account = ? AND substr(token_hash, 1, ?) = ? AND token_hash <> ?",
+                (player, HANDLE_LENGTH, handle, mine),
+            ).rowcount
+            if not ended:
+                raise AccountError("no_session")
+        return True
+
+    def end_others(self, cookie: str) -> int | None:
+        """Sign out every browser of the account but this one ("sign out everywhere else"); how many were signed
+        in (idle ones included), or None if this browser is signed in to no account."""
+        mine = token_hash(cookie)
+        with self.database.transaction() as conn:
+            player = session_account(conn, cookie, self.database.clock)
+            if player is None:
+                return None
+            return int(
+                conn.execute("DELETE FROM sessions WHERE account = ? AND token_hash <> ?", (player, mine)).rowcount
+            )
+
+
+class Passkeys(Repository):
+    """The passkeys of the accounts (``store.passkeys``): the one a sign-in names, and their owner's controls."""
+
+    def get(self, credential_id: str) -> StoredCredential | None:
+        """The stored passkey ``credential_id`` (base64url), or None."""
+        with self.database.connect() as conn:
+            row = conn.execute(
+                "SELECT id, account, public_key, sign_count FROM credentials WHERE id = ?", (credential_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        return StoredCredential(row["id"], row["account"], bytes(row["public_key"]), int(row["sign_count"]))
+
+    def ids(self, cookie: str) -> list[str]:
+        """The passkeys of the account the browser is signed in to (none for an anonymous browser)."""
+        with self.database.connect() as conn:
+            account = account_of(conn, cookie, self.database.clock)
+        return [] if account is None else [passkey.id for passkey in account.passkeys]
+
+    def rename(self, cookie: str, passkey_id: str, name: str | None) -> Account | None:
+        """Name a passkey of the account the browser is signed in to (:func:`passkey_name`: trimmed; empty or None
+        forgets the name); the account after, or None if the browser is signed in to none. :class:`AccountError`
+        ``no_passkey`` if the account has no passkey ``passkey_id``."""
+        kept = passkey_name(name)
+        with self.database.transaction() as conn:
+            player = session_account(conn, cookie, self.database.clock)
+            if player is None:
+                return None
+            changed = conn.execute(
+                "UPDATE credentials SET name = ? WHERE id = ? AND account = ?", (kept, passkey_id, player)
+            ).rowcount
+            if changed != 1:
+                raise AccountError("no_passkey")
+            return read_account(conn, player)
+
+    def remove(self, cookie: str, passkey_id: str, *, last: bool = False) -> Account | None:
+        """Remove a passkey of the account the browser is signed in to; the account after, or None if the browser
+        is signed in to none. :class:`AccountError` ``no_passkey`` if the account has no passkey ``passkey_id``,
+        ``last_passkey`` if it is the account's last one and ``last`` is False: without a passkey, no new device
+        can sign in. The browsers signed in stay so (and may add one again)."""
+        with self.database.transaction() as conn:
+            player = session_account(conn, cookie, self.database.clock)
+            if player is None:
+                return None
+            owned = conn.execute(
+                "SELECT count(*) AS total, sum(CASE WHEN id = ? THEN 1 ELSE 0 END) AS this"
+                " FROM credentials WHERE account = ?",
+                (passkey_id, player),
+            ).fetchone()
+            if not owned["this"]:
+                raise AccountError("no_passkey")
+            if owned["total"] == 1 and not last:
+                raise AccountError("last_passkey")
+            conn.execute("DELETE FROM credentials WHERE id = ? AND account = ?", (passkey_id, player))
+            return read_account(conn, player)
+
+
+class Challenges(Repository):
+    """The WebAuthn challenges given out, each answered once, within :data:`CHALLENGE_TTL` (``store.challenges``)."""
+
+    def new(self, cookie: str, purpose: Purpose, user_handle: str | None = None) -> str:
         """A new challenge (base64url of 32 random bytes) for the browser with ``cookie``, valid :data:`CHALLENGE_TTL`.
 
         Expired challenges are deleted first, and the browser's oldest ones beyond :data:`MAX_CHALLENGES`.
         """
         challenge = secrets.token_urlsafe(32)
-        moment = self.clock()
+        moment = self.database.clock()
         browser = token_hash(cookie)
-        with self.transaction() as conn:
+        with self.database.transaction() as conn:
             conn.execute("DELETE FROM challenges WHERE expires_at <= ?", (timestamp(moment),))
             conn.execute(
                 "DELETE FROM challenges WHERE browser_hash = ? AND purpose = ? AND challenge NOT IN"
@@ -278,13 +463,13 @@ class Accounts(GameStore):
             )
         return challenge
 
-    def take_challenge(self, cookie: str, purpose: Purpose, challenge: str) -> Challenge | None:
+    def take(self, cookie: str, purpose: Purpose, challenge: str) -> Challenge | None:
         """The challenge ``challenge`` given to this browser for ``purpose``, deleted as it is taken (single use).
 
         None when there is no such challenge (never given, given to another browser or for another purpose,
         already used) or it has expired: the caller refuses the answer.
         """
-        with self.transaction() as conn:
+        with self.database.transaction() as conn:
             row = conn.execute(
                 "SELECT challenge, purpose, user_handle, expires_at FROM challenges"
                 " WHERE challenge = ? AND browser_hash = ? AND purpose = ?",
@@ -293,245 +478,66 @@ class Accounts(GameStore):
             if row is None:
                 return None
             conn.execute("DELETE FROM challenges WHERE challenge = ?", (challenge,))
-        if row["expires_at"] <= timestamp(self.clock()):
+        if row["expires_at"] <= timestamp(self.database.clock()):
             return None
         return Challenge(challenge=row["challenge"], purpose=row["purpose"], user_handle=row["user_handle"])
 
-    # --- passkeys ---------------------------------------------------------------------------------------------
 
-    def credential(self, credential_id: str) -> StoredCredential | None:
-        """The stored passkey ``credential_id`` (base64url), or None."""
-        with self.connect() as conn:
-            row = conn.execute(
-                "SELECT id, account, public_key, sign_count FROM credentials WHERE id = ?", (credential_id,)
-            ).fetchone()
-        if row is None:
-            return None
-        return StoredCredential(row["id"], row["account"], bytes(row["public_key"]), int(row["sign_count"]))
+def session_account(conn: Connection, cookie: str, clock: Clock) -> str | None:
+    """The account of the browser's session, if it has one that has not been idle for :data:`SESSION_IDLE`."""
+    row = conn.execute(
+        "SELECT account FROM sessions WHERE token_hash = ? AND last_seen_at > ?",
+        (token_hash(cookie), timestamp(clock() - SESSION_IDLE)),
+    ).fetchone()
+    return None if row is None else str(row["account"])
 
-    def credential_ids(self, cookie: str) -> list[str]:
-        """The passkeys of the account the browser is signed in to (none for an anonymous browser)."""
-        account = self.account_of(cookie)
-        return [] if account is None else [passkey.id for passkey in account.passkeys]
 
-    def register(
-        self, cookie: str, user_handle: str, credential: NewCredential, device: str | None = None
-    ) -> tuple[Account, str]:
-        """Store a verified new passkey: the account and the browser's cookie from now on.
+def account_of(conn: Connection, cookie: str, clock: Clock) -> Account | None:
+    """The account of the browser's live session, with its passkeys; None when it has none."""
+    player = session_account(conn, cookie, clock)
+    return None if player is None else read_account(conn, player)
 
-        A browser signed in adds the passkey to its account (the cookie stays). An anonymous one makes an account
-        of its own player: its games are relabelled the account's, and it is signed in under a new cookie (the old
-        one, which may have been seen elsewhere, means nothing any more). :class:`AccountError` ``passkey_taken``
-        if the passkey is stored already, ``wrong_account`` if ``user_handle`` is not the signed-in account's.
-        """
-        stamp = self._now()
-        with self.transaction() as conn:
-            if conn.execute("SELECT 1 FROM credentials WHERE id = ?", (credential.id,)).fetchone() is not None:
-                raise AccountError("passkey_taken")
-            account = self._account_of(conn, cookie)
-            if account is not None:
-                if account.user_handle != user_handle:
-                    raise AccountError("wrong_account")
-                self._insert_credential(conn, account.player, credential, stamp)
-                return self._read_account(conn, account.player), cookie
-            if conn.execute("SELECT 1 FROM accounts WHERE user_handle = ?", (user_handle,)).fetchone() is not None:
-                raise AccountError("wrong_account")
-            player = secrets.token_urlsafe(16)
-            conn.execute(
-                "INSERT INTO accounts (player, user_handle, created_at) VALUES (?, ?, ?)", (player, user_handle, stamp)
-            )
-            self._insert_credential(conn, player, credential, stamp)
-            conn.execute("UPDATE games SET player = ? WHERE player = ?", (player, anonymous_player(cookie)))
-            new = self._open_session(conn, player, stamp, device)
-            return self._read_account(conn, player), new
 
-    def sign_in(
-        self, cookie: str, credential: StoredCredential, new_sign_count: int, device: str | None = None
-    ) -> tuple[Account, str]:
-        """Sign the browser in with a passkey whose signature was verified: the account and the browser's new cookie.
+def read_account(conn: Connection, player: str) -> Account:
+    """The account whose player is ``player``, with its passkeys; :class:`AccountError` ``no_account`` if none."""
+    row = conn.execute("SELECT player, user_handle, created_at FROM accounts WHERE player = ?", (player,)).fetchone()
+    if row is None:
+        raise AccountError("no_account")
+    keys = conn.execute(
+        "SELECT id, transports, created_at, last_used_at, name FROM credentials WHERE account = ?"
+        " ORDER BY created_at, id",
+        (player,),
+    ).fetchall()
+    passkeys = tuple(
+        Passkey(key["id"], _transports(key["transports"]), key["created_at"], key["last_used_at"], key["name"])
+        for key in keys
+    )
+    return Account(row["player"], row["user_handle"], row["created_at"], passkeys)
 
-        The passkey's counter moves to ``new_sign_count`` only if it still is what was verified against (else
-        another sign-in used it meanwhile: :class:`AccountError` ``passkey_replayed``). An anonymous browser's games
-        join the account (:meth:`merge`); a browser signed in to another account leaves that one (its games stay
-        there). Either way the browser gets a new cookie.
-        """
-        stamp = self._now()
-        with self.transaction() as conn:
-            changed = conn.execute(
-                "UPDATE credentials SET sign_count = ?, last_used_at = ? WHERE id = ? AND sign_count = ?",
-                (new_sign_count, stamp, credential.id, credential.sign_count),
-            ).rowcount
-            if changed != 1:
-                raise AccountError("passkey_replayed")
-            if self._session_account(conn, cookie) is None:
-                merge(conn, anonymous_player(cookie), credential.account)
-            conn.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash(cookie),))
-            new = self._open_session(conn, credential.account, stamp, device)
-            return self._read_account(conn, credential.account), new
 
-    def sign_out(self, cookie: str) -> bool:
-        """Forget the browser's session; whether it had one (its account and games stay)."""
-        with self.transaction() as conn:
-            return conn.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash(cookie),)).rowcount > 0
+def insert_credential(conn: Connection, player: str, credential: NewCredential, stamp: str) -> None:
+    conn.execute(
+        "INSERT INTO credentials (id, account, public_key, sign_count, transports, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            credential.id,
+            player,
+            credential.public_key,
+            credential.sign_count,
+            json.dumps(list(credential.transports)),
+            stamp,
+        ),
+    )
 
-    def delete_account(self, cookie: str) -> Deleted | None:
-        """Delete the account the browser is signed in to, with its games, passkeys and sessions (every device's).
 
-        None, and nothing deleted, if the browser is signed in to no account.
-        """
-        with self.transaction() as conn:
-            player = self._session_account(conn, cookie)
-            if player is None:
-                return None
-            games = conn.execute("DELETE FROM games WHERE player = ?", (player,)).rowcount
-            passkeys = conn.execute("DELETE FROM credentials WHERE account = ?", (player,)).rowcount
-            sessions = conn.execute("DELETE FROM sessions WHERE account = ?", (player,)).rowcount
-            conn.execute("DELETE FROM accounts WHERE player = ?", (player,))
-        return Deleted(games=games, passkeys=passkeys, sessions=sessions)
-
-    # --- the owner's controls: sessions and passkeys --------------------------------------------------------------
-
-    def sessions(self, cookie: str) -> list[Session] | None:
-        """The live sessions of the account the browser is signed in to, the last used first; None if it is not."""
-        with self.connect() as conn:
-            player = self._session_account(conn, cookie)
-            if player is None:
-                return None
-            rows = conn.execute(
-                "SELECT token_hash, created_at, last_seen_at, device FROM sessions"
-                " WHERE account = ? AND last_seen_at > ? ORDER BY last_seen_at DESC, created_at DESC, token_hash",
-                (player, timestamp(self.clock() - SESSION_IDLE)),
-            ).fetchall()
-        mine = token_hash(cookie)
-        return [
-            Session(row["token_hash"][:HANDLE_LENGTH], row["created_at"], row["last_seen_at"], row["device"],
-                    row["token_hash"] == mine)
-            for row in rows
-        ]  # fmt: skip
-
-    def end_session(self, cookie: str, handle: str) -> bool:
-        """Sign out the account's browser named ``handle`` (:attr:`Session.handle`); False if this browser is
-        signed in to no account. :class:`AccountError` ``no_session`` if the account has no session of that
-        handle, ``current_session`` if it is this browser's own (which :meth:`sign_out` ends)."""
-        mine = token_hash(cookie)
-        with self.transaction() as conn:
-            player = self._session_account(conn, cookie)
-            if player is None:
-                return False
-            if mine[:HANDLE_LENGTH] == handle:
-                raise AccountError("current_session")
-            ended = conn.execute(
-                "DELETE FROM sessions WHERE account = ? AND substr(token_hash, 1, ?) = ? AND token_hash <> ?",
-                (player, HANDLE_LENGTH, handle, mine),
-            ).rowcount
-            if not ended:
-                raise AccountError("no_session")
-        return True
-
-    def end_other_sessions(self, cookie: str) -> int | None:
-        """Sign out every browser of the account but this one ("sign out everywhere else"); how many were signed
-        in (idle ones included), or None if this browser is signed in to no account."""
-        mine = token_hash(cookie)
-        with self.transaction() as conn:
-            player = self._session_account(conn, cookie)
-            if player is None:
-                return None
-            return int(
-                conn.execute("DELETE FROM sessions WHERE account = ? AND token_hash <> ?", (player, mine)).rowcount
-            )
-
-    def rename_passkey(self, cookie: str, passkey_id: str, name: str | None) -> Account | None:
-        """Name a passkey of the account the browser is signed in to (:func:`passkey_name`: trimmed; empty or None
-        forgets the name); the account after, or None if the browser is signed in to none. :class:`AccountError`
-        ``no_passkey`` if the account has no passkey ``passkey_id``."""
-        kept = passkey_name(name)
-        with self.transaction() as conn:
-            player = self._session_account(conn, cookie)
-            if player is None:
-                return None
-            changed = conn.execute(
-                "UPDATE credentials SET name = ? WHERE id = ? AND account = ?", (kept, passkey_id, player)
-            ).rowcount
-            if changed != 1:
-                raise AccountError("no_passkey")
-            return self._read_account(conn, player)
-
-    def remove_passkey(self, cookie: str, passkey_id: str, *, last: bool = False) -> Account | None:
-        """Remove a passkey of the account the browser is signed in to; the account after, or None if the browser
-        is signed in to none. :class:`AccountError` ``no_passkey`` if the account has no passkey ``passkey_id``,
-        ``last_passkey`` if it is the account's last one and ``last`` is False: without a passkey, no new device
-        can sign in. The browsers signed in stay so (and may add one again)."""
-        with self.transaction() as conn:
-            player = self._session_account(conn, cookie)
-            if player is None:
-                return None
-            owned = conn.execute(
-                "SELECT count(*) AS total, sum(CASE WHEN id = ? THEN 1 ELSE 0 END) AS this"
-                " FROM credentials WHERE account = ?",
-                (passkey_id, player),
-            ).fetchone()
-            if not owned["this"]:
-                raise AccountError("no_passkey")
-            if owned["total"] == 1 and not last:
-                raise AccountError("last_passkey")
-            conn.execute("DELETE FROM credentials WHERE id = ? AND account = ?", (passkey_id, player))
-            return self._read_account(conn, player)
-
-    # --- inside -----------------------------------------------------------------------------------------------
-
-    def _now(self) -> str:
-        return timestamp(self.clock())
-
-    def _account_of(self, conn: Connection, cookie: str) -> Account | None:
-        player = self._session_account(conn, cookie)
-        return None if player is None else self._read_account(conn, player)
-
-    def _session_account(self, conn: Connection, cookie: str) -> str | None:
-        """The account of the browser's session, if it has one that has not been idle for :data:`SESSION_IDLE`."""
-        row = conn.execute(
-            "SELECT account FROM sessions WHERE token_hash = ? AND last_seen_at > ?",
-            (token_hash(cookie), timestamp(self.clock() - SESSION_IDLE)),
-        ).fetchone()
-        return None if row is None else str(row["account"])
-
-    def _read_account(self, conn: Connection, player: str) -> Account:
-        row = conn.execute(
-            "SELECT player, user_handle, created_at FROM accounts WHERE player = ?", (player,)
-        ).fetchone()
-        if row is None:
-            raise AccountError("no_account")
-        keys = conn.execute(
-            "SELECT id, transports, created_at, last_used_at, name FROM credentials WHERE account = ?"
-            " ORDER BY created_at, id",
-            (player,),
-        ).fetchall()
-        passkeys = tuple(
-            Passkey(key["id"], _transports(key["transports"]), key["created_at"], key["last_used_at"], key["name"])
-            for key in keys
-        )
-        return Account(row["player"], row["user_handle"], row["created_at"], passkeys)
-
-    def _insert_credential(self, conn: Connection, player: str, credential: NewCredential, stamp: str) -> None:
-        conn.execute(
-            "INSERT INTO credentials (id, account, public_key, sign_count, transports, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                credential.id,
-                player,
-                credential.public_key,
-                credential.sign_count,
-                json.dumps(list(credential.transports)),
-                stamp,
-            ),
-        )
-
-    def _open_session(self, conn: Connection, player: str, stamp: str, device: str | None) -> str:
-        cookie = new_cookie()
-        conn.execute(
-            "INSERT INTO sessions (token_hash, account, created_at, last_seen_at, device) VALUES (?, ?, ?, ?, ?)",
-            (token_hash(cookie), player, stamp, stamp, device),
-        )
-        return cookie
+def open_session(conn: Connection, player: str, stamp: str, device: str | None) -> str:
+    """A new session of ``player``'s account: the new cookie (its hash is what is stored)."""
+    cookie = new_cookie()
+    conn.execute(
+        "INSERT INTO sessions (token_hash, account, created_at, last_seen_at, device) VALUES (?, ?, ?, ?, ?)",
+        (token_hash(cookie), player, stamp, stamp, device),
+    )
+    return cookie
 
 
 def merge(conn: Connection, source: str, target: str) -> None:

@@ -2,7 +2,7 @@
 
 The ``secrets`` table keeps the key from which each date's deal number is derived (:func:`daily_deal_number`);
 a player gets one daily game a date, so the daily streak counts first attempts, and so do a date's results
-(:meth:`DailyGames.daily_results`): everyone's daily game of that date, once finished. A player with an account is
+(:meth:`DailyGames.results`): everyone's daily game of that date, once finished. A player with an account is
 the account, on every device; when signing in brings a browser's games to an account, the later attempt of two
 daily games of one date is marked a repeat (``daily_repeat``), which neither the results nor the streak count.
 """
@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from foursquare.engine import Variant
-from foursquare.store.database import player_scope
+from foursquare.store.database import Repository, player_scope
 from foursquare.store.errors import StoreError
-from foursquare.store.games import GameStore, StoredGame, make_sure_of_room
+from foursquare.store.games import StoredGame, insert_game, make_sure_of_room, read_game
 from foursquare.store.schema import DAILY_SECRET
 
 
@@ -57,33 +57,45 @@ class DailyResults:
         return sum(count for scored, count in self.scores.items() if scored < score)
 
 
-class DailyGames(GameStore):
-    """The games of the daily deal."""
+class DailyGames(Repository):
+    """The games of the daily deal (``store.daily``).
 
-    def daily_game(self, player: str, variant: Variant, *, live_limit: int | None = None) -> tuple[StoredGame, bool]:
+    >>> import tempfile, os
+    >>> from foursquare.store import Store
+    >>> store = Store(os.path.join(tempfile.mkdtemp(), "games.db"))
+    >>> game, created = store.daily.game("player-1", Variant())
+    >>> created, store.daily.game("player-1", Variant()) == (game, False), game.visible_deal
+    (True, True, None)
+    >>> store.daily.has_finished("player-1", game.daily), store.daily.results(game.daily).players
+    (False, 0)
+    """
+
+    def game(self, player: str, variant: Variant, *, live_limit: int | None = None) -> tuple[StoredGame, bool]:
         """The player's game of today's daily deal, and whether it was just created.
 
         A player gets one daily game per UTC date: asking again gives the same game (played or not), so
         the daily streak counts a first attempt, not a replay with the cards known. ``variant`` is used
         only when the game is created, and ``live_limit`` checked only then (see
-        :meth:`~foursquare.store.Store.create_game`).
+        :meth:`~foursquare.store.games.Games.create`).
         """
-        day = self.today()
-        with self.transaction(player_scope(player)) as conn:
+        day = self.database.today()
+        with self.database.transaction(player_scope(player)) as conn:
             row = conn.execute(
                 "SELECT id FROM games WHERE player = ? AND daily = ? AND daily_repeat = 0", (player, day.isoformat())
             ).fetchone()
             if row is not None:
-                return self._read(conn, row["id"]), False
+                return read_game(conn, row["id"], self.database.today()), False
             make_sure_of_room(conn, player, live_limit)
             key = conn.execute("SELECT value FROM secrets WHERE name = ?", (DAILY_SECRET,)).fetchone()
             if key is None:
-                raise StoreError(f"the database {self.name} is damaged: it has no daily secret")
+                raise StoreError(f"the database {self.database.name} is damaged: it has no daily secret")
             deal = daily_deal_number(key["value"], day)
-            stored = self._insert(conn, player, deal=deal, stock=None, variant=variant, hidden=True, daily=day)
+            stored = insert_game(
+                conn, self.database, player, deal=deal, stock=None, variant=variant, hidden=True, daily=day
+            )
             return stored, True
 
-    def daily_results(self, day: date) -> DailyResults:
+    def results(self, day: date) -> DailyResults:
         """The results of ``day``'s daily deal: every player's daily game of that date that is over.
 
         A player has one daily game a date (its first attempt: asking again gives the same game, and a restart
@@ -95,7 +107,7 @@ class DailyGames(GameStore):
         caller's to decide: today's results tell nothing of the deal, but a player who has not played it yet
         should not be told how it goes.
         """
-        with self.connect() as conn:
+        with self.database.connect() as conn:
             rows = conn.execute(
                 "SELECT CASE WHEN outcome = 'won' THEN score ELSE 0 END AS result, count(*) AS games,"
                 " sum(CASE WHEN outcome = 'won' THEN 1 ELSE 0 END) AS won"
@@ -106,9 +118,9 @@ class DailyGames(GameStore):
         scores = {int(row["result"]): int(row["games"]) for row in rows}
         return DailyResults(day, players=sum(scores.values()), won=sum(int(row["won"]) for row in rows), scores=scores)
 
-    def has_finished_daily(self, player: str, day: date) -> bool:
+    def has_finished(self, player: str, day: date) -> bool:
         """Whether ``player``'s daily game of ``day`` is over (read from the index of each player's daily game)."""
-        with self.connect() as conn:
+        with self.database.connect() as conn:
             row = conn.execute(
                 "SELECT outcome FROM games WHERE player = ? AND daily = ? AND daily_repeat = 0",
                 (player, day.isoformat()),

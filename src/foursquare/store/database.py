@@ -245,7 +245,8 @@ def player_scope(player: str) -> str:
 
 class Database:
     """The games database at ``location`` (an SQLite file's path, or a ``postgresql://`` URL), checked (and
-    created or migrated) on construction; the store's clock.
+    created or migrated) on construction: its connections and transactions, and the store's clock. Every
+    repository of a :class:`~foursquare.store.Store` works through the one object of its store.
 
     ``read_only``: the database is only read, never created, migrated or written; a change then fails.
     ``pool_size``: PostgreSQL only, the most connections this store keeps open (:mod:`foursquare.store.postgres`).
@@ -302,3 +303,10 @@ class Database:
     def today(self) -> date:
         """The current UTC date, by the store's clock: the date of the daily deal."""
         return self.clock().astimezone(UTC).date()
+
+
+class Repository:
+    """One concern of the store (its games, its accounts…) over the one :class:`Database` that they all share."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database

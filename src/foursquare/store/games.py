@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from foursquare.cards import Card, CardError, check_deal_number, parse_stock
 from foursquare.engine import Game, Move, Status, Variant, VariantError
-from foursquare.store.database import Connection, Database, Row, game_scope, now, player_scope
+from foursquare.store.database import Connection, Database, Repository, Row, game_scope, now, player_scope
 from foursquare.store.errors import (
     DamagedGameError,
     OfflineGameError,
@@ -100,7 +100,7 @@ class StoredGame:
     winnable: bool = False
     finished_at: str | None = None
     offline: bool = False
-    """Played offline on a device and sent later (:meth:`GameStore.record_offline`): never clean, never daily."""
+    """Played offline on a device and sent later (:meth:`Games.record_offline`): never clean, never daily."""
     read_on: date | None = None
     """The UTC date when the row was read (it decides whether a daily deal is still secret)."""
 
@@ -116,7 +116,7 @@ class StoredGame:
     @property
     def daily_late(self) -> bool:
         """A daily game played on after its UTC date ended (finished then, or still open): other games of that date
-        show its deal by then, so it counts neither as that date's daily game nor as clean (:meth:`GameStore.change`
+        show its deal by then, so it counts neither as that date's daily game nor as clean (:meth:`Games.change`
         marks it so when it is played on)."""
         if self.daily is None:
             return False
@@ -219,10 +219,64 @@ def decode(row: Row, read_on: date | None = None) -> StoredGame:
     )
 
 
-class GameStore(Database):
-    """The games of the database: created, read, changed with the engine, recorded from elsewhere, listed."""
+def read_game(conn: Connection, game_id: str, read_on: date) -> StoredGame:
+    """The game ``game_id`` as ``conn`` reads it on ``read_on``, or :class:`UnknownGameError`."""
+    row = conn.execute(f"{_SELECT} WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise UnknownGameError(game_id)
+    return decode(row, read_on)
 
-    def create_game(
+
+def insert_game(
+    conn: Connection,
+    database: Database,
+    player: str,
+    *,
+    deal: int | None,
+    stock: tuple[Card, ...] | None,
+    variant: Variant,
+    hidden: bool,
+    winnable: bool = False,
+    daily: date | None = None,
+    game_id: str | None = None,
+) -> StoredGame:
+    """Insert a new game at turn 0 inside the caller's transaction; the game as stored."""
+    stamp = now(database.clock)
+    game_id = game_id or new_game_id()
+    conn.execute(
+        "INSERT INTO games (id, player, deal, stock, deal_hidden, adjacency, count_buried, created_at,"
+        " updated_at, daily, winnable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            game_id,
+            player,
+            None if deal is None else str(check_deal_number(deal)),
+            None if stock is None else json.dumps([c.name for c in stock]),
+            int(hidden),
+            variant.adjacency,
+            int(variant.count_buried),
+            stamp,
+            stamp,
+            None if daily is None else daily.isoformat(),
+            int(winnable),
+        ),
+    )
+    return read_game(conn, game_id, database.today())
+
+
+class Games(Repository):
+    """The games of the database (``store.games``): created, read, changed with the engine, recorded from
+    elsewhere, listed.
+
+    >>> import tempfile, os
+    >>> from foursquare.store import Store
+    >>> store = Store(os.path.join(tempfile.mkdtemp(), "games.db"))
+    >>> game = store.games.create("player-1", deal=17, variant=Variant(), hidden=False)
+    >>> stored, _, _ = store.games.change(game.id, lambda g, s: g.place(0, 0))
+    >>> stored.turn, store.games.get(game.id).moves, store.games.live_count("player-1")
+    (1, (Move(row=0, col=0),), 1)
+    """
+
+    def create(
         self,
         player: str,
         *,
@@ -240,65 +294,27 @@ class GameStore(Database):
         """
         if (deal is None) == (stock is None):
             raise ValueError("give a deal number or a stock order, not both or neither")
-        with self.transaction(player_scope(player)) as conn:
+        with self.database.transaction(player_scope(player)) as conn:
             make_sure_of_room(conn, player, live_limit)
-            return self._insert(conn, player, deal=deal, stock=stock, variant=variant, hidden=hidden, winnable=winnable)
+            return insert_game(
+                conn, self.database, player, deal=deal, stock=stock, variant=variant, hidden=hidden, winnable=winnable
+            )
 
-    def _insert(
-        self,
-        conn: Connection,
-        player: str,
-        *,
-        deal: int | None,
-        stock: tuple[Card, ...] | None,
-        variant: Variant,
-        hidden: bool,
-        winnable: bool = False,
-        daily: date | None = None,
-        game_id: str | None = None,
-    ) -> StoredGame:
-        stamp = now(self.clock)
-        game_id = game_id or new_game_id()
-        conn.execute(
-            "INSERT INTO games (id, player, deal, stock, deal_hidden, adjacency, count_buried, created_at,"
-            " updated_at, daily, winnable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                game_id,
-                player,
-                None if deal is None else str(check_deal_number(deal)),
-                None if stock is None else json.dumps([c.name for c in stock]),
-                int(hidden),
-                variant.adjacency,
-                int(variant.count_buried),
-                stamp,
-                stamp,
-                None if daily is None else daily.isoformat(),
-                int(winnable),
-            ),
-        )
-        return self._read(conn, game_id)
-
-    def live_game_count(self, player: str) -> int:
+    def live_count(self, player: str) -> int:
         """How many games ``player`` has in play (moved or not): what ``live_limit`` counts."""
-        with self.connect() as conn:
+        with self.database.connect() as conn:
             return count_live(conn, player)
 
     def get(self, game_id: str) -> StoredGame:
         """The stored game, or :class:`UnknownGameError`."""
-        with self.connect() as conn:
-            return self._read(conn, game_id)
-
-    def _read(self, conn: Connection, game_id: str) -> StoredGame:
-        row = conn.execute(f"{_SELECT} WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            raise UnknownGameError(game_id)
-        return decode(row, self.today())
+        with self.database.connect() as conn:
+            return read_game(conn, game_id, self.database.today())
 
     def change(self, game_id: str, apply: Callable[[Game, StoredGame], T]) -> tuple[StoredGame, Game, T]:
         """Change one game atomically.
 
-        In one ``BEGIN IMMEDIATE`` transaction: read the game, rebuild it with the engine, call
-        ``apply(game, stored)`` (which checks what it must — the turn, whether the game is over —
+        In one transaction of the game's scope (SQLite: ``BEGIN IMMEDIATE``): read the game, rebuild it with the
+        engine, call ``apply(game, stored)`` (which checks what it must — the turn, whether the game is over —
         and changes ``game`` with the engine, raising to abandon), then write the game back.
         Returns the stored game as written, the engine's game and what ``apply`` returned.
 
@@ -307,8 +323,8 @@ class GameStore(Database):
         daily game after its date ended (:attr:`StoredGame.daily_late`), which also makes it a repeat: once the
         date's finished games show its deal, this one may be played with the whole stock known.
         """
-        with self.transaction(game_scope(game_id)) as conn:
-            stored = self._read(conn, game_id)
+        with self.database.transaction(game_scope(game_id)) as conn:
+            stored = read_game(conn, game_id, self.database.today())
             game = stored.rebuild()
             result = apply(game, stored)
             if game.turn < stored.turn:  # not on every move: a statement a move is a share of PostgreSQL's work
@@ -320,10 +336,10 @@ class GameStore(Database):
 
     def mark_assisted(self, game_id: str) -> None:
         """Mark a game assisted (its player took a hint)."""
-        with self.transaction(game_scope(game_id)) as conn:
+        with self.database.transaction(game_scope(game_id)) as conn:
             conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,))
 
-    def record_game(self, game_id: str, player: str, game: Game, *, hidden: bool, assisted: bool) -> StoredGame:
+    def record(self, game_id: str, player: str, game: Game, *, hidden: bool, assisted: bool) -> StoredGame:
         """Record a game played elsewhere (the terminal game) under ``game_id``, which identifies it for good.
 
         In one transaction: the game is inserted the first time, and its position written over later. Recording
@@ -334,19 +350,26 @@ class GameStore(Database):
         only its next end replaces the result.
         """
         outcome = game.outcome()
-        with self.transaction() as conn:
+        with self.database.transaction() as conn:
             row = conn.execute("SELECT player, outcome FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
                 stock = None if game.deal is not None else tuple(game.stock)
-                self._insert(
-                    conn, player, deal=game.deal, stock=stock, variant=game.variant, hidden=hidden, game_id=game_id
+                insert_game(
+                    conn,
+                    self.database,
+                    player,
+                    deal=game.deal,
+                    stock=stock,
+                    variant=game.variant,
+                    hidden=hidden,
+                    game_id=game_id,
                 )
             elif row["player"] != player:
-                raise StoreError(f"the game {game_id!r} in {self.name} belongs to another player")
+                raise StoreError(f"the game {game_id!r} in {self.database.name} belongs to another player")
             conn.execute(_MARK_ASSISTED, (assisted, game_id))
             if outcome.is_over or row is None or row["outcome"] == "playing":
                 self._write_position(conn, game_id, game)
-            return self._read(conn, game_id)
+            return read_game(conn, game_id, self.database.today())
 
     def record_offline(
         self, player: str, offline_id: str, game: Game, *, live_limit: int | None = None
@@ -359,16 +382,18 @@ class GameStore(Database):
         game, or a game of another deal or rules, or a game over that the record would change; and, for a new
         game not over, :class:`TooManyGamesError` past ``live_limit``.
         """
-        with self.transaction() as conn:  # the whole file: two servers sent the same new game never insert it twice
+        with self.database.transaction() as conn:  # everything: two servers sent one new game never insert it twice
             row = conn.execute("SELECT id FROM games WHERE offline_id = ?", (offline_id,)).fetchone()
             if row is None:
                 if not game.outcome().is_over:
                     make_sure_of_room(conn, player, live_limit)
                 stock = None if game.deal is not None else tuple(game.stock)
-                stored = self._insert(conn, player, deal=game.deal, stock=stock, variant=game.variant, hidden=False)
+                stored = insert_game(
+                    conn, self.database, player, deal=game.deal, stock=stock, variant=game.variant, hidden=False
+                )
                 conn.execute("UPDATE games SET offline_id = ?, assisted = 1 WHERE id = ?", (offline_id, stored.id))
                 return self._write_position(conn, stored.id, game), True
-            stored = self._read(conn, row["id"])
+            stored = read_game(conn, row["id"], self.database.today())
             check_same_offline_game(stored, player, offline_id, game)
             if stored.is_over:
                 return stored, False
@@ -378,34 +403,35 @@ class GameStore(Database):
         """Write ``game``'s position (its first end also gives it its place among finished games); the row as
         written (``RETURNING`` where the engine has it: on PostgreSQL a round trip of a move's few)."""
         outcome = game.outcome()
-        stamp = now(self.clock)
+        stamp = now(self.database.clock)
+        backend = self.database.backend
         sql = (
             "UPDATE games SET moves = ?, redo = ?, turn = ?, outcome = ?, reason = ?, score = ?, updated_at = ?,"
             " finished_seq = CASE WHEN ? AND finished_seq IS NULL"
-            f"   THEN {self.backend.next_finished_seq} ELSE finished_seq END,"
+            f"   THEN {backend.next_finished_seq} ELSE finished_seq END,"
             " finished_at = CASE WHEN ? THEN ? ELSE finished_at END"
             " WHERE id = ?"
         )
         position = (_moves_json(game.moves), _moves_json(game.redo_moves), game.turn, outcome.status, outcome.reason,
                     outcome.score, stamp, outcome.is_over, outcome.is_over, stamp, game_id)  # fmt: skip
-        if not self.backend.returns_rows:
+        if not backend.returns_rows:
             conn.execute(sql, position)
-            return self._read(conn, game_id)
+            return read_game(conn, game_id, self.database.today())
         row = conn.execute(f"{sql} RETURNING {', '.join(COLUMNS)}", position).fetchone()
-        return decode(row, self.today())
+        return decode(row, self.database.today())
 
-    def recent_games(self, player: str, limit: int) -> list[StoredGame]:
+    def recent(self, player: str, limit: int) -> list[StoredGame]:
         """A player's last ``limit`` finished games, the last one to end first."""
-        with self.connect() as conn:
+        with self.database.connect() as conn:
             rows = conn.execute(
                 f"{_SELECT} WHERE player = ? AND finished_seq IS NOT NULL ORDER BY finished_seq DESC LIMIT ?",
                 (player, limit),
             ).fetchall()
-        return [decode(row, self.today()) for row in rows]
+        return [decode(row, self.database.today()) for row in rows]
 
     def save_analysis(self, game_id: str, analysis: dict[str, Any]) -> None:
         """Cache the analysis of a finished game: the first one written wins, unless it is of an older ``version``."""
-        with self.transaction(game_scope(game_id)) as conn:
+        with self.database.transaction(game_scope(game_id)) as conn:
             row = conn.execute("SELECT analysis FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None or _analysis_version(row["analysis"]) >= analysis.get("version", 1):
                 return
@@ -413,13 +439,13 @@ class GameStore(Database):
                 "UPDATE games SET analysis = ? WHERE id = ?", (json.dumps(analysis, separators=(",", ":")), game_id)
             )
 
-    def list_games(self, player: str, *, page: int, per_page: int) -> tuple[list[StoredGame], int]:
+    def page(self, player: str, *, page: int, per_page: int) -> tuple[list[StoredGame], int]:
         """One page of a player's games, newest first, and how many games they have in all.
 
         A damaged row is left out of the page and logged, so that one bad row does not hide every other game;
         ``total`` still counts it.
         """
-        with self.connect() as conn:
+        with self.database.connect() as conn:
             total = conn.execute("SELECT count(*) FROM games WHERE player = ?", (player,)).fetchone()[0]
             rows = conn.execute(
                 f"{_SELECT} WHERE player = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
@@ -428,7 +454,7 @@ class GameStore(Database):
         games = []
         for row in rows:
             try:
-                games.append(decode(row, self.today()))
+                games.append(decode(row, self.database.today()))
             except DamagedGameError as exc:
                 log.warning("left out of a game list: %s", exc)
         return games, total

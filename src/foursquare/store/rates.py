@@ -1,21 +1,21 @@
 """The requests counted by rate limits that several app servers share: each one a row, kept for its window.
 
 A limit's *key* names the limit and the client (``limits``' own key: the kind of request, the address, the
-window); :meth:`RateHits.take_hits` counts a request only if the key's window has room, in one transaction scoped
+window); :meth:`RateHits.take` counts a request only if the key's window has room, in one transaction scoped
 to the key, so that two servers counting the same client at once cannot both take the last place.
 
 >>> import tempfile, os
 >>> from foursquare.store import Store
 >>> store = Store(os.path.join(tempfile.mkdtemp(), "games.db"))
->>> [store.take_hits("hints/203.0.113.9/60", limit=2, window=60, now=1000.0 + i) for i in range(3)]
+>>> [store.rates.take("hints/203.0.113.9/60", limit=2, window=60, now=1000.0 + i) for i in range(3)]
 [True, True, False]
->>> store.hit_window("hints/203.0.113.9/60", window=60, now=1030.0), store.take_hits("x", 2, 60, now=1061.0)
+>>> store.rates.window("hints/203.0.113.9/60", window=60, now=1030.0), store.rates.take("x", 2, 60, now=1061.0)
 ((1000.0, 2), True)
 """
 
 from __future__ import annotations
 
-from foursquare.store.database import Database
+from foursquare.store.database import Repository
 
 
 def rate_scope(key: str) -> str:
@@ -23,13 +23,13 @@ def rate_scope(key: str) -> str:
     return f"rate:{key}"
 
 
-class RateHits(Database):
-    """The requests counted for each key, in the table ``rate_hits`` (schema 6)."""
+class RateHits(Repository):
+    """The requests counted for each key, in the table ``rate_hits`` (schema 6): ``store.rates``."""
 
-    def take_hits(self, key: str, limit: int, window: float, *, now: float, amount: int = 1) -> bool:
+    def take(self, key: str, limit: int, window: float, *, now: float, amount: int = 1) -> bool:
         """Count ``amount`` requests at ``now`` under ``key`` if the last ``window`` seconds leave room for them
         within ``limit``; whether they were counted. The key's rows older than the window go first."""
-        with self.transaction(rate_scope(key)) as conn:
+        with self.database.transaction(rate_scope(key)) as conn:
             conn.execute("DELETE FROM rate_hits WHERE key = ? AND at <= ?", (key, now - window))
             count = int(conn.execute("SELECT count(*) FROM rate_hits WHERE key = ?", (key,)).fetchone()[0])
             if count + amount > limit:
@@ -38,15 +38,15 @@ class RateHits(Database):
                 conn.execute("INSERT INTO rate_hits (key, at) VALUES (?, ?)", (key, now))
             return True
 
-    def hit_window(self, key: str, window: float, *, now: float) -> tuple[float, int]:
+    def window(self, key: str, window: float, *, now: float) -> tuple[float, int]:
         """When the oldest request counted in the last ``window`` seconds came (``now`` if none), and how many."""
-        with self.connect() as conn:
+        with self.database.connect() as conn:
             row = conn.execute(
                 "SELECT min(at), count(*) FROM rate_hits WHERE key = ? AND at > ?", (key, now - window)
             ).fetchone()
         return (now if row[0] is None else float(row[0])), int(row[1])
 
-    def forget_hits(self, key: str | None = None, *, before: float | None = None) -> int:
+    def forget(self, key: str | None = None, *, before: float | None = None) -> int:
         """Delete the requests counted under ``key`` (every key: None), or only those before ``before``; how many."""
         where: list[str] = []
         parameters: list[object] = []
@@ -57,5 +57,5 @@ class RateHits(Database):
             where.append("at < ?")
             parameters.append(before)
         clause = f" WHERE {' AND '.join(where)}" if where else ""
-        with self.transaction(None if key is None else rate_scope(key)) as conn:
+        with self.database.transaction(None if key is None else rate_scope(key)) as conn:
             return conn.execute(f"DELETE FROM rate_hits{clause}", tuple(parameters)).rowcount

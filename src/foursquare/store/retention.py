@@ -1,5 +1,6 @@
 """What the store forgets: live games never played, and live games long abandoned. Finished games stay for good,
-unless their account can never be signed in to again (:meth:`Retention.purge_unreachable_accounts`).
+unless their account can never be signed in to again (:meth:`Retention.purge_unreachable_accounts`). The purges
+are ``store.retention``'s.
 
 Each purge is one ``DELETE`` in one transaction, chosen by SQL alone (a damaged row is deleted like any other,
 never decoded), over the index of live games (``games_live_by_update``), so that it never reads the finished
@@ -18,14 +19,14 @@ time, then the accounts left with neither a passkey nor a session, with their ga
 >>> from foursquare.store import Store
 >>> moment = [datetime(2026, 12, 1, tzinfo=UTC)]
 >>> store = Store(os.path.join(tempfile.mkdtemp(), "games.db"), clock=lambda: moment[0])
->>> unplayed = store.create_game("player-1", deal=17, variant=Variant(), hidden=False)
->>> played = store.create_game("player-1", deal=18, variant=Variant(), hidden=False)
->>> _ = store.change(played.id, lambda game, _: game.place(0, 0))
+>>> unplayed = store.games.create("player-1", deal=17, variant=Variant(), hidden=False)
+>>> played = store.games.create("player-1", deal=18, variant=Variant(), hidden=False)
+>>> _ = store.games.change(played.id, lambda game, _: game.place(0, 0))
 >>> moment[0] += timedelta(hours=2)
->>> store.purge_unplayed(timedelta(hours=1)), store.live_game_count("player-1")
+>>> store.retention.purge_unplayed(timedelta(hours=1)), store.games.live_count("player-1")
 (1, 1)
 >>> moment[0] += timedelta(days=31)
->>> store.purge_abandoned(timedelta(days=30)), store.live_game_count("player-1")
+>>> store.retention.purge_abandoned(timedelta(days=30)), store.games.live_count("player-1")
 (1, 0)
 """
 
@@ -34,8 +35,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from foursquare.store.accounts import SESSION_IDLE
-from foursquare.store.database import timestamp
-from foursquare.store.games import TERMINAL_PLAYER, GameStore
+from foursquare.store.database import Repository, timestamp
+from foursquare.store.games import TERMINAL_PLAYER
 
 UNPLAYED = (
     "outcome = 'playing' AND finished_seq IS NULL AND player != ? AND updated_at < ?"
@@ -52,10 +53,10 @@ UNREACHABLE = (
     " AND NOT EXISTS (SELECT 1 FROM sessions WHERE account = accounts.player)"
 )
 """The accounts that no browser is signed in to and no passkey can sign in to: their last passkey was removed
-(:meth:`~foursquare.store.accounts.Accounts.remove_passkey`) and their last session ended since."""
+(:meth:`~foursquare.store.accounts.Passkeys.remove`) and their last session ended since."""
 
 
-class Retention(GameStore):
+class Retention(Repository):
     """The purges of live games (never played, or abandoned) and of the accounts' rows past their time."""
 
     def purge_unplayed(self, older_than: timedelta) -> int:
@@ -69,23 +70,25 @@ class Retention(GameStore):
     def _purge(self, where: str, older_than: timedelta) -> int:
         if older_than <= timedelta(0):
             raise ValueError(f"a purge keeps games untouched for a positive time, not {older_than}")
-        cutoff = timestamp(self.clock() - older_than)
-        with self.transaction() as conn:
+        cutoff = timestamp(self.database.clock() - older_than)
+        with self.database.transaction() as conn:
             return conn.execute(f"DELETE FROM games WHERE {where}", (TERMINAL_PLAYER, cutoff)).rowcount
 
     def purge_sessions(self) -> int:
         """Delete the sessions unused for :data:`~foursquare.store.accounts.SESSION_IDLE`; how many went."""
-        cutoff = timestamp(self.clock() - SESSION_IDLE)
-        with self.transaction() as conn:
+        cutoff = timestamp(self.database.clock() - SESSION_IDLE)
+        with self.database.transaction() as conn:
             return conn.execute("DELETE FROM sessions WHERE last_seen_at <= ?", (cutoff,)).rowcount
 
     def purge_challenges(self) -> int:
         """Delete the challenges past their time, never answered; how many went."""
-        with self.transaction() as conn:
-            return conn.execute("DELETE FROM challenges WHERE expires_at <= ?", (timestamp(self.clock()),)).rowcount
+        with self.database.transaction() as conn:
+            return conn.execute(
+                "DELETE FROM challenges WHERE expires_at <= ?", (timestamp(self.database.clock()),)
+            ).rowcount
 
     def purge_unreachable_accounts(self) -> int:
         """Delete the accounts of :data:`UNREACHABLE` with their games, finished or not; how many accounts went."""
-        with self.transaction() as conn:
+        with self.database.transaction() as conn:
             conn.execute(f"DELETE FROM games WHERE player IN ({UNREACHABLE})")
             return conn.execute(f"DELETE FROM accounts WHERE player IN ({UNREACHABLE})").rowcount

@@ -174,7 +174,7 @@ CREATE INDEX games_daily_results ON games (daily, outcome, score, daily_repeat)
 Games stored before schema 2 were not tracked for assistance: they count as clean (``assisted`` 0). Schema 3
 indexes the live games (the few rows the purges and the live-games cap look at), so that neither reads the
 finished games. Schema 4 indexes
-the daily games by date, outcome and score: a date's results (:meth:`~foursquare.store.DailyGames.daily_results`)
+the daily games by date, outcome and score: a date's results (:meth:`~foursquare.store.DailyGames.results`)
 are read from that index alone. Schema 5 adds the accounts (:mod:`~foursquare.store.accounts`): their passkeys, the
 browsers signed in, the challenges given out; and ``daily_repeat``: when a browser signs in, its games become the
 account's, and of two daily games of one date the later attempt is marked a repeat, which counts in neither the

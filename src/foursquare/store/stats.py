@@ -6,24 +6,32 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from foursquare.store.database import Database
+from foursquare.store.database import Repository
 from foursquare.store.games import TERMINAL_PLAYER
 
 MAX_SCORE = 24
 """The best possible score: a win needs at least 16 cards placed, leaving 24 in the stock."""
 
 
-class Statistics(Database):
-    """The statistics read from the database."""
+class Statistics(Repository):
+    """The statistics read from the database (``store.stats``).
 
-    def stats(self, player: str) -> dict[str, Any]:
+    >>> import tempfile, os
+    >>> from foursquare.store import Store
+    >>> store = Store(os.path.join(tempfile.mkdtemp(), "games.db"))
+    >>> figures = store.stats.of("player-1")
+    >>> figures["played"], figures["daily"]
+    (0, {'played': 0, 'won': 0, 'current_streak': 0, 'best_streak': 0})
+    """
+
+    def of(self, player: str) -> dict[str, Any]:
         """A player's statistics over their finished games (see ``docs/api.md``).
 
         The daily figures count a player's first daily game of each date only: a repeat (a second daily game of a
         date that signing in brought to an account, see :mod:`~foursquare.store.accounts`) counts as a game, not as
         a daily one. The best times are the server's own stamps (:func:`play_time`), never a number a player sent.
         """
-        with self.connect() as conn:
+        with self.database.connect() as conn:
             rows = conn.execute(
                 "SELECT outcome, score, assisted, created_at, finished_at, offline_id FROM games"
                 " WHERE player = ? AND finished_seq IS NOT NULL ORDER BY finished_seq",
@@ -52,7 +60,7 @@ class Statistics(Database):
             "daily": {
                 "played": len(finished),
                 "won": sum(finished.values()),
-                **daily_streaks(finished, self.today()),
+                **daily_streaks(finished, self.database.today()),
             },
         }
 

@@ -115,7 +115,7 @@ class Session:
         return None
 
     def record(self, *, assisted: bool = False) -> str | None:
-        """Record the game in ``history`` (see :meth:`foursquare.store.Store.record_game`); return a warning
+        """Record the game in ``history`` (see :meth:`foursquare.store.Games.record`); return a warning
         instead of raising, since play goes on without statistics."""
         if self.history is None or self.keep is None:
             return None
@@ -124,7 +124,7 @@ class Session:
             try:
                 game_id = f"{TERMINAL_PLAYER}-{self.keep.stem}"
                 helped = assisted or self.assisted
-                store.record_game(game_id, TERMINAL_PLAYER, self.game, hidden=not self.deal_shown, assisted=helped)
+                store.games.record(game_id, TERMINAL_PLAYER, self.game, hidden=not self.deal_shown, assisted=helped)
             finally:
                 store.close()
         except (StoreError, sqlite3.Error, OSError) as exc:

@@ -122,7 +122,7 @@ def create_app(
     limits = rate_limits or RateLimits.from_environment(os.environ)
     kept = retention or RetentionSettings.from_environment(os.environ)
     store = Store(database, clock=clock)
-    if store.backend.dialect == "postgresql":
+    if store.database.backend.dialect == "postgresql":
         limits.shared_in(store)  # every server on the database counts each client once
     compute = ComputePool(pool or PoolSettings.from_environment())
     if heavy_pool is None:

@@ -45,7 +45,7 @@ class AnalysisJobs:
     def stored_or_job(self, store: Store, game_id: str, check: Check, start: Start) -> str | Future[Analysis]:
         """The stored analysis text, or the computation of it, joined or started (``start``; ``check`` first)."""
         with self._guard:
-            stored = store.get(game_id)
+            stored = store.games.get(game_id)
             check(stored)
             if stored.analysis is not None and is_current(stored.analysis):
                 return stored.analysis
@@ -60,8 +60,8 @@ class AnalysisJobs:
             if self._jobs.get(game_id) is job:
                 del self._jobs[game_id]  # a failed computation is forgotten too: the next request tries again
             analysis = job.result()
-            store.save_analysis(game_id, analysis)  # does nothing if it is stored already
-            stored = store.get(game_id)
+            store.games.save_analysis(game_id, analysis)  # does nothing if it is stored already
+            stored = store.games.get(game_id)
         if stored.analysis is None:
             raise DamagedGameError(f"the analysis of game {game_id!r} was not stored")
         return stored.analysis
@@ -108,7 +108,7 @@ async def get_player(request: Request) -> str:
         return resolved
     store: Store = request.app.state.store
     browser: str = request.state.browser
-    player = store.known_player(browser) or await run_in_threadpool(store.player_of, browser)
+    player = store.accounts.known_player(browser) or await run_in_threadpool(store.accounts.player_of, browser)
     if player is None:
         raise ForbiddenError("no_player")
     request.state.player = player

@@ -80,7 +80,7 @@ class Health:
             version: int | None = None
             error: BaseException | None = None
             try:
-                version = self.store.schema_version(self.deadline)
+                version = self.store.database.schema_version(self.deadline)
             except BaseException as exc:  # handed to the waiting probe, which says "database"
                 error = exc
             with contextlib.suppress(RuntimeError):  # the server stopped meanwhile: nobody waits for the answer

@@ -197,7 +197,7 @@ class LevelsCollector(Collector):
                 refused.add_metric([kind], count)
             yield refused
         if self.store is not None:
-            yield from self._database(name, self.store.pool_stats())
+            yield from self._database(name, self.store.database.pool_stats())
 
     def _pools(self, name: str) -> Iterable[Metric]:
         if not self.pools:

@@ -263,14 +263,14 @@ class StoreStorage(MovingWindowOnly):
     def acquire_entry(self, key: str, limit: int, expiry: int, amount: int = 1) -> bool:
         now = time.time()
         if next(self._hits) % PURGE_EVERY_HITS == 0:
-            self.store.forget_hits(before=now - self.keep)
-        return self.store.take_hits(key, limit, expiry, now=now, amount=amount)
+            self.store.rates.forget(before=now - self.keep)
+        return self.store.rates.take(key, limit, expiry, now=now, amount=amount)
 
     def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
-        return self.store.hit_window(key, expiry, now=time.time())
+        return self.store.rates.window(key, expiry, now=time.time())
 
     def clear(self, key: str) -> None:
-        self.store.forget_hits(key)
+        self.store.rates.forget(key)
 
     def reset(self) -> int | None:
-        return self.store.forget_hits()
+        return self.store.rates.forget()

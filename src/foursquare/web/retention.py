@@ -162,13 +162,13 @@ def purge(store: Store, settings: RetentionSettings, rates_kept: timedelta | Non
     """One round, one transaction each: the games never played, the abandoned ones, the idle sessions, the expired
     challenges, the accounts nobody can sign in to again, and the rate limits' counts older than ``rates_kept``
     (:func:`longest_window` by default)."""
-    unplayed = store.purge_unplayed(settings.unplayed)
-    abandoned = store.purge_abandoned(settings.abandoned)
-    sessions = store.purge_sessions()
-    challenges = store.purge_challenges()
-    accounts = store.purge_unreachable_accounts()
+    unplayed = store.retention.purge_unplayed(settings.unplayed)
+    abandoned = store.retention.purge_abandoned(settings.abandoned)
+    sessions = store.retention.purge_sessions()
+    challenges = store.retention.purge_challenges()
+    accounts = store.retention.purge_unreachable_accounts()
     kept = longest_window() if rates_kept is None else rates_kept
-    rate_hits = store.forget_hits(before=time.time() - kept.total_seconds())
+    rate_hits = store.rates.forget(before=time.time() - kept.total_seconds())
     return Purged(unplayed, abandoned, sessions, challenges, accounts, rate_hits)
 
 

@@ -216,7 +216,7 @@ def serve(
         example = socket.gethostname() or "games.example.org"
         print(say("open_to_any_host", host=host or "every address", example=example), file=sys.stderr, flush=True)
     url = _url(sock, host)
-    print(say("serving", url=url, db=app.state.store.name), flush=True)  # a URL without its password
+    print(say("serving", url=url, db=app.state.store.database.name), flush=True)  # a URL without its password
     if metrics_server is not None:
         metrics_url = _url(metrics_server.socket, metrics_host) + "metrics"
         print(say("metrics", url=metrics_url, prometheus="Prometheus"), flush=True)

@@ -255,7 +255,7 @@ def challenge_of(client_data: str) -> str:
 def take_challenge(store: Store, browser: str, purpose: Purpose, client_data: str) -> Challenge:
     """The challenge of this answer, if this browser was given it for ``purpose``, unused and unexpired (409)."""
     challenge = challenge_of(client_data)
-    taken = store.take_challenge(browser, purpose, challenge)
+    taken = store.challenges.take(browser, purpose, challenge)
     if taken is None:
         raise ConflictError("stale_challenge")
     return taken
@@ -308,7 +308,7 @@ def descriptors(account: Account | None) -> list[PublicKeyCredentialDescriptor]:
 
 @router.get("", summary="Whether this browser is signed in, and the account's passkeys")
 def get_account(store: StoreDep, browser: BrowserDep) -> AccountState:
-    return account_state(store.account_of(browser))
+    return account_state(store.accounts.of(browser))
 
 
 @router.post(
@@ -319,13 +319,13 @@ def get_account(store: StoreDep, browser: BrowserDep) -> AccountState:
 )
 def registration_options(request: Request, store: StoreDep, browser: BrowserDep) -> RegistrationOptions:
     rp_id, _ = relying_party(request)
-    account = store.account_of(browser)
+    account = store.accounts.of(browser)
     handle = account.user_handle if account is not None else bytes_to_base64url(secrets.token_bytes(32))
-    challenge = store.new_challenge(browser, "register", handle)
+    challenge = store.challenges.new(browser, "register", handle)
     options = generate_registration_options(
         rp_id=rp_id,
         rp_name=RP_NAME,
-        user_name=f"{RP_NAME} {(account.created_at if account else store.today().isoformat())[:10]}",
+        user_name=f"{RP_NAME} {(account.created_at if account else store.database.today().isoformat())[:10]}",
         user_id=decode(handle),
         challenge=decode(challenge),
         timeout=TIMEOUT_MS,
@@ -394,7 +394,9 @@ def registered(
         transports=transports_of(body.response.transports),
     )
     try:
-        account, cookie = store.register(browser, challenge.user_handle or "", credential, device_agent(request))
+        account, cookie = store.accounts.register(
+            browser, challenge.user_handle or "", credential, device_agent(request)
+        )
     except AccountError as exc:
         if exc.code == "passkey_taken":
             raise ConflictError("passkey_taken") from None
@@ -412,7 +414,7 @@ def registered(
 )
 def authentication_options(request: Request, store: StoreDep, browser: BrowserDep) -> AuthenticationOptions:
     rp_id, _ = relying_party(request)
-    challenge = store.new_challenge(browser, "sign_in")
+    challenge = store.challenges.new(browser, "sign_in")
     options = generate_authentication_options(
         rp_id=rp_id,
         challenge=decode(challenge),
@@ -450,11 +452,11 @@ def signed_in(
 ) -> AccountState:
     rp_id, origin = relying_party(request)
     challenge = take_challenge(store, browser, "sign_in", body.response.clientDataJSON)
-    stored = store.credential(bytes_to_base64url(decode(body.rawId)))
+    stored = store.passkeys.get(bytes_to_base64url(decode(body.rawId)))
     if stored is None:
         raise ForbiddenError("unknown_passkey")
     if body.response.userHandle is not None:
-        owner = store.account_handle(stored.account)
+        owner = store.accounts.handle(stored.account)
         if owner is None or decode(body.response.userHandle) != decode(owner):
             raise PasskeyRefused("the user handle is not the passkey's account's")
     try:
@@ -469,7 +471,7 @@ def signed_in(
     except Exception as exc:  # untrusted bytes, parsed by the library: any failure is the answer's fault
         raise PasskeyRefused(str(exc) or type(exc).__name__) from None
     try:
-        account, cookie = store.sign_in(browser, stored, verified.new_sign_count, device_agent(request))
+        account, cookie = store.accounts.sign_in(browser, stored, verified.new_sign_count, device_agent(request))
     except AccountError as exc:
         raise PasskeyRefused(str(exc)) from None
     set_player_cookie(request, response, cookie)
@@ -482,7 +484,7 @@ def signed_in(
     responses=refused(409, "not_signed_in"),
 )
 def sign_out(request: Request, response: Response, store: StoreDep, browser: BrowserDep) -> AccountState:
-    if not store.sign_out(browser):
+    if not store.accounts.sign_out(browser):
         raise ConflictError("not_signed_in")
     set_player_cookie(request, response, new_cookie())
     return account_state(None)
@@ -496,7 +498,7 @@ def sign_out(request: Request, response: Response, store: StoreDep, browser: Bro
 def delete_account(
     body: DeleteBody, request: Request, response: Response, store: StoreDep, browser: BrowserDep
 ) -> AccountDeleted:
-    deleted = store.delete_account(browser)
+    deleted = store.accounts.delete(browser)
     if deleted is None:
         raise ConflictError("not_signed_in")
     set_player_cookie(request, response, new_cookie())
@@ -515,7 +517,7 @@ NOT_SIGNED_IN: Responses = {409: {**error_response(409, ("not_signed_in",)), "de
 )
 def rename_passkey(passkey_id: PasskeyId, body: RenameBody, store: StoreDep, browser: BrowserDep) -> AccountState:
     try:
-        account = store.rename_passkey(browser, passkey_id, body.name)  # the body's pattern is the store's rule
+        account = store.passkeys.rename(browser, passkey_id, body.name)  # the body's pattern is the store's rule
     except AccountError as exc:
         raise account_refusal(exc) from None
     if account is None:
@@ -545,7 +547,7 @@ def remove_passkey(
     ] = False,
 ) -> AccountState:
     try:
-        account = store.remove_passkey(browser, passkey_id, last=confirm)
+        account = store.passkeys.remove(browser, passkey_id, last=confirm)
     except AccountError as exc:
         raise account_refusal(exc) from None
     if account is None:
@@ -559,7 +561,7 @@ def remove_passkey(
     responses=NOT_SIGNED_IN,
 )
 def list_sessions(store: StoreDep, browser: BrowserDep) -> SessionList:
-    return session_list(store.sessions(browser))
+    return session_list(store.sessions.of(browser))
 
 
 @router.delete(
@@ -577,12 +579,12 @@ def list_sessions(store: StoreDep, browser: BrowserDep) -> SessionList:
 )
 def end_session(handle: SessionHandle, store: StoreDep, browser: BrowserDep) -> SessionList:
     try:
-        ended = store.end_session(browser, handle)
+        ended = store.sessions.end(browser, handle)
     except AccountError as exc:
         raise account_refusal(exc) from None
     if not ended:
         raise ConflictError("not_signed_in")
-    return session_list(store.sessions(browser), ended=1)
+    return session_list(store.sessions.of(browser), ended=1)
 
 
 @router.post(
@@ -592,10 +594,10 @@ def end_session(handle: SessionHandle, store: StoreDep, browser: BrowserDep) -> 
     responses={**NOT_SIGNED_IN, **RATE},
 )
 def sign_out_everywhere(store: StoreDep, browser: BrowserDep) -> SessionList:
-    ended = store.end_other_sessions(browser)
+    ended = store.sessions.end_others(browser)
     if ended is None:
         raise ConflictError("not_signed_in")
-    return session_list(store.sessions(browser), ended=ended)
+    return session_list(store.sessions.of(browser), ended=ended)
 
 
 @router.get(
@@ -608,7 +610,7 @@ def export(store: StoreDep, browser: BrowserDep, player: PlayerDep, response: Re
     games: list[StoredGame] = []
     page = 1
     while True:
-        batch, total = store.list_games(player, page=page, per_page=EXPORT_PAGE)
+        batch, total = store.games.page(player, page=page, per_page=EXPORT_PAGE)
         games.extend(batch)
         if page * EXPORT_PAGE >= total:
             break
@@ -617,8 +619,8 @@ def export(store: StoreDep, browser: BrowserDep, player: PlayerDep, response: Re
     return GamesExport(
         format="foursquare-export",
         version=1,
-        exported_at=now(store.clock),
-        account=account_state(store.account_of(browser)),
+        exported_at=now(store.database.clock),
+        account=account_state(store.accounts.of(browser)),
         games=[exported(stored, player) for stored in reversed(games)],
     )
 

@@ -34,7 +34,7 @@ router = APIRouter(prefix="/api/games", route_class=Route)
 
 def finished(store: Store, game_id: str, what: Phrase) -> StoredGame:
     """The stored game, or 409 while it is being played (``what`` is available once it is over)."""
-    stored = store.get(game_id)
+    stored = store.games.get(game_id)
     if not stored.is_over:
         raise ConflictError("still_playing", what=what)
     return stored
@@ -58,14 +58,14 @@ async def hint(
     view, assisted = await run_in_threadpool(hint_view, store, game_id, player)
     answer = Hint.model_validate(await pool.run_for(client, hint_json, view))
     if not assisted:  # only a hint answered is assistance; a game marked stays so, without a write a hint
-        await run_in_threadpool(store.mark_assisted, game_id)
+        await run_in_threadpool(store.games.mark_assisted, game_id)
     return answer
 
 
 def hint_view(store: Store, game_id: str, player: str) -> tuple[View, bool]:
     """What the hint is computed from: the player's view of the game (403 for another's, 409 once it is over);
     and whether the game is marked assisted already."""
-    stored = store.get(game_id)
+    stored = store.games.get(game_id)
     game = stored.rebuild()
     refuse_if_not_yours(stored, player, Phrase("doing.hint"))  # a hint is assistance: for the player only
     refuse_if_over(stored, game)

@@ -99,10 +99,10 @@ def daily_results(
     player: PlayerDep,
 ) -> DailyResults:
     asked = parse_day(day)
-    today = store.today()
-    if asked > today or (asked == today and not store.has_finished_daily(player, today)):
+    today = store.database.today()
+    if asked > today or (asked == today and not store.daily.has_finished(player, today)):
         raise ResultsNotYetError(asked)
-    return answer(store.daily_results(asked))
+    return answer(store.daily.results(asked))
 
 
 def answer(results: Results) -> DailyResults:

@@ -1,6 +1,6 @@
 """Games: start one, list yours, show one, and change it (a move, undo, redo, restart).
 
-Every change runs in one store transaction (:meth:`~foursquare.store.Store.change`) that
+Every change runs in one store transaction (:meth:`~foursquare.store.Games.change`) that
 re-reads the game, checks the request against it and applies it with the engine. Only the game's
 player (the ``fs_player`` cookie that started it) may change it; anyone with its id may look at it.
 Changes are rate-limited per client (``moves``); a winnable deal is solved on the heavy pool
@@ -183,10 +183,10 @@ def start_game(store: Store, player: str, body: NewGameBody, live_limit: int) ->
     if body.like is not None:
         return game_like(store, player, body.like, live_limit)
     if body.daily:
-        return store.daily_game(player, variant, live_limit=live_limit)
+        return store.daily.game(player, variant, live_limit=live_limit)
     hidden = body.deal is None
     deal = random_deal_number() if body.deal is None else body.deal
-    return store.create_game(player, deal=deal, variant=variant, hidden=hidden, live_limit=live_limit), True
+    return store.games.create(player, deal=deal, variant=variant, hidden=hidden, live_limit=live_limit), True
 
 
 async def winnable_game(
@@ -199,7 +199,7 @@ async def winnable_game(
     if retry_after is not None:
         raise RateLimitedError(retry_after)
     heavy.refuse_if_full(client)  # before the database is read: a refusal costs the server next to nothing
-    if await run_in_threadpool(store.live_game_count, player) >= live_limit:
+    if await run_in_threadpool(store.games.live_count, player) >= live_limit:
         raise TooManyGamesError(live_limit)  # before solving: a capped player costs no solve
     variant = variant_of(body)
     try:  # the workers need it: answer 503 at once without it (imported in a thread: numba's import is slow)
@@ -211,7 +211,9 @@ async def winnable_game(
     except solver.SolverError as exc:  # no deal proven winnable
         raise UnavailableError("not_available", what=Phrase("what.winnable"), error=exc) from None
     created = await run_in_threadpool(
-        lambda: store.create_game(player, deal=deal, variant=variant, hidden=True, winnable=True, live_limit=live_limit)
+        lambda: store.games.create(
+            player, deal=deal, variant=variant, hidden=True, winnable=True, live_limit=live_limit
+        )
     )
     return created, True
 
@@ -223,13 +225,13 @@ def game_like(store: Store, player: str, game_id: str, live_limit: int) -> tuple
     today's daily deal is the player's daily game. Nobody copies a live game: playing the copy (or losing it
     on purpose, to see its number) would show the cards to come in the original.
     """
-    source = store.get(game_id)
+    source = store.games.get(game_id)
     if not source.is_over:
         raise ConflictError("still_playing", what=Phrase("what.anotherGame"))
-    if source.daily is not None and source.daily == store.today():
-        return store.daily_game(player, source.variant, live_limit=live_limit)
+    if source.daily is not None and source.daily == store.database.today():
+        return store.daily.game(player, source.variant, live_limit=live_limit)
     hidden = source.deal is not None and source.visible_deal is None
-    copy = store.create_game(
+    copy = store.games.create(
         player,
         deal=source.deal,
         stock=source.stock,
@@ -248,13 +250,13 @@ def list_games(
     page: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 1,
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 20,
 ) -> GameList:
-    games, total = store.list_games(player, page=page, per_page=per_page)
+    games, total = store.games.page(player, page=page, per_page=per_page)
     return GameList(games=[summary(g) for g in games], page=page, per_page=per_page, total=total)
 
 
 @router.get("/{game_id}", summary="The state of a game")
 def get_game(game_id: str, store: StoreDep, player: PlayerDep) -> GameState:
-    stored = store.get(game_id)
+    stored = store.games.get(game_id)
     return game_state(stored, stored.rebuild(), viewer=player)
 
 
@@ -277,7 +279,7 @@ def move(
         return game.place(body.row, body.col)
 
     with changes.counting():
-        stored, game, placement = store.change(game_id, apply)
+        stored, game, placement = store.games.change(game_id, apply)
         metrics = metrics_of(request)
         metrics.move()
         if stored.is_over:  # this move ended it (a move on a game over is refused)
@@ -298,7 +300,7 @@ def step_in_history(store: Store, game_id: str, player: str, *, undo: bool) -> G
         else:
             game.redo()
 
-    stored, game, _ = store.change(game_id, apply)
+    stored, game, _ = store.games.change(game_id, apply)
     return game_state(stored, game, viewer=player)
 
 
@@ -324,5 +326,5 @@ def restart(game_id: str, store: StoreDep, player: PlayerDep, changes: ChangesDe
         game.restart()
 
     with changes.counting():
-        stored, game, _ = store.change(game_id, apply)
+        stored, game, _ = store.games.change(game_id, apply)
         return game_state(stored, game, viewer=player)

@@ -100,7 +100,7 @@ def send_offline_game(
 def stored_offline(store: Store, player: str, offline_id: str, game: Game, live_limit: int) -> tuple[StoredGame, bool]:
     """The game as stored, and whether it was new; the store's refusals as the API's."""
     try:
-        return store.record_offline(player, offline_id, game, live_limit=live_limit)
+        return store.games.record_offline(player, offline_id, game, live_limit=live_limit)
     except TooManyGamesError as exc:
         raise ConflictError("too_many_games", limit=exc.limit) from None
     except OfflineGameError as exc:

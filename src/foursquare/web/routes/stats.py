@@ -13,4 +13,4 @@ router = APIRouter(route_class=Route)
 
 @router.get("/api/stats", summary="Your statistics over finished games")
 def stats(store: StoreDep, player: PlayerDep) -> Stats:
-    return Stats.model_validate(store.stats(player))
+    return Stats.model_validate(store.stats.of(player))
