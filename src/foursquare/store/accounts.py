@@ -328,7 +328,19 @@ class Accounts(Repository):
 
 
 class Sessions(Repository):
-    """The browsers signed in to an account, as their owner sees and ends them (``store.sessions``)."""
+    """The browsers signed in to an account, as their owner sees and ends them (``store.sessions``).
+
+    >>> import tempfile, os
+    >>> from foursquare.store import Store
+    >>> store = Store(os.path.join(tempfile.mkdtemp(), "games.db"))
+    >>> key = NewCredential(id="Y3JlZA", public_key=b"cose", sign_count=0)
+    >>> _, laptop = store.accounts.register("laptop-cookie-00000000", "aGFuZGxl", key, device="Firefox on Linux")
+    >>> _, phone = store.accounts.sign_in("phone-cookie-000000000", store.passkeys.get("Y3JlZA"), 1)
+    >>> sorted((session.device or "-", session.current) for session in store.sessions.of(laptop))
+    [('-', False), ('Firefox on Linux', True)]
+    >>> store.sessions.end_others(laptop), store.accounts.player_of(phone) == anonymous_player(phone)
+    (1, True)
+    """
 
     def of(self, cookie: str) -> list[Session] | None:
         """The live sessions of the account the browser is signed in to, the last used first; None if it is not."""
@@ -381,7 +393,18 @@ class Sessions(Repository):
 
 
 class Passkeys(Repository):
-    """The passkeys of the accounts (``store.passkeys``): the one a sign-in names, and their owner's controls."""
+    """The passkeys of the accounts (``store.passkeys``): the one a sign-in names, and their owner's controls.
+
+    >>> import tempfile, os
+    >>> from foursquare.store import Store
+    >>> store = Store(os.path.join(tempfile.mkdtemp(), "games.db"))
+    >>> key = NewCredential(id="Y3JlZA", public_key=b"cose", sign_count=0)
+    >>> _, cookie = store.accounts.register("laptop-cookie-00000000", "aGFuZGxl", key)
+    >>> store.passkeys.ids(cookie), store.passkeys.get("Y3JlZA").sign_count
+    (['Y3JlZA'], 0)
+    >>> store.passkeys.rename(cookie, "Y3JlZA", " Laptop ").passkeys[0].name
+    'Laptop'
+    """
 
     def get(self, credential_id: str) -> StoredCredential | None:
         """The stored passkey ``credential_id`` (base64url), or None."""
@@ -438,7 +461,17 @@ class Passkeys(Repository):
 
 
 class Challenges(Repository):
-    """The WebAuthn challenges given out, each answered once, within :data:`CHALLENGE_TTL` (``store.challenges``)."""
+    """The WebAuthn challenges given out, each answered once, within :data:`CHALLENGE_TTL` (``store.challenges``).
+
+    >>> import tempfile, os
+    >>> from foursquare.store import Store
+    >>> store = Store(os.path.join(tempfile.mkdtemp(), "games.db"))
+    >>> challenge = store.challenges.new("phone-cookie-000000000", "sign_in")
+    >>> store.challenges.take("phone-cookie-000000000", "sign_in", challenge).purpose
+    'sign_in'
+    >>> store.challenges.take("phone-cookie-000000000", "sign_in", challenge) is None  # used once
+    True
+    """
 
     def new(self, cookie: str, purpose: Purpose, user_handle: str | None = None) -> str:
         """A new challenge (base64url of 32 random bytes) for the browser with ``cookie``, valid :data:`CHALLENGE_TTL`.

@@ -250,6 +250,18 @@ class Database:
 
     ``read_only``: the database is only read, never created, migrated or written; a change then fails.
     ``pool_size``: PostgreSQL only, the most connections this store keeps open (:mod:`foursquare.store.postgres`).
+
+    >>> import tempfile, os
+    >>> database = Database(os.path.join(tempfile.mkdtemp(), "games.db"))
+    >>> with database.transaction() as conn:
+    ...     conn.execute("INSERT INTO rate_hits (key, at) VALUES (?, ?)", ("k", 1.0)).rowcount
+    1
+    >>> with database.connect() as conn:
+    ...     conn.execute("SELECT count(*) FROM rate_hits").fetchone()[0]
+    1
+    >>> database.schema_version() == schema.SCHEMA_VERSION, database.backend.dialect
+    (True, 'sqlite')
+    >>> database.close()
     """
 
     def __init__(
