@@ -114,7 +114,7 @@ api-types: node_modules/.installed $(VENV)/.web-installed
 	$(BIN)/python tools/api_types.py
 
 # The page's copy of the rules (static/engine.js) replays the engine's games under Node: the committed ones here,
-# 10,000 fresh ones in tests/test_js_engine.py. The files are named: from Node 21 on, a folder is not searched.
+# 3,000 fresh ones in tests/test_js_engine.py. The files are named: from Node 21 on, a folder is not searched.
 jstest: node_modules/.installed
 	node --test tests/js/*.test.mjs
 
