@@ -1,7 +1,9 @@
 """How fast each command starts (issue 43: at most 0.3 s, ``--version`` at most 0.12 s): the median wall time of
 ``foursquare --version``, ``foursquare --help``, each command's ``--help`` and ``play`` to its first frame, each run
 ``--runs`` times in a new process, the runs of all commands interleaved so that a busy moment of the machine is
-shared among them. ``foursquare stats`` (an empty games folder) is timed too.
+shared among them. ``foursquare stats`` (an empty games folder) is timed too. Each median is given as wall time
+and as CPU time (user and system): on a shared machine the wall time is mostly waiting for a core, and the CPU
+time is what a quiet machine's wall time comes close to.
 
 The command is this Python's ``python -m foursquare`` (what ``foursquare`` runs, without the console script's own
 few milliseconds); ``--program`` times another installation's ``foursquare``. ``play`` is started on a
@@ -48,17 +50,23 @@ COMMANDS = (
 FRAME_END = b"\x1b[J"  # tui.terminal.Screen.draw_lines ends each frame with it
 
 
-def timed(argv: list[str], env: dict[str, str]) -> float:
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """The wall and CPU (user and system) seconds of a run of ``argv``."""
     start = time.perf_counter()
-    done = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert process.stderr is not None
+    errors = process.stderr.read()
+    _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr.decode()[-500:]}")
-    return elapsed
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({process.returncode}): {errors.decode()[-500:]}")
+    return elapsed, usage.ru_utime + usage.ru_stime
 
 
-def first_frame(argv: list[str], env: dict[str, str]) -> float:
-    """Seconds from starting ``argv`` on a pseudo-terminal to the end of its first frame."""
+def first_frame(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Seconds from starting ``argv`` on a pseudo-terminal to the end of its first frame, and the CPU seconds of
+    the whole run (stopped by SIGTERM once the frame is read)."""
     controller, terminal = os.openpty()
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     start = time.perf_counter()
@@ -79,7 +87,7 @@ def first_frame(argv: list[str], env: dict[str, str]) -> float:
             if not chunk:
                 raise SystemExit(f"{' '.join(argv)} ended before its first frame: {output[-300:]!r}")
             output += chunk
-        return time.perf_counter() - start
+        elapsed = time.perf_counter() - start
     finally:
         process.send_signal(signal.SIGTERM)
         try:
@@ -87,8 +95,10 @@ def first_frame(argv: list[str], env: dict[str, str]) -> float:
                 pass
         except OSError:
             pass
-        process.wait()
+        _, _, usage = os.wait4(process.pid, 0)
+        process.returncode = 0
         os.close(controller)
+    return elapsed, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -108,17 +118,22 @@ def main() -> None:
             "stats": ("run", [*program, "stats"]),
             "play (first frame)": ("pty", [*program, "play", "--deal", "1", "--no-mouse"]),
         }
+        load = os.getloadavg()[0]
         times: dict[str, list[float]] = {name: [] for name in cases}
+        cpu: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(options.runs):
             for name, (how, argv) in cases.items():
-                times[name].append((first_frame if how == "pty" else timed)(argv, env))
-    medians = {name: statistics.median(values) for name, values in times.items()}
+                wall, used = (first_frame if how == "pty" else timed)(argv, env)
+                times[name].append(wall)
+                cpu[name].append(used)
+    medians = {name: (statistics.median(times[name]), statistics.median(cpu[name])) for name in cases}
     if options.json:
-        print(json.dumps({name: round(value, 4) for name, value in medians.items()}, indent=2))
+        print(json.dumps({name: {"wall": round(w, 4), "cpu": round(c, 4)} for name, (w, c) in medians.items()}))
         return
-    print(f"median of {options.runs} runs, load average {os.getloadavg()[0]:.2f} at the end")
-    for name, value in medians.items():
-        print(f"{name:<22} {value:6.3f} s   (min {min(times[name]):.3f}, max {max(times[name]):.3f})")
+    print(f"median of {options.runs} runs; load average {load:.2f} before, {os.getloadavg()[0]:.2f} after")
+    print(f"{'':<22} {'wall':>7}  {'CPU':>7}  (wall min-max)")
+    for name, (wall, used) in medians.items():
+        print(f"{name:<22} {wall:6.3f}s  {used:6.3f}s  ({min(times[name]):.3f}-{max(times[name]):.3f})")
 
 
 if __name__ == "__main__":
