@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -68,7 +69,7 @@ def fill_solver_cache(root: Path) -> None:
     if os.environ.get(CACHE_ENV) == "0":
         print(f"foursquare: the solver's cache is not filled ({CACHE_ENV}=0): it compiles on first use", flush=True)
         return
-    if os.environ.get(TARGET_CPU_ENV, llvm.get_host_cpu_name()) != llvm.get_host_cpu_name():
+    if (os.environ.get(TARGET_CPU_ENV) or llvm.get_host_cpu_name()) != llvm.get_host_cpu_name():
         print(
             f"foursquare: the solver's cache is not filled: numba's would be for this processor, not for "
             f"{TARGET_CPU_ENV}={os.environ[TARGET_CPU_ENV]}",
@@ -82,7 +83,7 @@ def fill_solver_cache(root: Path) -> None:
         "(a minute or two; FOURSQUARE_SOLVER_CACHE=0 skips it) ...",
         flush=True,
     )
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _children_cpu()
     try:
         subprocess.run(
             [sys.executable, "-c", "from foursquare.solver import warm_up; warm_up()"],
@@ -93,7 +94,14 @@ def fill_solver_cache(root: Path) -> None:
     except (OSError, subprocess.CalledProcessError) as error:
         print(f"foursquare: warning: the solver's cache is not filled ({error}): it compiles on first use", flush=True)
         return
-    print(f"foursquare: the solver's cache is filled ({time.perf_counter() - started:.0f} s)", flush=True)
+    seconds, cpu = time.perf_counter() - started, _children_cpu() - cpu
+    print(f"foursquare: the solver's cache is filled ({seconds:.0f} s, {cpu:.0f} s of CPU)", flush=True)
+
+
+def _children_cpu() -> float:
+    """The CPU seconds of this process's finished children."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def build_with_cache(base: type) -> type:

@@ -40,6 +40,7 @@ jitcache.PACKAGE = Path(sys.argv[1]).resolve()
 jitcache.use_package_cache()
 sys.path.insert(0, sys.argv[1])
 import scratch
+jitcache.refresh([scratch], jitcache.package_sources(sys.argv[1] + "/__init__.py"))  # as each subpackage does
 value = scratch.step(1)
 stats = scratch.step.stats
 print(json.dumps({"value": value, "hits": sum(stats.cache_hits.values()), "misses": sum(stats.cache_misses.values()),
@@ -81,38 +82,85 @@ def test_the_same_source_written_anew_loads_from_the_cache_and_an_edited_one_com
     assert first_call(package) == {**first, "value": 3, "hits": 1, "misses": 0}
 
 
-def test_numba_cache_dir_still_wins(tmp_path: Path) -> None:
+def test_numba_cache_dir_still_wins_and_is_filled_from_the_package_s_cache(tmp_path: Path) -> None:
     package = tmp_path / "package"
     package.mkdir()
     write_scratch(package, 1)
     elsewhere = tmp_path / "elsewhere"
     result = first_call(package, NUMBA_CACHE_DIR=str(elsewhere))
-    assert result["value"] == 2 and Path(str(result["path"])).is_relative_to(elsewhere)
-    assert not (package / jitcache.CACHE_FOLDER).exists()
+    assert result["value"] == 2 and result["misses"] == 1 and Path(str(result["path"])).is_relative_to(elsewhere)
+    assert not (package / jitcache.CACHE_FOLDER).exists()  # nothing shipped yet
+
+    first_call(package)  # the build's fill: the package's own folder, with its fingerprint
+    assert (package / jitcache.CACHE_FOLDER / jitcache.STAMP_NAME).is_file()
+    other = tmp_path / "other"  # a server's NUMBA_CACHE_DIR (docs/deploy.md), new
+    result = first_call(package, NUMBA_CACHE_DIR=str(other))
+    assert result["hits"] == 1 and result["misses"] == 0 and Path(str(result["path"])).is_relative_to(other)
 
 
-def test_the_locator_is_registered_once_after_the_user_provided_one() -> None:
+def test_the_locator_comes_first_once() -> None:
     jitcache.use_package_cache()
     jitcache.use_package_cache()
     classes = caching.CacheImpl._locator_classes
     assert classes.count(jitcache.package_locator()) == 1
-    assert classes.index(jitcache.package_locator()) == classes.index(caching.UserProvidedCacheLocator) + 1
+    assert classes.index(jitcache.package_locator()) == 0
 
 
-def test_a_folder_that_cannot_be_written_leaves_the_function_to_numba_s_locators(tmp_path: Path) -> None:
+def test_a_package_that_cannot_be_written_caches_in_numba_s_user_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     locator = jitcache.package_locator()
-    module = Path(jitcache.__file__)
-    assert locator.from_function(test_the_locator_is_registered_once_after_the_user_provided_one, __file__) is None
-    assert locator.from_function(jitcache.njit, str(module)) is not None  # a module of the package
-    (tmp_path / jitcache.CACHE_FOLDER).write_text("a file where the folder would be")  # root may write anywhere
-    source = tmp_path / "inside.py"
+    assert locator.from_function(test_the_locator_comes_first_once, __file__) is None  # not the package's
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "")
+    monkeypatch.setattr(jitcache, "PACKAGE", tmp_path / "package")
+    (tmp_path / "package").mkdir()
+    source = tmp_path / "package" / "inside.py"
     source.write_text("")
-    original = jitcache.PACKAGE
-    try:
-        jitcache.PACKAGE = tmp_path
-        assert locator.from_function(jitcache.njit, str(source)) is None
-    finally:
-        jitcache.PACKAGE = original
+    (tmp_path / "package" / jitcache.CACHE_FOLDER).write_text("a file where the folder would be")  # root writes all
+    found = locator.from_function(jitcache.njit, str(source))
+    assert Path(found.get_cache_path()).is_relative_to(tmp_path / "home-cache")
+
+
+def shipped_cache(package: Path, stamp: str | None = None) -> Path:
+    """A subpackage's ``_jit`` folder as the build leaves it: two functions' indexes and data, its fingerprint."""
+    folder = package / jitcache.CACHE_FOLDER
+    folder.mkdir(parents=True)
+    (package / "module.py").write_text("x = 1\n")
+    for name in ("module.f-3.py311.nbi", "module.f-3.py311.1.nbc", "module.g-9.py311.nbi", "module.g-9.py311.1.nbc"):
+        (folder / name).write_text(f"shipped {name}")
+    current = jitcache.fingerprint(jitcache.package_sources(str(package / "__init__.py")))
+    (folder / jitcache.STAMP_NAME).write_text(stamp or current)
+    return folder
+
+
+def test_seeding_copies_what_is_missing_and_replaces_another_version_s(tmp_path: Path) -> None:
+    shipped = shipped_cache(tmp_path / "package")
+    target = tmp_path / "target"
+    target.mkdir()
+    assert jitcache.seed.__wrapped__(str(shipped), str(target))
+    assert sorted(p.name for p in target.iterdir()) == sorted(p.name for p in shipped.iterdir())
+    # the same fingerprint: what the target compiled since stays, a function it lacks is copied
+    (target / "module.f-3.py311.1.nbc").write_text("compiled here")
+    (target / "module.g-9.py311.nbi").unlink()
+    assert jitcache.seed.__wrapped__(str(shipped), str(target))
+    assert (target / "module.f-3.py311.1.nbc").read_text() == "compiled here"
+    assert (target / "module.g-9.py311.nbi").read_text() == "shipped module.g-9.py311.nbi"
+    # another version's cache: emptied, then the shipped one, its fingerprint last
+    (target / jitcache.STAMP_NAME).write_text("another version")
+    (target / "module.h-1.py311.nbi").write_text("another version's function")
+    assert jitcache.seed.__wrapped__(str(shipped), str(target))
+    assert not (target / "module.h-1.py311.nbi").exists()
+    assert (target / "module.f-3.py311.1.nbc").read_text() == "shipped module.f-3.py311.1.nbc"
+    assert (target / jitcache.STAMP_NAME).read_text() == (shipped / jitcache.STAMP_NAME).read_text()
+
+
+def test_a_stale_shipped_cache_is_not_copied(tmp_path: Path) -> None:
+    shipped = shipped_cache(tmp_path / "package", stamp="the sources before an edit")
+    target = tmp_path / "target"
+    target.mkdir()
+    assert not jitcache.seed.__wrapped__(str(shipped), str(target))
+    assert not any(target.iterdir())
 
 
 def test_the_source_stamp_is_the_content_s_digest(tmp_path: Path) -> None:

@@ -14,9 +14,10 @@ Where the cache lives: :func:`use_package_cache` gives numba a locator of its ow
 (:func:`package_locator`), which keeps each subpackage's cache in its ``_jit`` folder inside the package (the
 installed one too) and checks a source by a digest of its content, not by its time. So the cache that the build
 fills (``setup.py``: the solver, compiled once when the package is built) ships in the wheel, and ``pip install``,
-which writes every file anew, leaves it current: the first ``solve`` loads it instead of compiling. Where that
-folder cannot be written numba's own locators take over (its user-wide cache folder), and ``NUMBA_CACHE_DIR``
-still comes first.
+which writes every file anew, leaves it current: the first ``solve`` loads it instead of compiling. Where
+``NUMBA_CACHE_DIR`` is set (a server under systemd: docs/deploy.md) the cache lives there, as numba's own would,
+and where the package cannot be written (installed by root, run by a user) in numba's user-wide cache folder: that
+folder is then filled from the package's first (:func:`seed`), while the package's is current.
 
 numba is an extra (``solver``): the player's install runs the kernel ahead-of-time compiled
 (:mod:`foursquare.kernel.compiled`) and has no numba. :func:`njit` is then a stand-in whose functions
@@ -28,6 +29,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterable
 from functools import cache
 from importlib.util import find_spec
@@ -37,7 +40,7 @@ from typing import Any, TypeVar
 
 from foursquare.cards import DECK_SIZE, SUITS
 from foursquare.engine import GRID, MAX_FACE_DOWN, PILE_CAP, WINNING_CELLS
-from foursquare.files import FileWriteError, write_text
+from foursquare.files import FileWriteError, atomic_path, write_text
 
 STAMP_NAME = "foursquare.fingerprint"
 #: The folder, beside a compiled module, that holds the on-disk cache of its functions (:func:`use_package_cache`).
@@ -158,17 +161,18 @@ def in_package(path: str | Path) -> bool:
 def package_locator() -> type:
     """numba's cache locator for this package's functions, ``PackageCacheLocator``: made once, when first asked
     for (it needs numba, an extra: not imported with this module)."""
-    from numba.core import caching
+    from numba.core import caching, config
 
     class PackageCacheLocator(caching._CacheLocator):
-        """numba's cache of a function of this package: in the ``_jit`` folder beside its module, the source
-        checked by its content's digest. None (numba's next locator) for other files, or a folder that cannot be
-        written (a package installed read-only)."""
+        """numba's cache of a function of this package, the source checked by its content's digest: in the
+        ``_jit`` folder beside its module, or where ``NUMBA_CACHE_DIR`` says, or in numba's user-wide folder if
+        the package cannot be written (those two filled from the package's first: :func:`seed`). None (numba's
+        next locator) for another file."""
 
-        def __init__(self, py_func: Callable[..., Any], py_file: str) -> None:
+        def __init__(self, py_func: Callable[..., Any], py_file: str, cache_path: str) -> None:
             self._py_file = py_file
             self._lineno = py_func.__code__.co_firstlineno
-            self._cache_path = str(Path(py_file).parent / CACHE_FOLDER)
+            self._cache_path = cache_path
 
         def get_cache_path(self) -> str:
             return self._cache_path
@@ -183,14 +187,77 @@ def package_locator() -> type:
         def from_function(cls, py_func: Callable[..., Any], py_file: str) -> Any:
             if not (os.path.isfile(py_file) and in_package(py_file)):
                 return None
-            locator = cls(py_func, py_file)
+            shipped = Path(py_file).parent / CACHE_FOLDER
+            if getattr(config, "CACHE_DIR", ""):  # NUMBA_CACHE_DIR (numba sets it when its config loads)
+                where = _numba_class(caching, "UserProvidedCacheLocator")(py_func, py_file).get_cache_path()
+            elif _writable(shipped):
+                where = str(shipped)
+            else:
+                where = _numba_class(caching, "UserWideCacheLocator")(py_func, py_file).get_cache_path()
+            locator = cls(py_func, py_file, where)
             try:
                 locator.ensure_cache_path()  # type: ignore[no-untyped-call]
             except OSError:
                 return None
+            if Path(where) != shipped:
+                seed(str(shipped), where)
             return locator
 
     return PackageCacheLocator
+
+
+def _writable(folder: Path) -> bool:
+    """Whether ``folder`` is, or can be made, a folder this process can write in."""
+    try:
+        folder.mkdir(exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
+
+
+@cache
+def seed(shipped: str, target: str) -> bool:
+    """Fill the cache folder ``target`` from ``shipped``, the ``_jit`` folder of a subpackage (the build's cache),
+    if ``shipped`` is current (its fingerprint is that of the subpackage's sources); return whether it did. Once
+    per process and folder.
+
+    ``target`` keeps what it has while its fingerprint is the same (the functions it compiled since, for other
+    types too); the functions it lacks are copied, each index after the data it names. A ``target`` of other
+    sources (another version's) is emptied first, and takes the fingerprint last: :func:`refresh` would otherwise
+    flush what was just copied, or keep what another version compiled.
+    """
+    source, folder = Path(shipped), Path(target)
+    try:
+        stamp = (source / STAMP_NAME).read_text()
+        if stamp != fingerprint(package_sources(str(source.parent / "__init__.py"))):
+            return False  # a checkout edited since its cache was filled: refresh flushes that one in its turn
+        indexes = sorted(source.glob("*.nbi"))
+    except OSError:
+        return False  # nothing shipped
+    with contextlib.suppress(OSError, FileWriteError):
+        try:
+            same = (folder / STAMP_NAME).read_text() == stamp
+        except FileNotFoundError:
+            same = False
+        if not same:
+            for old in [*folder.glob("*.nbi"), *folder.glob("*.nbc")]:
+                old.unlink(missing_ok=True)
+        for index in indexes:
+            if same and (folder / index.name).exists():
+                continue
+            for part in [*source.glob(f"{glob_escape(index.stem)}.*.nbc"), index]:
+                with atomic_path(folder / part.name) as temporary:
+                    shutil.copyfile(part, temporary)
+        if not same:
+            write_text(folder / STAMP_NAME, stamp)
+        return True
+    return False
+
+
+def glob_escape(text: str) -> str:
+    """``text`` matched literally by :meth:`Path.glob` (a function's qualified name may hold ``[``)."""
+    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
 
 
 def _numba_class(module: ModuleType, name: str) -> Any:
@@ -199,16 +266,13 @@ def _numba_class(module: ModuleType, name: str) -> Any:
 
 
 def use_package_cache() -> None:
-    """Have numba cache the functions of this package's modules with :func:`package_locator`'s, right after the
-    folder ``NUMBA_CACHE_DIR`` names (which still wins) and before numba's own locators. Each module that compiles
-    with ``cache=True`` calls it before its decorators run (numba picks a function's locator then); calls after the
-    first do nothing."""
+    """Have numba cache the functions of this package's modules with :func:`package_locator`'s, before numba's own
+    locators (it honours ``NUMBA_CACHE_DIR`` itself, and fills that folder from the package's). Each module that
+    compiles with ``cache=True`` calls it before its decorators run (numba picks a function's locator then); calls
+    after the first do nothing."""
     from numba.core import caching
 
-    implementation = _numba_class(caching, "CacheImpl")
-    classes: list[type] = implementation._locator_classes
+    classes: list[type] = _numba_class(caching, "CacheImpl")._locator_classes
     locator = package_locator()
-    if locator in classes:
-        return
-    user_provided = _numba_class(caching, "UserProvidedCacheLocator")
-    classes.insert(classes.index(user_provided) + 1 if user_provided in classes else 0, locator)
+    if locator not in classes:
+        classes.insert(0, locator)
