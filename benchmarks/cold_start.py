@@ -7,7 +7,8 @@ from it: the player's (no extra: the hint and autoplay) and one with the ``web``
 the expert, ``analyze`` and the server). ``--ref`` builds a commit instead of the work tree (``git archive``).
 A command's time is the whole process's, start-up included. The server's is the
 ``POST /api/games {"winnable": true}`` after ``/readyz`` first answers ready, then a second one on the same
-server: the first winnable deal of a fresh server against a warm one. ``--sizes`` also installs the wheel with each
+server: the first winnable deal of a fresh server against a warm one; then a second server's first on the same
+install, which starts its worker as the first did but compiles nothing. ``--sizes`` also installs the wheel with each
 extra alone and prints site-packages' size (README.md, "Install"). docs/performance.md, "Cold start", reports it::
 
     python benchmarks/cold_start.py [--sizes] [--ref HEAD]
@@ -72,7 +73,7 @@ def build_wheel(folder: Path, source: Path) -> tuple[Path, float, str]:
     builder = folder / "builder"
     venv.create(builder, with_pip=True)
     started = time.perf_counter()
-    log = subprocess.run(
+    built = subprocess.run(
         [
             str(builder / "bin" / "python"),
             "-m",
@@ -90,8 +91,8 @@ def build_wheel(folder: Path, source: Path) -> tuple[Path, float, str]:
         capture_output=True,
         text=True,
         env={**os.environ, "PIP_CONSTRAINT": str(LOCK)},
-    ).stdout
-    said = re.findall(r"foursquare: (.*)", log)
+    )
+    said = re.findall(r"foursquare: (.*)", built.stdout + built.stderr)
     return next(folder.glob("foursquare_solitaire-*.whl")), time.perf_counter() - started, "; ".join(said)
 
 
@@ -213,10 +214,18 @@ def main() -> int:
     for name, command in commands.items():
         first, warm = timed(command, env), timed(command, env)
         print(f"{name:40} {first:8.2f} {warm:8.2f} {first / warm:6.2f}")
+    # The fresh install's first server against its warm second request, then a second server on the same install:
+    # its first deal waits for its worker's start as the first server's did (/readyz does not wait for the workers),
+    # but for no compile, whose cost is then the difference of the two first deals.
     ready, first, warm = server_deals(web, folder, env)
     print(
         f"{'server: first winnable deal after ready':40} {first:8.2f} {warm:8.2f} {first / warm:6.2f}"
         f"   (ready after {ready:.1f} s)"
+    )
+    again_ready, again, _ = server_deals(web, folder, env)
+    print(
+        f"{'  a second server: its first deal':40} {again:8.2f} {'':8} {first / again:6.2f}"
+        f"   (ready after {again_ready:.1f} s; the ratio is the first server's first deal to this one)"
     )
     print(
         f"site-packages: player's install {site_packages_mb(folder / 'player'):.0f} MB, "
