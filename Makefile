@@ -60,8 +60,10 @@ test-install: $(VENV)/.test-installed
 play: install
 	$(BIN)/foursquare play
 
+# The build fills the solver's numba cache (setup.py) with the lock's numba, the one installed (PIP_CONSTRAINT reaches
+# the build's own environment, --constraint does not): the server's first winnable deal then compiles nothing.
 $(VENV)/.web-installed: pyproject.toml $(LOCK) $(COMPILED) | $(BIN)/python
-	$(PIP) -e '.[web]'
+	PIP_CONSTRAINT=$(CURDIR)/$(LOCK) $(PIP) -e '.[web]'
 	touch $@
 
 serve: $(VENV)/.web-installed

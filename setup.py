@@ -11,7 +11,9 @@ Then the solver: numba compiles it just in time (``cache=True``), so the build r
 fills, in the package's ``_jit`` folders (:func:`foursquare.jitcache.use_package_cache`, which checks the sources by
 their content: the install leaves it current). The first ``solve`` of a fresh install, and a fresh server's first
 winnable deal, then load the solver instead of compiling it. It takes a minute or two of the build, and is for this
-machine's processor and the build's numba: a runtime with another numba compiles as before. Set
+machine's processor and the build's numba: a runtime with another numba compiles as before (pip gives its
+``--constraint`` files to the install, not to the build's isolated environment: ``PIP_CONSTRAINT``, or pip's
+``--build-constraint``, with the same file makes them agree; unconstrained, both take the newest numba). Set
 ``FOURSQUARE_SOLVER_CACHE=0`` to skip it (an install without numba at run time, a test's build); a wheel for other
 processors (``FOURSQUARE_TARGET_CPU``) skips it too.
 """
