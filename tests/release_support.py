@@ -1,9 +1,12 @@
 """The release as people take it, made once per test run and shared by every test worker: the sdist and the wheel
-``python -m build`` makes, and the wheel installed alone in a fresh venv (the core, no extra).
+``python -m build`` makes, and the wheel installed alone in a fresh venv (the core, no extra): the player's install.
 
 Each takes minutes (the build's isolated environments, the kernel compiled ahead of time, pip installing the
-dependencies), so a module that needs them calls :func:`release` or :func:`core_venv` rather than making its own.
-Never install anything into the shared venv: another module's test would no longer see the core alone.
+dependencies), so a module that needs them calls :func:`release` or :func:`core_venv` rather than making its own:
+``tests/test_release.py`` (the archives, the installed wheel's games), ``tests/test_light_install.py`` (the
+install's size, the hint on the compiled kernel, the lesson) and ``tests/test_extras.py`` (a command of a missing
+extra) share one build and one venv, where each made its own before (three compiles of the kernel, about 40 s of a
+core each). Never install anything into the shared venv: another module's test would no longer see the core alone.
 """
 
 from __future__ import annotations
@@ -53,7 +56,9 @@ def outside(**env: str) -> dict[str, str]:
 def _build(out: Path) -> None:
     built = subprocess.run(
         [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
-        env={**os.environ, "PIP_CONSTRAINT": str(LOCK)},
+        # The solver's numba cache (FOURSQUARE_SOLVER_CACHE, when setup.py fills it) is for installs with the solver
+        # extra: the core venv has no numba, and no test here reads the cache, so the build skips it.
+        env={**os.environ, "PIP_CONSTRAINT": str(LOCK), "FOURSQUARE_SOLVER_CACHE": "0"},
         capture_output=True,
         text=True,
         timeout=GUARD,

@@ -1,14 +1,14 @@
 """The core installs alone: a command whose extra is missing says in one line which extra to install (exit 2).
 
-The fast tests hide an extra's modules from the check in this process; the slow one builds a fresh venv with
-``pip install .`` and no extra, plays a game there in line mode and asks it to serve.
+The fast tests hide an extra's modules from the check in this process; the slow one plays a game in line mode in a
+fresh venv with the package and no extra, and asks it to serve: the wheel built from the checkout, installed alone
+once per test run and shared with tests/test_release.py and tests/test_light_install.py (tests/release_support.py).
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
-import venv
 from collections.abc import Iterator
 from importlib.machinery import ModuleSpec
 from pathlib import Path
@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from foursquare.cli import extras, main
-
-ROOT = Path(__file__).resolve().parent.parent
+from release_support import core_venv
 
 
 @pytest.fixture
@@ -96,13 +95,11 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.slow
-def test_pip_install_without_extras_plays_and_names_the_extra_to_serve(tmp_path: Path) -> None:
-    home = tmp_path / "venv"
-    venv.create(home, with_pip=True)
-    python = str(home / "bin" / "python")
-    lock = ROOT / "requirements" / "ci.txt"
-    install = [python, "-m", "pip", "install", "--quiet", "--constraint", str(lock), str(ROOT)]
-    subprocess.run(install, check=True, timeout=1800, cwd=tmp_path)
+def test_pip_install_without_extras_plays_and_names_the_extra_to_serve(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    bin_ = core_venv(tmp_path_factory)
+    python = str(bin_ / "python")
     listed = subprocess.run([python, "-m", "pip", "list"], check=True, capture_output=True, text=True).stdout
     installed = {line.split()[0].lower() for line in listed.splitlines()[2:]}
     assert "foursquare-solitaire" in installed
@@ -110,7 +107,7 @@ def test_pip_install_without_extras_plays_and_names_the_extra_to_serve(tmp_path:
 
     env = {**os.environ, "FOURSQUARE_DATA_DIR": str(tmp_path / "data"), "LANG": "C.UTF-8"}
     env.pop("LANGUAGE", None)
-    foursquare = str(home / "bin" / "foursquare")
+    foursquare = str(bin_ / "foursquare")
     played = subprocess.run(
         [foursquare, "play", "--deal", "1"], input="D4\nD5\nq\n", env=env, capture_output=True, text=True, timeout=600
     )

@@ -1,9 +1,11 @@
-"""The player's install: ``pip install`` of the checkout with no extra is light (site-packages at most 250 MB, no
-numba, llvmlite nor OR-Tools), and the hint, the lesson and the terminal game work there — the hint from the kernel
-compiled when the package was built (docs/performance.md, "Cold start").
+"""The player's install: ``pip install`` with no extra is light (site-packages at most 250 MB, no numba, llvmlite nor
+OR-Tools), and the hint, the lesson and the terminal game work there — the hint from the kernel compiled when the
+package was built (docs/performance.md, "Cold start").
 
-One fresh virtual environment for the module (pip's cache makes it quick; the kernel's compile takes a minute or
-two), installed from a copy of the checkout's files so that the build writes nothing into the checkout.
+The install is the wheel that ``python -m build`` makes from the checkout (through its sdist), installed alone in a
+fresh venv: what ``pip install foursquare-solitaire`` gives a player, and what ``pip install .`` of the checkout
+builds too. It is made once per test run and shared with tests/test_release.py and tests/test_extras.py
+(tests/release_support.py): a build of the package compiles the kernel, about 40 s of a core.
 """
 
 from __future__ import annotations
@@ -11,9 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import subprocess
-import venv
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,9 +23,8 @@ from foursquare import record
 from foursquare.engine import Game, Move
 from foursquare.players import hint
 from pty_support import Terminal
+from release_support import core_venv
 
-ROOT = Path(__file__).resolve().parent.parent
-LOCK = ROOT / "requirements" / "ci.txt"
 MAX_SITE_PACKAGES = 250 * 1024 * 1024  # bytes: the issue's bound on the player's install
 EXTRAS_ONLY = {"numba", "llvmlite", "ortools", "pandas", "fastapi", "uvicorn", "distributed", "matplotlib", "gymnasium"}
 
@@ -45,34 +44,18 @@ class Install:
         env.pop("LANGUAGE", None)
         env.pop("FOURSQUARE_KERNEL", None)
         return subprocess.run(
-            [str(self.bin / "foursquare"), *args], env=env, capture_output=True, text=True, timeout=600,
+            [str(self.bin / "foursquare"), *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
             **options,  # type: ignore[call-overload]
         )
 
 
-def checkout_copy(target: Path) -> Path:
-    """The checkout's files as git sees them (tracked, and new ones not ignored): no build, no compiled module."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT, check=True,
-        capture_output=True,
-    ).stdout.decode().split("\0")
-    for name in filter(None, listed):
-        source = ROOT / name
-        if source.is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name)
-    return target
-
-
 @pytest.fixture(scope="module")
-def install(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Install]:
-    base = tmp_path_factory.mktemp("light")
-    home = base / "venv"
-    venv.create(home, with_pip=True)
-    source = checkout_copy(base / "checkout")
-    command = [str(home / "bin" / "python"), "-m", "pip", "install", "--quiet", "--constraint", str(LOCK), str(source)]
-    subprocess.run(command, check=True, timeout=1800, cwd=base)
-    yield Install(home)
+def install(tmp_path_factory: pytest.TempPathFactory) -> Install:
+    return Install(core_venv(tmp_path_factory).parent)
 
 
 def size(folder: Path) -> int:
@@ -82,7 +65,9 @@ def size(folder: Path) -> int:
 def test_the_install_is_light_and_has_no_compiler(install: Install) -> None:
     assert size(install.site_packages) <= MAX_SITE_PACKAGES
     listed = subprocess.run(
-        [str(install.bin / "python"), "-m", "pip", "list", "--format", "json"], check=True, capture_output=True,
+        [str(install.bin / "python"), "-m", "pip", "list", "--format", "json"],
+        check=True,
+        capture_output=True,
         text=True,
     ).stdout
     installed = {entry["name"].lower() for entry in json.loads(listed)}
