@@ -300,15 +300,19 @@ class LazyCommands(argparse._SubParsersAction):  # type: ignore[type-arg]
                 finish(parser)
 
     def add_parser(self, name: str, **kwargs: Any) -> Any:
-        """A declared command's parser: its help line stays the declared one (the tests check they agree)."""
-        if not isinstance(dict.get(self._name_parser_map, name), _Pending):
+        """A declared command's parser, built by argparse's own ``add_parser`` in its declared place; its help line
+        stays the declared one (the tests check they agree)."""
+        parsers = self._name_parser_map
+        if isinstance(dict.get(parsers, name), _Pending):
+            kwargs.pop("help", None)  # listed already
+            order = list(parsers)
+            dict.__delitem__(parsers, name)
             parser = super().add_parser(name, **kwargs)
+            built = dict(dict.items(parsers))
+            dict.clear(parsers)
+            dict.update(parsers, {key: built[key] for key in order + [key for key in built if key not in order]})
         else:
-            kwargs.pop("help", None)
-            if kwargs.get("prog") is None:
-                kwargs["prog"] = f"{self._prog_prefix} {name}"
-            parser = self._parser_class(**kwargs)
-            dict.__setitem__(self._name_parser_map, name, parser)
+            parser = super().add_parser(name, **kwargs)
         self._built.append(parser)
         return parser
 
