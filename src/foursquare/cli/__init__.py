@@ -2,7 +2,10 @@
 
 A command module has ``register(subparsers)``, which adds its parsers and sets ``run`` on each to the
 function that carries the command out from the parsed options. Library modules never see argparse:
-a command reads its options, calls the library, and prints.
+a command reads its options, calls the library, and prints. Each command is also named in :data:`COMMANDS`
+with its module and help line: the module is imported only when its command runs or its help is asked for, so
+that every command starts in a fraction of a second (issue 43; tests/test_startup.py). A command module imports
+what only running needs (the store, rich, numpy…) inside its ``run`` functions.
 
 Exit status: 0 success, 1 an internal error (a bug: please report it), 2 bad input or usage, and when a
 signal stops the command, 128 and the signal's number: 130 after Ctrl-C (SIGINT), 143 after SIGTERM, 129 after
