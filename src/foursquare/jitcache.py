@@ -190,7 +190,7 @@ def package_locator() -> type:
             shipped = Path(py_file).parent / CACHE_FOLDER
             if getattr(config, "CACHE_DIR", ""):  # NUMBA_CACHE_DIR (numba sets it when its config loads)
                 where = _numba_class(caching, "UserProvidedCacheLocator")(py_func, py_file).get_cache_path()
-            elif _writable(shipped):
+            elif _writable(str(shipped)):
                 where = str(shipped)
             else:
                 where = _numba_class(caching, "UserWideCacheLocator")(py_func, py_file).get_cache_path()
@@ -206,10 +206,11 @@ def package_locator() -> type:
     return PackageCacheLocator
 
 
-def _writable(folder: Path) -> bool:
-    """Whether ``folder`` is, or can be made, a folder this process can write in."""
+@cache
+def _writable(folder: str) -> bool:
+    """Whether ``folder`` is, or can be made, a folder this process can write in (asked once per process)."""
     try:
-        folder.mkdir(exist_ok=True)
+        Path(folder).mkdir(exist_ok=True)
         tempfile.TemporaryFile(dir=folder).close()
     except OSError:
         return False
@@ -246,7 +247,7 @@ def seed(shipped: str, target: str) -> bool:
         for index in indexes:
             if same and (folder / index.name).exists():
                 continue
-            for part in [*source.glob(f"{glob_escape(index.stem)}.*.nbc"), index]:
+            for part in [*source.glob(f"{_glob_escape(index.stem)}.*.nbc"), index]:
                 with atomic_path(folder / part.name) as temporary:
                     shutil.copyfile(part, temporary)
         if not same:
@@ -255,7 +256,7 @@ def seed(shipped: str, target: str) -> bool:
     return False
 
 
-def glob_escape(text: str) -> str:
+def _glob_escape(text: str) -> str:
     """``text`` matched literally by :meth:`Path.glob` (a function's qualified name may hold ``[``)."""
     return "".join(f"[{c}]" if c in "*?[" else c for c in text)
 
