@@ -8,8 +8,9 @@ LLVM processor name, ``generic`` for any x86-64) to build a wheel for others.
 
 Then the solver: numba compiles it just in time (``cache=True``), so the build runs it once
 (:func:`foursquare.solver.warm_up`, in a process of its own on the built package) and the wheel ships the cache it
-fills, in the package's ``_jit`` folders (:func:`foursquare.jitcache.use_package_cache`, which checks the sources by
-their content: the install leaves it current). The first ``solve`` of a fresh install, and a fresh server's first
+fills (what Python loads of it: about 5 MB), in the package's ``_jit`` folders
+(:func:`foursquare.jitcache.use_package_cache`, which checks the sources by their content: the install leaves it
+current). The first ``solve`` of a fresh install, and a fresh server's first
 winnable deal, then load the solver instead of compiling it. It takes a minute or two of the build, and is for this
 machine's processor and the build's numba: a runtime with another numba compiles as before (pip gives its
 ``--constraint`` files to the install, not to the build's isolated environment: ``PIP_CONSTRAINT``, or pip's
@@ -61,10 +62,42 @@ def kernel_extension() -> tuple[Extension, type]:
     return extension, build_ext.build_ext
 
 
-def fill_solver_cache(root: Path) -> None:
+#: The build's fill of the solver's cache: numba compiles every function the solver's entry points call, each cached.
+FILL = "from foursquare.solver import warm_up; warm_up()"
+#: Then, in a fresh process, the cache's functions that Python calls load it (each holds the machine code of what it
+#: calls, inlined or linked in): the others' entries, which no process loads unless it compiles a caller anew, are
+#: dropped from the wheel (three quarters of the cache's 17 MB, which every install, the player's too, would hold).
+PRUNE = """
+import sys
+from pathlib import Path
+from numba.core.dispatcher import Dispatcher
+from foursquare.solver import warm_up
+warm_up()
+kept = dropped = 0
+for name, module in list(sys.modules.items()):
+    if not name.startswith("foursquare."):
+        continue
+    for function in list(vars(module).values()):
+        if not (isinstance(function, Dispatcher) and function.py_func.__module__ == name):
+            continue
+        folder, base = Path(function.stats.cache_path), function._cache._impl.filename_base
+        files = [folder / f"{base}.nbi", *folder.glob(f"{base}.*.nbc")]
+        size = sum(path.stat().st_size for path in files if path.exists())
+        if sum(function.stats.cache_hits.values()) or not folder.is_relative_to(Path.cwd()):
+            kept += size
+            continue
+        for path in files:
+            path.unlink(missing_ok=True)
+        dropped += size
+print(f"{kept / 2**20:.1f} MB kept, {dropped / 2**20:.1f} MB of functions that Python does not call dropped")
+"""
+
+
+def fill_solver_cache(root: Path, prune: bool = True) -> None:
     """Compile the solver into the on-disk cache of the package under ``root`` (the build's copy, or the checkout
-    for an editable install), in a process of its own that imports that copy; a failure only warns (the solver
-    then compiles on first use, as without the cache)."""
+    for an editable install), in a process of its own that imports that copy, then keep only what Python loads
+    (:data:`PRUNE`, if ``prune``: not in a checkout, whose cache the tests' own compiles use too); a failure only
+    warns (the solver then compiles on first use, as without the cache)."""
     import llvmlite.binding as llvm
     import numba
 
@@ -87,17 +120,17 @@ def fill_solver_cache(root: Path) -> None:
     )
     started, cpu = time.perf_counter(), _children_cpu()
     try:
-        subprocess.run(
-            [sys.executable, "-c", "from foursquare.solver import warm_up; warm_up()"],
-            cwd=root,
-            env=environment,
-            check=True,
-        )
+        subprocess.run([sys.executable, "-c", FILL], cwd=root, env=environment, check=True)
+        kept = "all kept"
+        if prune:
+            kept = subprocess.run(
+                [sys.executable, "-c", PRUNE], cwd=root, env=environment, check=True, capture_output=True, text=True
+            ).stdout.strip()
     except (OSError, subprocess.CalledProcessError) as error:
         print(f"foursquare: warning: the solver's cache is not filled ({error}): it compiles on first use", flush=True)
         return
     seconds, cpu = time.perf_counter() - started, _children_cpu() - cpu
-    print(f"foursquare: the solver's cache is filled ({seconds:.0f} s, {cpu:.0f} s of CPU)", flush=True)
+    print(f"foursquare: the solver's cache is filled ({seconds:.0f} s, {cpu:.0f} s of CPU; {kept})", flush=True)
 
 
 def _children_cpu() -> float:
@@ -112,7 +145,10 @@ def build_with_cache(base: type) -> type:
     class BuildExtension(base):  # type: ignore[misc, valid-type]
         def run(self) -> None:
             super().run()
-            fill_solver_cache(SOURCE if self.inplace else Path(self.build_lib))
+            if self.inplace:  # an editable install: the checkout's own cache
+                fill_solver_cache(SOURCE, prune=False)
+            else:
+                fill_solver_cache(Path(self.build_lib).resolve())
 
     return BuildExtension
 
