@@ -153,8 +153,30 @@ def build_with_cache(base: type) -> type:
     return BuildExtension
 
 
+def build_with_catalogues() -> type:
+    """setuptools' ``build_py`` followed by the message catalogues' compilation (:mod:`foursquare.i18n.compile`,
+    Babel's reading of each PO file written as JSON beside it): in the package it builds, so that a wheel holds
+    them, or in the checkout for an editable install; a command then reads them without Babel."""
+    from setuptools.command.build_py import build_py
+
+    class BuildPackage(build_py):  # type: ignore[misc]
+        def run(self) -> None:
+            super().run()
+            from foursquare.i18n.compile import compile_all
+
+            package = SOURCE / "foursquare" if self.editable_mode else Path(self.build_lib).resolve() / "foursquare"
+            compiled = compile_all(package / "locale")
+            print(f"foursquare: {len(compiled)} message catalogues compiled in {package / 'locale'}", flush=True)
+
+    return BuildPackage
+
+
 extension, build_command = kernel_extension()
 build_command = build_with_cache(build_command)
 # The data files are pyproject.toml's package-data, listed there: setuptools' search of the manifest for more would
 # meet numba's C sources of the extension (absolute paths, outside the project) and refuse them.
-setup(ext_modules=[extension], cmdclass={"build_ext": build_command}, include_package_data=False)
+setup(
+    ext_modules=[extension],
+    cmdclass={"build_ext": build_command, "build_py": build_with_catalogues()},
+    include_package_data=False,
+)

@@ -3,8 +3,9 @@
 What a start costs is what it imports and reads, so these tests say what it must not: ``--version`` and ``--help``
 load no command's module, no rich, numpy, numba, store, web framework nor Babel's catalogue reader, and a
 command's ``--help`` loads its own module and nothing heavy. The command line is built lazily
-(:class:`foursquare.cli.parser.LazyCommands`): its help is checked to be the eagerly built one's in every language,
-and the catalogues' own reader to give what Babel's gives. benchmarks/startup.py measures the times.
+(:class:`foursquare.cli.parser.LazyCommands`): its help is checked to be the eagerly built one's in every language.
+The catalogues are loaded as the build compiled them (:mod:`foursquare.i18n.compile`): checked to be Babel's
+reading of each, and not read once the catalogue has changed. benchmarks/startup.py measures the times.
 """
 
 from __future__ import annotations
@@ -20,8 +21,19 @@ from pathlib import Path
 import pytest
 
 from foursquare.cli import COMMAND_GROUPS, COMMANDS, build_parser
-from foursquare.i18n import LANGUAGES, PSEUDO, translator
-from foursquare.i18n.catalogue import TEMPLATE, Entry, _entry, read_catalogue, read_entries
+from foursquare.i18n import ENGLISH, LANGUAGES, PSEUDO, Language, translator
+from foursquare.i18n.catalogue import (
+    COMPILED_FORMAT,
+    TEMPLATE,
+    CatalogueError,
+    compiled_path,
+    load,
+    po_path,
+    read_messages,
+    stamp,
+    translations,
+)
+from foursquare.i18n.compile import compile_all, compile_catalogue
 
 #: What no start loads unless its command needs it (prefixes of module names).
 HEAVY = (
@@ -58,14 +70,20 @@ print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 """
 
 
-def loaded(*arguments: str) -> list[str]:
+@pytest.fixture(autouse=True, scope="module")
+def compiled_catalogues() -> None:
+    """The catalogues compiled as an install compiles them (a checkout's may be missing or stale)."""
+    compile_all()
+
+
+def loaded(*arguments: str, language: str = "C.UTF-8") -> list[str]:
     """The modules a fresh ``foursquare ARGUMENTS`` has loaded when it ends."""
     done = subprocess.run(
         [sys.executable, "-c", PROBE, *arguments],
         capture_output=True,
         text=True,
         check=True,
-        env={**ENVIRONMENT, "LANG": "C.UTF-8", "COLUMNS": "80"},
+        env={**ENVIRONMENT, "LANG": language, "COLUMNS": "80"},
     )
     assert done.stdout, done.stderr
     found: list[str] = json.loads(done.stderr.splitlines()[-1])
@@ -79,6 +97,11 @@ def matching(modules: list[str], prefixes: tuple[str, ...]) -> list[str]:
 @pytest.mark.parametrize("arguments", [("--version",), ("--help",), ()], ids=["--version", "--help", "bare"])
 def test_version_and_help_load_nothing_heavy(arguments: tuple[str, ...]) -> None:
     assert matching(loaded(*arguments), NOT_AT_START) == []
+
+
+def test_help_in_a_language_with_plurals_loads_no_babel() -> None:
+    """The compiled catalogues hold the plural forms by CLDR category: no Babel to read them."""
+    assert matching(loaded("--help", language="hr_HR.UTF-8"), NOT_AT_START) == []
 
 
 @pytest.mark.parametrize("command", [*(name for name, _, _ in COMMANDS), "rl dataset", "study run"])
@@ -140,31 +163,49 @@ def test_serve_names_the_stores_variable() -> None:
     assert serve.DATABASE_ENV == DATABASE_ENV
 
 
-def catalogue_paths() -> list[tuple[Path, str | None]]:
-    from foursquare.i18n.catalogue import po_path
-
-    return [(TEMPLATE, None)] + [(po_path(code), language.cldr) for code, language in LANGUAGES.items() if code != "en"]
+def catalogue_paths() -> list[tuple[Path, Language | None]]:
+    return [(TEMPLATE, None)] + [(po_path(code), language) for code, language in LANGUAGES.items() if code != "en"]
 
 
-@pytest.mark.parametrize("path, locale", catalogue_paths(), ids=lambda value: getattr(value, "name", value))
-def test_the_catalogue_reader_reads_what_babel_reads(path: Path, locale: str | None) -> None:
-    babel = [_entry(message) for message in read_catalogue(path, locale=locale) if message.id]
-    ours = [entry for entry in read_entries(path, locale=locale) if entry.id]
-    assert len(ours) > 1000
-    assert ours == babel
+@pytest.mark.parametrize("path, language", catalogue_paths(), ids=lambda value: getattr(value, "code", "template"))
+def test_the_compiled_catalogue_is_what_babel_reads(path: Path, language: Language | None) -> None:
+    """The build's JSON (compiled afresh by this module's fixture) holds Babel's reading, in the file's order, and
+    is what a command loads."""
+    babel = read_messages(path, language)
+    assert len(babel) > 1000
+    compiled = json.loads(compiled_path(path).read_text(encoding="utf-8"))
+    assert compiled["sha256"] == stamp(path.read_bytes())
+    assert list(compiled["messages"].items()) == list(babel.items())
+    assert list(load(path, language).items()) == list(babel.items())
+    plural = next(value for value in babel.values() if isinstance(value, dict))
+    assert tuple(plural) == (language or ENGLISH).plural_categories
 
 
-def test_what_the_reader_does_not_know_babel_reads(tmp_path: Path) -> None:
-    from foursquare.i18n.catalogue import CatalogueError
-
-    obsolete = tmp_path / "obsolete.po"
-    obsolete.write_text(
-        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
-        'msgctxt "a.b"\nmsgid "A \\"b\\"\\n"\nmsgstr "c"\n\n#~ msgctxt "old"\n#~ msgid "Old"\n#~ msgstr "d"\n',
-        encoding="utf-8",
+def test_a_stale_or_broken_compiled_catalogue_is_not_read(tmp_path: Path) -> None:
+    """A catalogue edited since it was compiled is read by Babel, and nothing is written at run time."""
+    source = tmp_path / "foursquare.po"
+    source.write_bytes(po_path("hr").read_bytes())
+    language = LANGUAGES["hr"]
+    compiled = compile_catalogue(source, language)
+    assert compiled == compiled_path(source) and load(source, language) == translations("hr")
+    source.write_text(
+        source.read_text(encoding="utf-8").replace('msgstr "Statistika"', 'msgstr "Statistika!"', 1), encoding="utf-8"
     )
-    assert [entry for entry in read_entries(obsolete) if entry.id] == [Entry("a.b", 'A "b"\n', "c", False)]
+    written = compiled.read_bytes()
+    edited = load(source, language)
+    assert edited != translations("hr") and edited == read_messages(source, language)
+    assert sum(edited[key] != value for key, value in translations("hr").items()) == 1
+    assert compiled.read_bytes() == written
+    for broken in ("{", '{"format": 0}', json.dumps({"format": COMPILED_FORMAT})):
+        compiled.write_text(broken, encoding="utf-8")
+        assert load(source, language) == edited
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["foursquare.po", "foursquare.po.json"]
+
+
+def test_a_missing_or_malformed_catalogue_is_named(tmp_path: Path) -> None:
     broken = tmp_path / "broken.po"
     broken.write_text('msgctxt "a"\nmsgid "b"\nmsgstr[0] "c"\nmsgstr "d"\nnonsense\n', encoding="utf-8")
     with pytest.raises(CatalogueError, match="malformed"):
-        read_entries(broken)
+        load(broken)
+    with pytest.raises(CatalogueError, match="cannot read"):
+        load(tmp_path / "missing.po")

@@ -6,23 +6,24 @@ A message's key is its ``msgctxt``; its English text is the ``msgid`` (and ``msg
 message's ``msgstr[i]`` follow the CLDR categories of the language in ``plural_categories`` order, which the
 file's ``Plural-Forms`` header states for translators' tools.
 
-A command reads a catalogue at each start, so the files are read by :func:`read_entries`, a reader of the PO
-syntax the catalogues use, in a quarter of the time that importing Babel's ``read_po`` and reading with it take
-(docs/performance.md, "Start-up"). Anything else in a file (an obsolete ``#~`` entry, a line it does not know) is
-left to Babel's reader, which also names what is wrong with a malformed file; tests/test_startup.py checks that
-both readers give the same messages for every shipped catalogue.
+Babel reads the files (:func:`read_catalogue`), but importing and running its reader takes a tenth of a second,
+more than a command may take to start (docs/performance.md, "Start-up"). So the build reads each file with Babel
+ahead of time (:mod:`foursquare.i18n.compile`, run by setup.py and the Makefile's installs) and writes the
+messages as the game uses them, as JSON beside it (``foursquare.po.json``), stamped with the SHA-256 of the file
+it was read from. A command loads that (:func:`load`) when its stamp is the file's; otherwise (a fresh checkout,
+an edited catalogue) it reads the file with Babel, correct but slower, and writes nothing.
 """
 
 from __future__ import annotations
 
-import re
+import hashlib
+import json
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
-    from babel.messages.catalog import Message as Message_
 
 from foursquare.errors import FoursquareError
 from foursquare.i18n.languages import ENGLISH, LANGUAGES, PSEUDO, Language
@@ -31,6 +32,8 @@ from foursquare.i18n.pseudo import pseudo_text
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DOMAIN = "foursquare"
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
+#: The compiled files' layout: a file of another is not read (it is compiled again).
+COMPILED_FORMAT = 1
 
 #: A message: its text, or for a plural message its forms by CLDR category (``{"one": …, "other": …}``).
 Message = str | dict[str, str]
@@ -44,8 +47,14 @@ def po_path(code: str) -> Path:
     return LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+def compiled_path(source: Path) -> Path:
+    """Where the compiled messages of a catalogue file are: beside it, ``foursquare.po.json``."""
+    return source.with_name(source.name + ".json")
+
+
 def read_catalogue(path: Path, locale: str | None = None) -> Catalog:
-    """The file as Babel reads it (slow: the tools' and the tests' reader, and the fallback of :func:`read_entries`)."""
+    """The file as Babel reads it (slow: the build's, the tools' and the tests' reader, and :func:`load`'s
+    fallback)."""
     from babel.messages.pofile import read_po
 
     try:
@@ -57,147 +66,71 @@ def read_catalogue(path: Path, locale: str | None = None) -> Catalog:
         raise CatalogueError(f"the message catalogue {path} is malformed: {error}") from error
 
 
-class Entry(NamedTuple):
-    """One message of a catalogue file, as :func:`read_entries` gives it (the fields of Babel's ``Message`` that
-    the game reads)."""
-
-    context: str | None
-    #: The ``msgid``, or for a plural message its ``msgid`` and ``msgid_plural``.
-    id: str | tuple[str, str]
-    #: The ``msgstr``, or for a plural message its ``msgstr[0]``, ``msgstr[1]``… in order.
-    string: str | tuple[str, ...]
-    fuzzy: bool
-
-
-def read_entries(path: Path, locale: str | None = None) -> list[Entry]:
-    """The messages of a catalogue file in order, the header (an empty ``msgid``) included, as Babel would read
-    them (:func:`read_catalogue`), which reads the files this reader does not."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        text = None  # Babel's reader says what is wrong, in the words the tests expect
-    found = None if text is None else _parse(text)
-    if found is not None:
+def read_messages(path: Path, language: Language | None = None) -> dict[str, Message]:
+    """The messages of a catalogue file as Babel reads them: for the template (``language`` None) every message
+    in English; for a language's file only what it translates (fuzzy and empty entries, and plural messages
+    missing a form, left out), plural forms by the language's CLDR categories."""
+    found: dict[str, Message] = {}
+    if language is None:
+        for message in read_catalogue(path):
+            if not message.id or not message.context:
+                continue
+            if isinstance(message.id, str):
+                found[message.context] = message.id
+            else:
+                found[message.context] = {"one": str(message.id[0]), "other": str(message.id[1])}
         return found
-    return [_entry(message) for message in read_catalogue(path, locale=locale)]
-
-
-def _entry(message: Message_) -> Entry:
-    """An entry of Babel's message, its plural forms' missing ones empty."""
-    msgid, string = message.id, message.string
-    if not isinstance(msgid, str):
-        msgid = (str(msgid[0]), str(msgid[1]))
-    if not isinstance(string, str):
-        string = tuple(str(form or "") for form in string or ())
-    return Entry(message.context, msgid, string, message.fuzzy)
-
-
-_KEYWORD = re.compile(r'(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s*(".*")$')
-_ESCAPED = re.compile(r'\\([\\abfnrtv"])')
-_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
-
-
-def _unquote(quoted: str) -> str | None:
-    """The text of one quoted piece (``"a \\"b\\""``), unescaped as Babel does; None if it is not one piece."""
-    if len(quoted) < 2 or quoted[0] != '"' or quoted[-1] != '"':
-        return None
-    inner = quoted[1:-1]
-    if "\\" not in inner:
-        return None if '"' in inner else inner
-    if '"' in _ESCAPED.sub("", inner):
-        return None
-    return _ESCAPED.sub(lambda match: _ESCAPES.get(match.group(1), match.group(1)), inner)
-
-
-def _parse(text: str) -> list[Entry] | None:
-    """The entries of a PO file in the syntax the catalogues use, or None for anything else."""
-    entries: list[Entry] = []
-    fields: dict[str, list[str]] = {}
-    forms: dict[int, list[str]] = {}
-    fuzzy = False
-    current: list[str] | None = None
-
-    def finish() -> bool:
-        nonlocal fuzzy, current
-        if not fields and not forms:
-            fuzzy, current = False, None
-            return True
-        if "msgid" not in fields or ("msgstr" in fields) == bool(forms) or ("msgid_plural" in fields) != bool(forms):
-            return False  # not an entry this reader knows
-        context = "".join(fields["msgctxt"]) if "msgctxt" in fields else None
-        msgid = "".join(fields["msgid"])
-        if forms:
-            if sorted(forms) != list(range(len(forms))):
-                return False
-            entries.append(
-                Entry(
-                    context,
-                    (msgid, "".join(fields["msgid_plural"])),
-                    tuple("".join(forms[index]) for index in range(len(forms))),
-                    fuzzy,
-                )
-            )
-        else:
-            entries.append(Entry(context, msgid, "".join(fields["msgstr"]), fuzzy))
-        fields.clear()
-        forms.clear()
-        fuzzy, current = False, None
-        return True
-
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line:
-            if not finish():
-                return None
+    categories = language.plural_categories
+    for message in read_catalogue(path, locale=language.cldr):
+        if not message.id or not message.context or message.fuzzy:
             continue
-        if line[0] == "#":
-            if line.startswith("#~"):
-                return None  # obsolete entries: Babel's
-            if ("msgstr" in fields or forms) and not finish():
-                return None
-            if line.startswith("#,") and "fuzzy" in (flag.strip() for flag in line[2:].split(",")):
-                fuzzy = True
+        if isinstance(message.id, str):
+            if message.string:
+                found[message.context] = str(message.string)
             continue
-        if line[0] == '"':
-            piece = _unquote(line)
-            if piece is None or current is None:
-                return None
-            current.append(piece)
-            continue
-        match = _KEYWORD.match(line)
-        if match is None:
-            return None
-        keyword, index, quoted = match.groups()
-        piece = _unquote(quoted)
-        if piece is None:
-            return None
-        if keyword in ("msgctxt", "msgid") and ("msgstr" in fields or forms) and not finish():
-            return None
-        if index is not None:
-            if int(index) in forms:
-                return None
-            current = forms[int(index)] = [piece]
-        else:
-            if keyword in fields:
-                return None
-            current = fields[keyword] = [piece]
-    if not finish():
+        string = message.string
+        forms = tuple(str(form or "") for form in (string if isinstance(string, tuple | list) else (string,)))
+        if len(forms) == len(categories) and all(forms):
+            found[message.context] = dict(zip(categories, forms, strict=True))
+    return found
+
+
+def stamp(data: bytes) -> str:
+    """The stamp of a catalogue file's content: its SHA-256, in hex."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def load(path: Path, language: Language | None = None) -> dict[str, Message]:
+    """:func:`read_messages` of a catalogue file, from its compiled file when that was compiled from this very
+    content (a few milliseconds, and no Babel), else read by Babel; nothing is written."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise CatalogueError(f"cannot read the message catalogue {path}: {error.strerror}") from error
+    compiled = _compiled(compiled_path(path))
+    if compiled is not None and compiled.get("sha256") == stamp(data):
+        messages: dict[str, Message] = compiled["messages"]
+        return messages
+    return read_messages(path, language)
+
+
+def _compiled(path: Path) -> dict[str, Any] | None:
+    """The content of a compiled file, or None when there is none (or not one of :data:`COMPILED_FORMAT`)."""
+    try:
+        content = json.loads(path.read_bytes())
+    except (OSError, ValueError):
         return None
-    return entries
+    if not isinstance(content, dict) or content.get("format") != COMPILED_FORMAT:
+        return None
+    if not isinstance(content.get("messages"), dict):
+        return None
+    return content
 
 
 @cache
 def english() -> dict[str, Message]:
     """Every message in English, from the template."""
-    messages: dict[str, Message] = {}
-    for message in read_entries(TEMPLATE):
-        if not message.id or not message.context:
-            continue
-        if isinstance(message.id, tuple):
-            messages[message.context] = {"one": message.id[0], "other": message.id[1]}
-        else:
-            messages[message.context] = str(message.id)
-    return messages
+    return load(TEMPLATE)
 
 
 @cache
@@ -207,9 +140,8 @@ def messages(code: str) -> dict[str, Message]:
         return english()
     if code == PSEUDO.code:
         return {key: _pseudo(value) for key, value in english().items()}
-    language = LANGUAGES[code]
     translated = dict(english())
-    translated.update(_translations(language))
+    translated.update(translations(code))
     return translated
 
 
@@ -219,19 +151,7 @@ def translations(code: str) -> dict[str, Message]:
 
 
 def _translations(language: Language) -> dict[str, Message]:
-    categories = language.plural_categories
-    found: dict[str, Message] = {}
-    for message in read_entries(po_path(language.code), locale=language.cldr):
-        if not message.id or not message.context or message.fuzzy:
-            continue
-        if isinstance(message.id, tuple):
-            string = message.string
-            forms = tuple(str(form or "") for form in (string if isinstance(string, tuple) else (string,)))
-            if len(forms) == len(categories) and all(forms):
-                found[message.context] = dict(zip(categories, forms, strict=True))
-        elif message.string:
-            found[message.context] = str(message.string)
-    return found
+    return load(po_path(language.code), language)
 
 
 def _pseudo(value: Message) -> Message:
