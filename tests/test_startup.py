@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -55,8 +56,13 @@ HEAVY = (
 )
 #: Besides these, what --version and --help must not load either: the rules and every command's module.
 NOT_AT_START = (*HEAVY, "babel", "foursquare.engine", *(f"foursquare.cli.{module}" for module in COMMAND_GROUPS))
-#: What a command's --help may load of HEAVY: the game's keys are play's epilog (the game's modules, the store).
-ALLOWED = {"play": ("foursquare.tui", "foursquare.store", "rich", "sqlite3")}
+#: The terminal game's modules of the full screen only.
+FULL_SCREEN_MODULES = ("interactive", "screens", "board", "terminal", "glyphs")
+#: What a command's --help may load of HEAVY (patterns): play's epilog is the game's keys and words (tui.text and
+#: tui.keys, rich's measure of their width), not the game (its store, rich's console, the key loop).
+ALLOWED = {"play": ("foursquare.tui", "foursquare.tui.text", "foursquare.tui.keys", "rich", "rich.cells", "rich._*")}
+#: What ``play`` in line mode must not load: the full screen's modules.
+FULL_SCREEN = ("rich.console", "rich.table", "rich.panel", *(f"foursquare.tui.{name}" for name in FULL_SCREEN_MODULES))
 
 ENVIRONMENT = {name: value for name, value in os.environ.items() if name not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
 PROBE = """
@@ -76,14 +82,16 @@ def compiled_catalogues() -> None:
     compile_all()
 
 
-def loaded(*arguments: str, language: str = "C.UTF-8") -> list[str]:
-    """The modules a fresh ``foursquare ARGUMENTS`` has loaded when it ends."""
+def loaded(*arguments: str, language: str = "C.UTF-8", data_dir: Path | None = None) -> list[str]:
+    """The modules a fresh ``foursquare ARGUMENTS`` has loaded when it ends (its standard input empty)."""
+    data = {} if data_dir is None else {"FOURSQUARE_DATA_DIR": str(data_dir)}
     done = subprocess.run(
         [sys.executable, "-c", PROBE, *arguments],
+        input="",
         capture_output=True,
         text=True,
         check=True,
-        env={**ENVIRONMENT, "LANG": language, "COLUMNS": "80"},
+        env={**ENVIRONMENT, "LANG": language, "COLUMNS": "80", **data},
     )
     assert done.stdout, done.stderr
     found: list[str] = json.loads(done.stderr.splitlines()[-1])
@@ -110,12 +118,20 @@ def test_a_commands_help_loads_its_module_and_nothing_heavy(command: str) -> Non
     name = command.split()[0]
     module = next(module for command_name, module, _ in COMMANDS if command_name == name)
     assert f"foursquare.cli.{module}" in modules
-    heavy = tuple(prefix for prefix in HEAVY if prefix not in ALLOWED.get(name, ()))
-    assert matching(modules, heavy) == []
+    allowed = ALLOWED.get(name, ())
+    assert [module for module in matching(modules, HEAVY) if not any(fnmatch(module, p) for p in allowed)] == []
     others = {f"foursquare.cli.{other}" for other in COMMAND_GROUPS if other != module}
     others -= {"foursquare.cli.records"} if module in ("autoplay", "coach") else set()  # outcome_text, theirs
     others -= {"foursquare.cli.benchmark"} if module == "rl" else set()  # rl evaluate and leaderboard
     assert sorted(others & set(modules)) == []
+
+
+def test_play_in_line_mode_loads_nothing_of_the_full_screen(tmp_path: Path) -> None:
+    """``play`` with no terminal plays line by line: rich's console, the screens and the key loop stay unloaded."""
+    modules = loaded("play", "--deal", "1", data_dir=tmp_path)
+    assert "foursquare.tui.lines" in modules
+    assert matching(modules, FULL_SCREEN) == []
+    assert matching(modules, ("numpy", "numba", "babel.messages", "foursquare.solver", "foursquare.kernel")) == []
 
 
 def command_paths(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:

@@ -95,7 +95,7 @@ def stopped(t: Translator, lesson: Lesson) -> str:
 
 def learn(t: Translator) -> int:
     """Run the lesson on this process's terminal (or in line mode); the exit status."""
-    from foursquare.tui import full_screen
+    from foursquare.tui.game import full_screen
 
     if full_screen(sys.stdin, sys.stdout):
         return learn_interactive(t)
