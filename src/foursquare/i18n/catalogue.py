@@ -8,7 +8,7 @@ file's ``Plural-Forms`` header states for translators' tools.
 
 Babel reads the files (:func:`read_catalogue`), but importing and running its reader takes a tenth of a second,
 more than a command may take to start (docs/performance.md, "Start-up"). So the build reads each file with Babel
-ahead of time (:mod:`foursquare.i18n.compile`, run by setup.py and the Makefile's installs) and writes the
+ahead of time (:mod:`foursquare.i18n.compile`, run by setup.py's build and editable install) and writes the
 messages as the game uses them, as JSON beside it (``foursquare.po.json``), stamped with the SHA-256 of the file
 it was read from. A command loads that (:func:`load`) when its stamp is the file's; otherwise (a fresh checkout,
 an edited catalogue) it reads the file with Babel, correct but slower, and writes nothing.

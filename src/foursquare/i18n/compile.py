@@ -3,8 +3,9 @@
 Each catalogue file (the template, each language's PO file) is read with Babel and its messages written as
 :func:`foursquare.i18n.catalogue.load` gives them, as JSON beside it (``foursquare.po.json``), stamped with the
 SHA-256 of the file, so that a command loads them without Babel (:mod:`foursquare.i18n.catalogue`). setup.py
-compiles the catalogues of the package it builds (a wheel holds them), the Makefile's installs those of the
-checkout; run it again after editing a catalogue (until then the game reads the file with Babel, more slowly).
+compiles the catalogues of the package it builds (a wheel holds them), or of the checkout for an editable install
+(``pip install -e``, the Makefile's installs); run it again after editing a catalogue (until then the game reads
+the file with Babel, more slowly). tests/test_startup.py runs it too.
 Each file is written whole or not at all (a temporary file renamed over it), so a command reading it meanwhile
 sees the old one or the new one.
 """
