@@ -134,6 +134,40 @@ def test_play_in_line_mode_loads_nothing_of_the_full_screen(tmp_path: Path) -> N
     assert matching(modules, ("numpy", "numba", "babel.messages", "foursquare.solver", "foursquare.kernel")) == []
 
 
+#: The full-screen game, its loaded modules written to the file named by its first argument when it exits.
+PLAY_PROBE = """
+import atexit, json, sys
+out = sys.argv.pop(1)
+atexit.register(lambda: open(out, "w").write(json.dumps(sorted(sys.modules))))
+from foursquare.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_play_on_a_terminal_loads_the_game_and_nothing_else(tmp_path: Path) -> None:
+    """The full-screen game started and quit at once: its modules, rich's console and the store, and nothing of
+    the solver, numpy, the web, the studies nor Babel's catalogue reader."""
+    from pty_support import Terminal
+
+    out = tmp_path / "modules.json"
+    term = Terminal(
+        "--deal", "1", "--no-mouse", data_dir=tmp_path, program=(sys.executable, "-c", PLAY_PROBE, str(out), "play")
+    )
+    try:
+        term.wait_frame(0)
+        term.press("q")
+        assert term.finish() == 0
+    finally:
+        term.close()
+    modules = json.loads(out.read_text(encoding="utf-8"))
+    assert {"foursquare.tui.interactive", "rich.console"} <= set(modules)
+    assert "foursquare.tui.lines" not in modules
+    unused = tuple(
+        prefix for prefix in HEAVY if prefix not in ("rich", "foursquare.tui", "foursquare.store", "sqlite3")
+    )
+    assert matching(modules, unused) == []
+
+
 def command_paths(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
