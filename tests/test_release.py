@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import hashlib
 import json
 import re
 import subprocess
@@ -88,6 +89,14 @@ def test_the_wheel_holds_the_licences_and_its_description_the_changelog(built: R
         )
         if (ROOT / PAGE).exists():  # make test builds the page first (make page): the wheel ships it
             assert PAGE.removeprefix("src/") in wheel.namelist()
+        # The catalogues as Babel read them at build time, each stamped with its source's hash: commands load them
+        # without Babel (foursquare.i18n.compile).
+        for source in [
+            "foursquare/locale/foursquare.pot",
+            *(f"foursquare/locale/{code}/LC_MESSAGES/foursquare.po" for code in ("uz", "hr", "fil", "kn", "bn")),
+        ]:
+            compiled = json.loads(wheel.read(f"{source}.json"))
+            assert compiled["sha256"] == hashlib.sha256(wheel.read(source)).hexdigest(), source
         metadata = email.message_from_bytes(wheel.read(f"{info}/METADATA"), policy=email.policy.compat32)
     assert metadata["Version"] == __version__
     assert metadata["License-Expression"] == "MIT AND OFL-1.1"
