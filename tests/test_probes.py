@@ -76,6 +76,23 @@ def test_readiness_says_draining_then_a_broken_pool_which_it_replaces(client: Te
     assert client.get("/readyz").text == "ready\n"
 
 
+def test_readiness_says_warming_until_every_pool_has_warmed_up(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """tests/test_warming.py holds real workers' warm-up; here a pool of threads, warmed up at once, is told not to
+    be: the word comes after draining and a broken pool, before the database is asked."""
+    state = client.app.state  # type: ignore[attr-defined]
+    assert state.pool.warmed_up() and state.heavy_pool.warmed_up()
+    monkeypatch.setattr(state.heavy_pool, "warmed_up", lambda: False)
+    answer = client.get("/readyz")
+    assert (answer.status_code, answer.text) == (503, "warming\n")
+    state.health.draining = True
+    assert client.get("/readyz").text == "draining\n"
+    state.health.draining = False
+    monkeypatch.undo()
+    assert client.get("/readyz").text == "ready\n"
+
+
 def test_a_request_id_is_made_for_a_client_and_never_taken_from_one(client: TestClient) -> None:
     answer = client.get("/api/stats", headers={"X-Request-ID": "chosen-by-the-client"})
     assert re.fullmatch(r"[0-9a-f]{16}", answer.headers["x-request-id"])

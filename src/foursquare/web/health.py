@@ -2,10 +2,11 @@
 
 - ``/healthz``: the process answers (200 ``ok`` at once, nothing read): a supervisor restarts a server that stops
   answering it.
-- ``/readyz``: the server can serve now — it is not draining (a SIGTERM came), its pools' workers are not broken,
-  and its database answers within :data:`READY_DEADLINE` seconds with the schema this version writes — 200
-  ``ready``, or 503 with one word saying what is wrong (:data:`REASONS`). A proxy or an orchestrator sends
-  requests only to a ready server.
+- ``/readyz``: the server can serve now — it is not draining (a SIGTERM came), its pools' workers are not broken
+  and have all warmed up (loaded what they run, so that the first hint or winnable deal does not wait for a
+  worker's start), and its database answers within :data:`READY_DEADLINE` seconds with the schema this version
+  writes — 200 ``ready``, or 503 with one word saying what is wrong (:data:`REASONS`). A proxy or an orchestrator
+  sends requests only to a ready server.
 
 The words are codes for programs and operators, like the API's error codes, not sentences: they are not
 translated. Neither probe sets a cookie or counts toward any limit (they are outside ``/api/``), and neither is in
@@ -32,6 +33,7 @@ READY_DEADLINE = 2.0
 REASONS = {
     "draining": "a SIGTERM came: the server answers what is in flight and exits",
     "pool": "a pool of hint or analysis workers is broken (a fresh one is starting)",
+    "warming": "the hint and analysis workers are still starting (loading what they run)",
     "database": f"the database did not answer within {READY_DEADLINE:g} s",
     "schema": "the database's schema is not the one this version writes (another version migrated it)",
 }
@@ -60,6 +62,8 @@ class Health:
             return "draining"
         if not all(pool.alive() for pool in self.pools):
             return "pool"
+        if not all(pool.warmed_up() for pool in self.pools):
+            return "warming"
         try:
             version = await asyncio.wait_for(asyncio.shield(self._schema_version()), self.deadline)
         except Exception:  # late (TimeoutError), away (StoreUnavailableError), or failing in any other way

@@ -21,7 +21,9 @@ so that the hint clients' requests do not take the process from the moves.
 Work that takes seconds (an analysis, the solving of a winnable deal) runs on a second pool of its own, the
 *heavy* lane (one worker by default), so that it never holds a worker a hint is waiting for: a hint waits at
 most for the hints running. Each lane's workers compile (or load from numba's cache) what they run when the
-server starts, in the background: the heavy lane's the solver too, so that no player's request pays for it.
+server starts, in the background: the heavy lane's the solver too, so that no player's request pays for it. Until
+every worker of a pool has (:meth:`ComputePool.warmed_up`), ``/readyz`` says ``warming``
+(:mod:`foursquare.web.health`).
 
 The worker is given what the computation is given in the server, no more: a hint the player's
 :class:`~foursquare.engine.View` (never the stock order), an analysis the finished game, a winnable deal its
@@ -46,6 +48,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.sharedctypes import Synchronized
 from typing import Any, Literal, ParamSpec, TypeVar
 
 from foursquare.engine import Game, Variant, View
@@ -152,9 +155,10 @@ them longer still. The hint's client waits its ``Retry-After``; the moves catch 
 # --- what the workers run (module-level functions: a process pool sends them by name) ----------------------
 
 
-def warm_up_worker(niceness: int, server: int, lane: Lane = "hints") -> None:
+def warm_up_worker(niceness: int, server: int, lane: Lane = "hints", warmed: Synchronized[int] | None = None) -> None:
     """A worker's initializer: follow the ``server`` process out, step aside for it, load the compiled code once
-    (:func:`warm_up`).
+    (:func:`warm_up`), then count itself in ``warmed`` (its pool's count of workers warmed up), whether the
+    warm-up succeeded or not (a failure is logged, and the first job pays instead).
 
     The server's pid is given, not read here: a server killed while the worker starts would be missed.
     """
@@ -162,20 +166,26 @@ def warm_up_worker(niceness: int, server: int, lane: Lane = "hints") -> None:
     if niceness:
         with contextlib.suppress(OSError):  # not allowed here: the worker just runs at the server's priority
             os.nice(niceness)
-    warm_up(lane)
+    try:
+        warm_up(lane)
+    finally:
+        if warmed is not None:
+            with warmed.get_lock():
+                warmed.value += 1
 
 
 def warm_up(lane: Lane) -> None:
     """Compile, or load from numba's cache, what a worker of ``lane`` runs: the players' kernel, and for the heavy
-    lane the solver too (its first compile takes tens of seconds)."""
+    lane the solver too (:func:`foursquare.solver.warm_up`: the search, and the expectimax that an analysis runs;
+    its first compile takes tens of seconds)."""
     try:
         from foursquare.players import warm_up as warm_up_players
 
         warm_up_players()
         if lane == "heavy":
-            from foursquare.solver import solve_position
+            from foursquare.solver import warm_up as warm_up_solver
 
-            solve_position(Game(deal=1), max_nodes=1, exact=False)
+            warm_up_solver()
     except Exception:  # the first job pays the compilation instead, and reports its own errors
         log.exception("warming up a %s worker failed", lane)
 
@@ -236,13 +246,32 @@ def _shared_executor(lane: Lane, settings: PoolSettings) -> Executor:
 def _new_executor(lane: Lane, settings: PoolSettings) -> Executor:
     if settings.kind == "thread":
         return ThreadPoolExecutor(settings.workers, thread_name_prefix=f"foursquare-{lane}")
-    # "spawn", not "fork": the server has threads, and a forked copy of a threaded process may deadlock.
-    return ProcessPoolExecutor(
-        settings.workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=warm_up_worker,
-        initargs=(WORKER_NICENESS, os.getpid(), lane),
-    )
+    return _WorkerProcesses(lane, settings.workers)
+
+
+class _WorkerProcesses(ProcessPoolExecutor):
+    """A process pool that starts all of its workers at once, each warming up (:func:`warm_up_worker`) and then
+    counting itself: :meth:`warmed_up` once all have, however the pool came to be made (a server's start, or a
+    broken pool's replacement)."""
+
+    def __init__(self, lane: Lane, workers: int) -> None:
+        # "spawn", not "fork": the server has threads, and a forked copy of a threaded process may deadlock.
+        context = multiprocessing.get_context("spawn")
+        self._warmed: Synchronized[int] = context.Value("i", 0)
+        self._workers = workers
+        super().__init__(
+            workers,
+            mp_context=context,
+            initializer=warm_up_worker,
+            initargs=(WORKER_NICENESS, os.getpid(), lane, self._warmed),
+        )
+        for _ in range(workers):  # a job per worker: the pool starts a worker for each while none is idle
+            self.submit(ready)
+
+    def warmed_up(self) -> bool:
+        """Whether every worker has warmed up (or failed to, and logged why)."""
+        # Read without the lock: a worker killed while it held it would hold every probe after it.
+        return bool(self._warmed.get_obj().value >= self._workers)
 
 
 def _replace_broken(lane: Lane, settings: PoolSettings, broken: Executor) -> None:
@@ -394,10 +423,18 @@ class ComputePool:
     def start(self) -> None:
         """Start every worker now, in the background: a worker process compiles or loads what it runs
         (:func:`warm_up`) before its first job, so that no request pays for it (a job that comes meanwhile waits
-        for a worker). Threads warm up nothing."""
-        executor = _shared_executor(self.lane, self.settings)
-        for _ in range(self.settings.workers):
-            executor.submit(ready)
+        for a worker), and :meth:`warmed_up` says when all have. Threads warm up nothing."""
+        _shared_executor(self.lane, self.settings)  # a new pool of processes starts its workers as it is made
+
+    def warmed_up(self) -> bool:
+        """Whether every worker of the pool has warmed up (a readiness probe's question): a pool of threads at
+        once, a pool of processes once each worker has loaded what it runs, or failed to and logged why (so that
+        a worker that cannot warm up does not leave the server unready for good). A pool replaced because it
+        broke warms up again; a pool stopped, or not started yet, has no worker to wait for."""
+        key = (self.lane, self.settings.kind, self.settings.workers)
+        with _executors_guard:
+            executor = _executors.get(key)
+        return not isinstance(executor, _WorkerProcesses) or executor.warmed_up()
 
     def close(self) -> None:
         """When the server stops: refuse the waiting jobs and, if jobs still run, end the workers rather than

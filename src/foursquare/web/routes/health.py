@@ -31,8 +31,8 @@ async def healthz() -> PlainTextResponse:
 
 @router.get("/readyz")
 async def readyz(request: Request) -> PlainTextResponse:
-    """The server can serve: 200 ``ready``, or 503 and the reason's word (``draining``, ``pool``, ``database``,
-    ``schema``)."""
+    """The server can serve: 200 ``ready``, or 503 and the reason's word (``draining``, ``pool``, ``warming``,
+    ``database``, ``schema``)."""
     health: Health = request.app.state.health
     reason = await health.not_ready()
     if reason is None:
