@@ -150,7 +150,7 @@ test: test-install browser postgresql warm-start lint typecheck layers jscheck j
 # core checks run: on a clean clone every test process and server would otherwise compile them side by side at
 # the start of the tests (about 45 s of a core each). A failure only means the tests compile as they go.
 warm-start: test-install
-	@$(BIN)/python -c "from foursquare.web.pool import warm_up; warm_up('heavy')" > $(VENV)/warm.log 2>&1 & \
+	@$(BIN)/python -c "import foursquare.solver as s, foursquare.web.pool as p; p.warm_up('heavy'); s.warm_up()" > $(VENV)/warm.log 2>&1 & \
 	echo $$! > $(VENV)/warm.pid
 
 # The checks side by side: the tests' output as it comes, then the log of any other check that failed.
