@@ -6,10 +6,11 @@ cache filled: setup.py; the build's numba is the lock's, as the installs' is), t
 from it: the player's (no extra: the hint and autoplay) and one with the ``web`` extra (numba's solver: ``solve``,
 the expert, ``analyze`` and the server). ``--ref`` builds a commit instead of the work tree (``git archive``).
 A command's time is the whole process's, start-up included. The server's is the
-``POST /api/games {"winnable": true}`` after ``/readyz`` first answers ready, then a second one on the same
-server: the first winnable deal of a fresh server against a warm one; then a second server's first on the same
-install, which starts its worker as the first did but compiles nothing. ``--sizes`` also installs the wheel with each
-extra alone and prints site-packages' size (README.md, "Install"). docs/performance.md, "Cold start", reports it::
+``POST /api/games {"winnable": true}`` after ``/readyz`` first answers ready (it waits for the pools' workers), then
+more on the same server, for ``--servers`` fresh servers: the median first winnable deal of a fresh server against
+the median warm one (each deal is a random one: a single pair compares two deals). ``--sizes`` also installs the
+wheel with each extra alone and prints site-packages' size (README.md, "Install"). docs/performance.md, "Cold
+start", reports it::
 
     python benchmarks/cold_start.py [--sizes] [--ref HEAD]
 """
@@ -21,6 +22,7 @@ import os
 import re
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -145,8 +147,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def server_deals(bin_folder: Path, folder: Path, env: dict[str, str]) -> tuple[float, float, float]:
-    """A fresh server's seconds to ready, then its first and its second winnable deal."""
+def server_deals(bin_folder: Path, folder: Path, env: dict[str, str], deals: int) -> tuple[float, list[float]]:
+    """A fresh server's seconds to ready, then the seconds of its first ``deals`` winnable deals, in order."""
     port = free_port()
     command = [str(bin_folder / "foursquare"), "serve", "--port", str(port), "--db", str(folder / "games.db")]
     started = time.perf_counter()
@@ -165,12 +167,12 @@ def server_deals(bin_folder: Path, folder: Path, env: dict[str, str]) -> tuple[f
             ready = time.perf_counter() - started
             client.get("/api/stats")  # the session's cookie
             times = []
-            for _ in range(2):
+            for _ in range(deals):
                 t0 = time.perf_counter()
                 answer = client.post("/api/games", json={"winnable": True})
                 answer.raise_for_status()
                 times.append(time.perf_counter() - t0)
-            return ready, times[0], times[1]
+            return ready, times
     finally:
         server.terminate()
         server.wait()
@@ -180,6 +182,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", action="store_true", help="also site-packages with each extra alone")
     parser.add_argument("--ref", help="build this commit (git archive) instead of the work tree's files")
+    parser.add_argument("--servers", type=int, default=7, help="fresh servers started (default 7)")
+    parser.add_argument("--warm-deals", type=int, default=5, help="warm deals asked of each after its first")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="foursquare-cold-"))
     print(f"load average before: {os.getloadavg()[0]:.2f}")
@@ -214,18 +218,20 @@ def main() -> int:
     for name, command in commands.items():
         first, warm = timed(command, env), timed(command, env)
         print(f"{name:40} {first:8.2f} {warm:8.2f} {first / warm:6.2f}")
-    # The fresh install's first server against its warm second request, then a second server on the same install:
-    # its first deal waits for its worker's start as the first server's did (/readyz does not wait for the workers),
-    # but for no compile, whose cost is then the difference of the two first deals.
-    ready, first, warm = server_deals(web, folder, env)
+    # Each winnable deal is a random one, found by the solver in anything from milliseconds to a third of a second:
+    # one pair of deals compares two deals, not a cold server with a warm one. So several fresh servers each give
+    # their first deal and then warm ones, and the medians are compared.
+    readies, firsts, warms = [], [], []
+    for _ in range(args.servers):
+        ready, times = server_deals(web, folder, env, deals=1 + args.warm_deals)
+        readies.append(ready)
+        firsts.append(times[0])
+        warms.extend(times[1:])
+    first, warm = statistics.median(firsts), statistics.median(warms)
     print(
         f"{'server: first winnable deal after ready':40} {first:8.2f} {warm:8.2f} {first / warm:6.2f}"
-        f"   (ready after {ready:.1f} s)"
-    )
-    again_ready, again, _ = server_deals(web, folder, env)
-    print(
-        f"{'  a second server: its first deal':40} {again:8.2f} {'':8} {first / again:6.2f}"
-        f"   (ready after {again_ready:.1f} s; the ratio is the first server's first deal to this one)"
+        f"   (medians: the first deals of {args.servers} fresh servers, their {len(warms)} later ones;"
+        f" ready after {min(readies):.1f}-{max(readies):.1f} s)"
     )
     print(
         f"site-packages: player's install {site_packages_mb(folder / 'player'):.0f} MB, "
