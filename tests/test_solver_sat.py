@@ -107,11 +107,14 @@ def test_agrees_with_the_deepening_while_the_box_is_open(variant: Variant, reque
     assert later >= 1  # a position won later than its empty cells allow: the model's "none" is checked
 
 
-@pytest.mark.parametrize("deal", [1, pytest.param(5, marks=pytest.mark.slow), pytest.param(21, marks=pytest.mark.slow)])
+# Deal 21 (won with 18, none with 17) was make test's too, at 7.6 s of CPU (52 s of a loaded suite's profile): the
+# same paths as deal 5's, a card deeper (measured 2026-12-07: the model's win of each of deals 1, 5 and 21 puts the
+# first card on a middle cell of the frame, and 5 and 21 both check the "none" a card sooner).
+@pytest.mark.parametrize("deal", [1, pytest.param(5, marks=pytest.mark.slow)])
 def test_from_the_first_card(deal: int) -> None:
     """From the start (one frame, the first card on a corner, an edge or a middle cell): deal 1 is won with 16
-    cards, deal 5 with 17 and deal 21 with 18, and none a card sooner."""
-    best = {1: 16, 5: 17, 21: 18}[deal]
+    cards and deal 5 with 17, and none a card sooner."""
+    best = {1: 16, 5: 17}[deal]
     game = Game(deal=deal)
     found = answer(game, best)
     assert found.verdict == "win" and found.line[0] == Move(0, 0)
