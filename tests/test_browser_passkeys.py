@@ -14,7 +14,18 @@ from typing import Any
 
 import pytest
 
-from browser_support import BROWSER_MARKS, DESKTOP, browser, catalogue, expect, new_page, server, shot, wait_turn
+from browser_support import (
+    BROWSER_MARKS,
+    DESKTOP,
+    WAIT_MS,
+    browser,
+    catalogue,
+    expect,
+    new_page,
+    server,
+    shot,
+    wait_turn,
+)
 from test_api import WINS
 
 pytestmark = BROWSER_MARKS
@@ -136,11 +147,27 @@ def test_a_passkey_keeps_the_games_on_a_second_device_then_signs_out_and_deletes
     assert api(laptop, base, "/api/stats")["played"] == 0
     assert api(phone, base, "/api/stats") == before
 
-    # Delete the account on the first device: asked first, then everything is gone.
-    section = open_account(phone)
-    section.locator("[data-action=account-delete]").click()
+    # Delete the account on the first device: asked first, then everything is gone. The list of devices that opening
+    # the settings asks for is held until Delete was pressed: the section drawn anew with the answer keeps the
+    # question open and its focus (a slow server once closed it under the player's eyes).
+    held: list[Any] = []
+    phone.route("**/api/account/sessions", lambda route: held.append(route))
+    with phone.expect_request("**/api/account/sessions", timeout=WAIT_MS):
+        section = open_account(phone)
+        section.locator("[data-action=account-delete]").click()
     confirm = section.locator(".account-confirm")
     expect(confirm).to_be_visible()
+    confirm.evaluate("box => { box.dataset.drawnBefore = 'yes'; }")
+    for _ in range(WAIT_MS // 20):  # the route's handler runs as Playwright dispatches its events
+        if held:
+            break
+        phone.wait_for_timeout(20)
+    [request] = held
+    request.continue_()
+    phone.unroute("**/api/account/sessions")
+    confirm = section.locator(".account-confirm:not([data-drawn-before])")
+    expect(confirm).to_be_visible()
+    expect(confirm.locator("[data-action=account-delete-cancel]")).to_be_focused()
     expect(confirm).to_contain_text(words["account.deleteConfirm"])
     shot(phone, f"passkeys-delete-confirm-{code}")
     confirm.locator("[data-action=account-delete-confirm]").click()

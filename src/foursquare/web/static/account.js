@@ -29,6 +29,9 @@ let known = null;
 let sessions = [];
 /** @type {string | null} the passkey whose name is being typed */
 let renaming = null;
+// Whether Delete was pressed and the question waits: kept across a render, since the answer of the refresh that
+// opening the settings starts may arrive after the player has already pressed Delete.
+let confirmingDelete = false;
 let busy = false;
 
 // The days a signed-in browser may stay unused before the server signs it out (docs/api.md).
@@ -382,12 +385,13 @@ function render() {
   if (signedIn) {
     const confirmBox = el(
       "div",
-      { class: "account-confirm", role: "group", hidden: true },
+      { class: "account-confirm", role: "group", hidden: !confirmingDelete },
       el("p", { id: "account-delete-question", text: t("account.deleteConfirm") }),
       el(
         "div",
         { class: "account-confirm-buttons" },
         button("account-delete-cancel", "action.cancel", () => {
+          confirmingDelete = false;
           confirmBox.hidden = true;
           askButton.focus();
         }),
@@ -396,16 +400,25 @@ function render() {
     );
     confirmBox.setAttribute("aria-labelledby", "account-delete-question");
     const askButton = button("account-delete", "account.delete", () => {
+      confirmingDelete = true;
       confirmBox.hidden = false;
       /** @type {HTMLButtonElement | null} */ (confirmBox.querySelector("[data-action=account-delete-cancel]"))?.focus();
     }, "button-danger-quiet");
     parts.push(action(askButton, "account.deleteHelp"), confirmBox);
+  } else {
+    confirmingDelete = false;
   }
+  const focusedAction = section.contains(document.activeElement)
+    ? /** @type {HTMLElement} */ (document.activeElement).dataset.action
+    : undefined;
   section.replaceChildren(...parts);
+  // The control that had the focus, drawn anew, keeps it.
+  if (focusedAction) /** @type {HTMLElement | null} */ (section.querySelector(`[data-action="${focusedAction}"]`))?.focus();
 }
 
 /** Ask the server who this browser is, and show it. */
 export async function refreshAccount() {
+  confirmingDelete = false; // the settings opened anew: the question is asked again only when Delete is pressed
   try {
     known = await api.account();
     sessions = known.signed_in ? (await api.sessions()).sessions : [];
