@@ -16,7 +16,7 @@ BIN := $(VENV)/bin
 LOCK := requirements/ci.txt
 PIP := $(BIN)/python -m pip install --quiet --constraint $(LOCK)
 
-.PHONY: play test check serve install test-install check-install browser postgresql warm-start lint typecheck layers jscheck api-types jstest page test-loaded lock clean
+.PHONY: play test check serve install test-install check-install browser postgresql system-packages warm-start lint typecheck layers jscheck api-types jstest page test-loaded lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -138,13 +138,19 @@ typecheck: test-install
 layers: test-install
 	$(BIN)/lint-imports
 
-# Three workers for two cores: the tests wait a third of their time (for a browser, a server, a child process),
-# which a third worker fills (pytest 895 s with -n 3 against 998 s with -n 2 here: benchmarks/test_suite.md).
-# A test module stays on one worker (--dist loadfile), so its server and browser are started once.
-WORKERS ?= 3
-test: test-install browser postgresql warm-start lint typecheck layers jscheck jstest page
+# Four workers for two cores: the tests wait for browsers, servers and child processes, which more workers fill
+# (benchmarks/test_suite.md). A test module stays on one worker (--dist loadfile): its server and browser start once.
+# Before the tests: pip's install beside Debian's packages and npm's (one after the other: apt holds one lock), then
+# the single-core checks side by side, with numba's warm-up.
+WORKERS ?= 4
+test:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-install system-packages
+	@$(MAKE) --no-print-directory -j4 --output-sync=target warm-start lint typecheck layers jscheck jstest page
 	@while kill -0 $$(cat $(VENV)/warm.pid) 2>/dev/null; do sleep 1; done
 	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile --durations=15
+
+system-packages:
+	@$(MAKE) --no-print-directory -j1 browser postgresql node_modules/.installed
 
 # Fill numba's cache (the players and the solver, what a pool's heavy worker loads as it starts) while the single-
 # core checks run: on a clean clone every test process and server would otherwise compile them side by side at
