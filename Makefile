@@ -147,7 +147,7 @@ test:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-install system-packages
 	@$(MAKE) --no-print-directory -j4 --output-sync=target warm-start lint typecheck layers jscheck jstest page
 	@while kill -0 $$(cat $(VENV)/warm.pid) 2>/dev/null; do sleep 1; done
-	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile --durations=15
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder --durations=15
 
 system-packages:
 	@$(MAKE) --no-print-directory -j1 browser postgresql node_modules/.installed
@@ -166,7 +166,7 @@ check: check-install node_modules/.installed jstest page
 	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & mypy=$$!; \
 	$(BIN)/lint-imports > $(VENV)/layers.log 2>&1 & layers=$$!; \
 	npm run --silent typecheck > $(VENV)/jscheck.log 2>&1 & jscheck=$$!; \
-	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile -m "not slow"; tests=$$?; \
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder -m "not slow"; tests=$$?; \
 	status=0; \
 	wait $$ruff || { cat $(VENV)/ruff.log; status=1; }; \
 	wait $$mypy || { cat $(VENV)/mypy.log; status=1; }; \

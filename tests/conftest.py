@@ -16,6 +16,7 @@ the PostgreSQL cluster (``postgres_support``).
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 from pathlib import Path
@@ -45,11 +46,21 @@ ENGINES = ("sqlite", "postgresql")
 
 POSTGRES_FIXTURES = {"postgres_cluster", "postgres_url"}
 
+COSTS: dict[str, int] = json.loads(Path(__file__).with_name("costs.json").read_text(encoding="utf-8"))
+"""Seconds each test file took in a whole run (``tools/test_costs.py`` writes it)."""
+NEW_FILE_COST = 30
+"""The seconds a file not in :data:`COSTS` counts as."""
+
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m "not slow"`` deselects by the marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests on PostgreSQL (Debian's, from apt) are ``slow``: ``make test`` runs them, ``make check`` keeps to
-    SQLite, whose store is the same code above the engine's few lines."""
+    SQLite, whose store is the same code above the engine's few lines.
+
+    The files go longest first: the workers take whole files in this order (``--dist loadfile
+    --no-loadscope-reorder``), so that short files fill the end rather than a long one running on alone. Each file
+    keeps its tests' order."""
+    items.sort(key=lambda item: -COSTS.get(item.nodeid.split("::", 1)[0], NEW_FILE_COST))
     for item in items:
         callspec = getattr(item, "callspec", None)
         on_postgres = callspec is not None and callspec.params.get("database") == "postgresql"
