@@ -79,7 +79,7 @@ def test_win_a_numbered_deal_with_hint_undo_flips_game_over_replay_and_stats(
     click_cell(page, *line[0])
     click_cell(page, *line[1])
     page.click("#btn-hint")
-    expect(page.locator(".hint-item").first).to_be_visible(timeout=60_000)
+    expect(page.locator(".hint-item").first).to_be_visible(timeout=WAIT_MS)
     count = page.locator(".hint-item").count()
     assert 1 <= count <= 3
     expect(page.locator("#board .slot.legal.hint-1 .hint-badge")).to_have_text(re.compile(r"\d+\s?%"))
@@ -134,7 +134,7 @@ def test_win_a_numbered_deal_with_hint_undo_flips_game_over_replay_and_stats(
     expect(page.locator("#board")).to_have_attribute("data-replay-turn", str(len(line)))
 
     analysis = page.locator("#analysis")
-    expect(analysis).to_have_attribute("aria-busy", "false", timeout=120_000)
+    expect(analysis).to_have_attribute("aria-busy", "false", timeout=WAIT_MS)
     expect(page.locator(".analysis-verdict")).to_have_text(re.compile("could be won"))
     shot(page, "desktop-game-over")
 

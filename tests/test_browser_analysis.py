@@ -10,6 +10,7 @@ from typing import Any
 from browser_support import (
     BROWSER_MARKS,
     PHONE,
+    WAIT_MS,
     browser,
     click_cell,
     expect,
@@ -53,7 +54,7 @@ def test_hint_list_is_ranked_by_the_number_it_shows_first(browser: Any, server: 
             game.place(*move)
         page.click("#btn-hint")
         items = page.locator(".hint-item")
-        expect(items.first).to_be_visible(timeout=60_000)
+        expect(items.first).to_be_visible(timeout=WAIT_MS)
         expect(page.locator("#hint-ranked")).to_have_text("Ranked by expected score (a loss scores 0)")
         answer = page.request.get(f"{server}/api/games/{game_id(page)}/hint").json()
         ranked = answer["moves"]
@@ -194,7 +195,7 @@ def test_the_servers_own_analysis_draws_its_chart_on_a_phone(
     start_deal(page, deal)
     for move in line:
         click_cell(page, *move)
-    expect(page.locator("#analysis")).to_have_attribute("aria-busy", "false", timeout=180_000)
+    expect(page.locator("#analysis")).to_have_attribute("aria-busy", "false", timeout=WAIT_MS)
     chart = page.locator("#replay-chart svg.chart")
     expect(chart.locator(".chart-point")).to_have_count(len(line))
     analysis = page.request.get(f"{server}/api/games/{game_id(page)}/analysis").json()

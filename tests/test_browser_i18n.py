@@ -17,7 +17,19 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_support import BROWSER_MARKS, DESKTOP, browser, click_cell, expect, new_page, server, shot, wait_turn
+from browser_support import (
+    BROWSER_MARKS,
+    DESKTOP,
+    GUARD_S,
+    WAIT_MS,
+    browser,
+    click_cell,
+    expect,
+    new_page,
+    server,
+    shot,
+    wait_turn,
+)
 from foursquare.i18n import LANGUAGES, translator
 from web_support import as_player
 
@@ -119,14 +131,14 @@ def untranslated(texts: list[list[str]], code: str) -> list[str]:
 @pytest.fixture(scope="module")
 def finished_game(server: str) -> tuple[str, str]:
     """A player (their cookie) and a game of theirs played to its end (deal 1, each card on the first legal cell)."""
-    with httpx.Client(base_url=server, timeout=30) as client:
+    with httpx.Client(base_url=server, timeout=GUARD_S) as client:
         as_player(client)
         state = client.post("/api/games", json={"deal": 1}).json()
         while state["outcome"] == "playing":
             row, col = state["legal"][0]
             body = {"row": row, "col": col, "turn": state["turn"]}
             state = client.post(f"/api/games/{state['id']}/moves", json=body).json()
-        assert client.get(f"/api/games/{state['id']}/analysis", timeout=120).status_code == 200  # computed once
+        assert client.get(f"/api/games/{state['id']}/analysis", timeout=GUARD_S).status_code == 200  # computed once
         return client.cookies["fs_player"], state["id"]
 
 
@@ -176,7 +188,7 @@ def test_the_page_speaks_the_browsers_language(
     if code == "qps":
         # A hint, a card placed (the board's caption says why cards turned), the dialogs.
         page.click("#btn-hint")
-        expect(page.locator("#hint-list li").first).to_be_visible(timeout=60_000)
+        expect(page.locator("#hint-list li").first).to_be_visible(timeout=WAIT_MS)
         check_view(page, code, size, "game")
         cell = page.locator("#board .slot.legal").first
         click_cell(page, int(cell.get_attribute("data-row")), int(cell.get_attribute("data-col")))
@@ -196,7 +208,7 @@ def test_the_page_speaks_the_browsers_language(
         check_view(page, code, size, "game")
 
     page.goto(f"{server}/#/game/{finished}")
-    expect(page.locator("#analysis-body .analysis-verdict")).to_be_visible(timeout=60_000)
+    expect(page.locator("#analysis-body .analysis-verdict")).to_be_visible(timeout=WAIT_MS)
     expect(page.locator("#replay-chart svg.chart")).to_be_visible()
     page.locator("#analysis").scroll_into_view_if_needed()
     check_view(page, code, size, "analysis")
@@ -215,7 +227,7 @@ def test_the_page_speaks_the_browsers_language(
     # The language menu: each language named in itself; a choice switches at once, every view drawn again in
     # it (here the finished game: its result, its analysis, its replay), and is remembered.
     page.goto(f"{server}/#/game/{finished}")
-    expect(page.locator("#analysis-body h4")).to_have_text(t("over.costliest"), timeout=60_000)
+    expect(page.locator("#analysis-body h4")).to_have_text(t("over.costliest"), timeout=WAIT_MS)
     page.click("#btn-settings")
     names = page.locator("#settings-languages .language-name")
     expect(names).to_have_text([language.name for language in LANGUAGES.values()])

@@ -23,6 +23,7 @@ import pytest
 
 from browser_support import (
     BROWSER_MARKS,
+    GUARD_S,
     WAIT_MS,
     browser,
     catalogue,
@@ -96,7 +97,7 @@ class Server:
             return
         self.process.terminate()
         try:
-            self.process.wait(timeout=30)
+            self.process.wait(timeout=GUARD_S)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
@@ -122,7 +123,7 @@ def game_id(page: Any) -> str:
 def player_client(page: Any, server: Server) -> httpx.Client:
     """An HTTP client with the page's player cookie: the same player, in another "tab"."""
     cookies = {c["name"]: c["value"] for c in page.context.cookies() if c["name"] == "fs_player"}
-    return httpx.Client(base_url=server.url, cookies=cookies, timeout=30)
+    return httpx.Client(base_url=server.url, cookies=cookies, timeout=GUARD_S)
 
 
 def wait_for_kept_catalogue(page: Any) -> None:

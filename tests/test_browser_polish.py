@@ -21,6 +21,7 @@ from browser_support import (
     BROWSER_MARKS,
     DESKTOP,
     ROOT,
+    WAIT_MS,
     browser,
     catalogue,
     expect,
@@ -433,7 +434,7 @@ def test_axe_finds_no_serious_fault_on_any_view(browser: Any, server: str, size:
     # A finished numbered game: its analysis (the curve, the costliest moves), its replay, its share dialog.
     finished = play_through_the_api(page, server, deal=5)
     page.goto(f"{server}/game/{finished}")
-    expect(page.locator(".costly-list, .analysis-clean").first).to_be_visible(timeout=180_000)
+    expect(page.locator(".costly-list, .analysis-clean").first).to_be_visible(timeout=WAIT_MS)
     audit(page, "a finished game and its analysis")
     page.click("#replay-first")
     audit(page, "its replay")

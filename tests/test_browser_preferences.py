@@ -20,6 +20,7 @@ import httpx
 from browser_support import (
     BROWSER_MARKS,
     DESKTOP,
+    GUARD_S,
     ROOT,
     SCREENSHOTS,
     browser,
@@ -132,7 +133,7 @@ def turned_over(deal: int, line: list[Move]) -> list[bool]:
 
 def player_client(page: Any, server: str) -> httpx.Client:
     cookies = {c["name"]: c["value"] for c in page.context.cookies() if c["name"] == "fs_player"}
-    return httpx.Client(base_url=server, cookies=cookies, timeout=30)
+    return httpx.Client(base_url=server, cookies=cookies, timeout=GUARD_S)
 
 
 def clock_text(seconds: float) -> str:

@@ -18,6 +18,7 @@ import pytest
 from browser_support import (
     BROWSER_MARKS,
     DESKTOP,
+    GUARD_S,
     browser,
     catalogue,
     click_cell,
@@ -53,7 +54,7 @@ def game_id(page: Any) -> str:
 def player_client(page: Any, server: str) -> httpx.Client:
     """An HTTP client with the page's player cookie: the same player, in another "tab"."""
     cookies = {c["name"]: c["value"] for c in page.context.cookies() if c["name"] == "fs_player"}
-    return httpx.Client(base_url=server, cookies=cookies, timeout=30)
+    return httpx.Client(base_url=server, cookies=cookies, timeout=GUARD_S)
 
 
 def choose_language(page: Any, code: str) -> None:

@@ -19,6 +19,7 @@ import httpx
 from browser_support import (
     BROWSER_MARKS,
     DESKTOP,
+    GUARD_S,
     PHONE,
     SCREENSHOTS,
     WAIT_MS,
@@ -74,7 +75,7 @@ def html(page: Any, name: str) -> str | None:
 def player_client(page: Any, server: str) -> httpx.Client:
     """An HTTP client with the page's player cookie: the same player, in another "tab"."""
     cookies = {c["name"]: c["value"] for c in page.context.cookies() if c["name"] == "fs_player"}
-    return httpx.Client(base_url=server, cookies=cookies, timeout=30)
+    return httpx.Client(base_url=server, cookies=cookies, timeout=GUARD_S)
 
 
 def move_elsewhere(client: httpx.Client, game_id: str) -> int:
