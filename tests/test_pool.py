@@ -287,18 +287,33 @@ def test_after_a_worker_dies_the_next_hint_is_answered(tiny: tuple[FastAPI, str]
 
 def test_pool_settings_come_from_the_environment_and_are_checked() -> None:
     assert PoolSettings.from_environment({}) == PoolSettings("process", default_workers(), 8 * default_workers())
+    assert PoolSettings.from_environment({}).niceness == 10
     settings = PoolSettings.from_environment(
-        {"FOURSQUARE_POOL": "thread", "FOURSQUARE_POOL_WORKERS": "3", "FOURSQUARE_POOL_QUEUE": "0"}
-    )
-    assert (settings.kind, settings.workers, settings.queue) == ("thread", 3, 0)
+        {"FOURSQUARE_POOL": "thread", "FOURSQUARE_POOL_WORKERS": "3", "FOURSQUARE_POOL_QUEUE": "0",
+         "FOURSQUARE_POOL_NICENESS": "0"}
+    )  # fmt: skip
+    assert (settings.kind, settings.workers, settings.queue, settings.niceness) == ("thread", 3, 0, 0)
+    assert PoolSettings.from_environment({"FOURSQUARE_POOL_NICENESS": "19"}, lane="heavy").niceness == 19
     for environ, message in (
         ({"FOURSQUARE_POOL": "fibres"}, "FOURSQUARE_POOL must be 'process' or 'thread', not 'fibres'"),
         ({"FOURSQUARE_POOL_WORKERS": "two"}, "FOURSQUARE_POOL_WORKERS must be a whole number, not 'two'"),
         ({"FOURSQUARE_POOL_WORKERS": "0"}, "the pool needs at least one worker, not 0"),
         ({"FOURSQUARE_POOL_QUEUE": "-2"}, "the pool's queue holds 0 jobs or more, not -2"),
+        ({"FOURSQUARE_POOL_NICENESS": "20"}, "a worker's niceness is from 0 to 19, not 20"),
+        ({"FOURSQUARE_POOL_NICENESS": "-1"}, "a worker's niceness is from 0 to 19, not -1"),
+        ({"FOURSQUARE_POOL_NICENESS": "low"}, "FOURSQUARE_POOL_NICENESS must be a whole number, not 'low'"),
     ):
         with pytest.raises(PoolSettingsError, match=message):
             PoolSettings.from_environment(environ)
+
+
+@pytest.mark.parametrize("niceness", [0, 7])
+def test_the_workers_run_as_much_nicer_than_the_server_as_the_settings_say(niceness: int) -> None:
+    pool = ComputePool(PoolSettings("process", workers=1, niceness=niceness))
+    try:
+        assert pool.submit(os.nice, 0).result(timeout=GUARD) == min(19, os.nice(0) + niceness)
+    finally:
+        pool.close()
 
 
 def test_a_server_stopping_with_a_job_running_ends_its_workers_rather_than_wait(db_path: Path, tmp_path: Path) -> None:

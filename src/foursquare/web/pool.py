@@ -32,7 +32,7 @@ house rules.
 The settings come from :func:`create_app <foursquare.web.app.create_app>` or from the environment
 (:meth:`PoolSettings.from_environment`: ``FOURSQUARE_POOL`` = ``process`` or ``thread``,
 ``FOURSQUARE_POOL_WORKERS``, ``FOURSQUARE_POOL_QUEUE``; the heavy lane's ``FOURSQUARE_HEAVY_WORKERS``,
-``FOURSQUARE_HEAVY_QUEUE``).
+``FOURSQUARE_HEAVY_QUEUE``; for both, ``FOURSQUARE_POOL_NICENESS``).
 """
 
 from __future__ import annotations
@@ -94,6 +94,9 @@ class PoolSettings:
     """Jobs that may wait for a worker; -1: eight per worker."""
     retry_after: int = 1
     """Seconds a refused client is asked to wait (the ``Retry-After`` header)."""
+    niceness: int = WORKER_NICENESS
+    """How much lower a worker process's priority is than the server's (0 to 19). 0 suits a machine whose other
+    work is not the server's to yield to: a worker at nice 10 gets about a tenth of a core's share there."""
 
     def __post_init__(self) -> None:
         if self.kind not in ("process", "thread"):
@@ -106,17 +109,21 @@ class PoolSettings:
             raise PoolSettingsError(f"the pool's queue holds 0 jobs or more, not {self.queue}")
         if self.retry_after < 1:
             raise PoolSettingsError(f"Retry-After is a number of seconds from 1, not {self.retry_after}")
+        if not 0 <= self.niceness <= 19:
+            raise PoolSettingsError(f"a worker's niceness is from 0 to 19, not {self.niceness}")
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ, lane: Lane = "hints") -> PoolSettings:
         """The settings named by ``FOURSQUARE_POOL``, ``FOURSQUARE_POOL_WORKERS``, ``FOURSQUARE_POOL_QUEUE``; for
-        the ``heavy`` lane ``FOURSQUARE_HEAVY_WORKERS`` (default one worker) and ``FOURSQUARE_HEAVY_QUEUE``."""
+        the ``heavy`` lane ``FOURSQUARE_HEAVY_WORKERS`` (default one worker) and ``FOURSQUARE_HEAVY_QUEUE``; for
+        both, ``FOURSQUARE_POOL_NICENESS``."""
         kind = environ.get("FOURSQUARE_POOL", "process")
         if kind not in ("process", "thread"):
             raise PoolSettingsError(f"FOURSQUARE_POOL must be 'process' or 'thread', not {kind!r}")
         prefix = "FOURSQUARE_HEAVY" if lane == "heavy" else "FOURSQUARE_POOL"
         numbers: dict[str, int] = {"workers": 1} if lane == "heavy" else {}
-        for name, key in (("workers", f"{prefix}_WORKERS"), ("queue", f"{prefix}_QUEUE")):
+        keys = {"workers": f"{prefix}_WORKERS", "queue": f"{prefix}_QUEUE", "niceness": "FOURSQUARE_POOL_NICENESS"}
+        for name, key in keys.items():
             text = environ.get(key)
             if text is None or text == "":
                 continue
@@ -226,7 +233,7 @@ def winnable_deal(variant: Variant) -> int:
 
 # --- the pool -------------------------------------------------------------------------------------------------
 
-_Key = tuple[Lane, str, int]
+_Key = tuple[Lane, str, int, int]
 _executors: dict[_Key, Executor] = {}
 _executors_guard = threading.Lock()
 
@@ -234,7 +241,7 @@ _executors_guard = threading.Lock()
 def _shared_executor(lane: Lane, settings: PoolSettings) -> Executor:
     """The executor of ``lane`` for these settings, shared by every app of this process (the cores are shared
     too)."""
-    key = (lane, settings.kind, settings.workers)
+    key = _key(lane, settings)
     with _executors_guard:
         executor = _executors.get(key)
         if executor is None:
@@ -243,10 +250,15 @@ def _shared_executor(lane: Lane, settings: PoolSettings) -> Executor:
         return executor
 
 
+def _key(lane: Lane, settings: PoolSettings) -> _Key:
+    """What tells the executors apart: every setting that its workers are started with."""
+    return (lane, settings.kind, settings.workers, settings.niceness)
+
+
 def _new_executor(lane: Lane, settings: PoolSettings) -> Executor:
     if settings.kind == "thread":
         return ThreadPoolExecutor(settings.workers, thread_name_prefix=f"foursquare-{lane}")
-    return _WorkerProcesses(lane, settings.workers)
+    return _WorkerProcesses(lane, settings.workers, settings.niceness)
 
 
 class _WorkerProcesses(ProcessPoolExecutor):
@@ -254,7 +266,7 @@ class _WorkerProcesses(ProcessPoolExecutor):
     counting itself: :meth:`warmed_up` once all have, however the pool came to be made (a server's start, or a
     broken pool's replacement)."""
 
-    def __init__(self, lane: Lane, workers: int) -> None:
+    def __init__(self, lane: Lane, workers: int, niceness: int = WORKER_NICENESS) -> None:
         # "spawn", not "fork": the server has threads, and a forked copy of a threaded process may deadlock.
         context = multiprocessing.get_context("spawn")
         self._warmed: Synchronized[int] = context.Value("i", 0)
@@ -263,7 +275,7 @@ class _WorkerProcesses(ProcessPoolExecutor):
             workers,
             mp_context=context,
             initializer=warm_up_worker,
-            initargs=(WORKER_NICENESS, os.getpid(), lane, self._warmed),
+            initargs=(niceness, os.getpid(), lane, self._warmed),
         )
         for _ in range(workers):  # a job per worker: the pool starts a worker for each while none is idle
             self.submit(ready)
@@ -276,7 +288,7 @@ class _WorkerProcesses(ProcessPoolExecutor):
 
 def _replace_broken(lane: Lane, settings: PoolSettings, broken: Executor) -> None:
     """Forget an executor whose worker died (killed, out of memory), so the next job starts a fresh one."""
-    key = (lane, settings.kind, settings.workers)
+    key = _key(lane, settings)
     with _executors_guard:
         if _executors.get(key) is broken:
             del _executors[key]
@@ -292,8 +304,8 @@ def stop_every_pool() -> None:
     # Each process pool's manager thread, which notices its workers ended and closes its pipes: waited for here,
     # so that the interpreter's exit does not write to a pipe that thread is closing (Python 3.11 races there).
     managers = [getattr(executor, "_executor_manager_thread", None) for _, executor in executors]
-    for (lane, kind, workers), _ in executors:
-        _stop(lane, PoolSettings(kind, workers))  # type: ignore[arg-type]  # the key's kind is a pool kind
+    for (lane, kind, workers, niceness), _ in executors:
+        _stop(lane, PoolSettings(kind, workers, niceness=niceness))  # type: ignore[arg-type]  # a pool kind
     for manager in managers:
         if isinstance(manager, threading.Thread):
             manager.join(timeout=5)
@@ -302,7 +314,7 @@ def stop_every_pool() -> None:
 def _stop(lane: Lane, settings: PoolSettings) -> None:
     """Stop the executor of these settings now: cancel its waiting jobs and end its workers, busy or not."""
     with _executors_guard:
-        executor = _executors.pop((lane, settings.kind, settings.workers), None)
+        executor = _executors.pop(_key(lane, settings), None)
     if executor is None:
         return
     # No public way to end a process pool's busy workers before Python 3.14 (terminate_workers): its _processes.
@@ -411,7 +423,7 @@ class ComputePool:
         start in the background, so that the next probe finds it alive: a server left not ready would be sent no
         request, and so would never replace it otherwise.
         """
-        key = (self.lane, self.settings.kind, self.settings.workers)
+        key = _key(self.lane, self.settings)
         with _executors_guard:
             executor = _executors.get(key)
         if executor is None or not getattr(executor, "_broken", False):
@@ -431,7 +443,7 @@ class ComputePool:
         once, a pool of processes once each worker has loaded what it runs, or failed to and logged why (so that
         a worker that cannot warm up does not leave the server unready for good). A pool replaced because it
         broke warms up again; a pool stopped, or not started yet, has no worker to wait for."""
-        key = (self.lane, self.settings.kind, self.settings.workers)
+        key = _key(self.lane, self.settings)
         with _executors_guard:
             executor = _executors.get(key)
         return not isinstance(executor, _WorkerProcesses) or executor.warmed_up()
