@@ -265,10 +265,24 @@ def server_turn(page: Any, server: str, game_id: str) -> int:
     return turn
 
 
+# The centre of the element, once it stood still for a frame and is what a click there reaches: a mouse click at a
+# point computed while the page still moves (its fonts, a banner) would land beside it.
+STEADY_CENTRE = """(selector) => {
+  const el = document.querySelector(selector);
+  if (!el) return false;
+  const r = el.getBoundingClientRect();
+  const key = [r.x, r.y, r.width, r.height].join();
+  const steady = window.__centreOf === key;
+  window.__centreOf = key;
+  const x = r.x + r.width / 2, y = r.y + r.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  return steady && hit !== null && el.contains(hit) ? [x, y] : false;
+}"""
+
+
 def centre_of(page: Any, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).bounding_box()
-    assert box
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    x, y = page.wait_for_function(STEADY_CENTRE, arg=selector, polling="raf").json_value()
+    return x, y
 
 
 def settled_turn(page: Any, server: str, game_id: str) -> tuple[int, int]:

@@ -1,21 +1,29 @@
-"""foursquare.rl.sb3: the environments through Stable-Baselines3's VecEnv, as MaskablePPO drives them."""
+"""foursquare.rl.sb3: the environments through Stable-Baselines3's VecEnv, as MaskablePPO drives them.
+
+Stable-Baselines3 is imported by the tests, not at collection: it loads torch (seconds of a core), which every
+test worker would otherwise pay for, whichever worker runs these tests.
+"""
 
 from __future__ import annotations
+
+import importlib.util
 
 import numpy as np
 import pytest
 
-pytest.importorskip("sb3_contrib")
-
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.vec_env import VecEnv
-
 from foursquare.kernel import vector as V
 from foursquare.rl import FoursquareVectorEnv
-from foursquare.rl.sb3 import MaskableVecEnv, scale
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("sb3_contrib") is None, reason="sb3-contrib is not installed (the rl extra)"
+)
 
 
 def test_adapter_steps_as_the_vector_environment_with_sb3_autoreset() -> None:
+    from stable_baselines3.common.vec_env import VecEnv
+
+    from foursquare.rl.sb3 import MaskableVecEnv, scale
+
     envs, plain = MaskableVecEnv(8, seed=3), FoursquareVectorEnv(8)
     assert isinstance(envs, VecEnv)
     obs, (raw, info) = envs.reset(), plain.reset(seed=3)
@@ -41,6 +49,10 @@ def test_adapter_steps_as_the_vector_environment_with_sb3_autoreset() -> None:
 
 
 def test_maskable_ppo_learns_a_few_steps_through_the_adapter() -> None:
+    from sb3_contrib import MaskablePPO
+
+    from foursquare.rl.sb3 import MaskableVecEnv
+
     model = MaskablePPO("MlpPolicy", MaskableVecEnv(4, seed=0), n_steps=16, batch_size=32, n_epochs=1, seed=0)
     model.learn(total_timesteps=64)
     assert model.num_timesteps == 64
