@@ -49,6 +49,7 @@ WINS = {
              [2, 2], [2, 2], [1, 3], [1, 3], [1, 0], [2, 3], [3, 3], [2, 3], [2, 3]]),
 }  # fmt: skip
 
+GUARD_S = 300  # seconds a live server's answer may take: a bound that only a hang reaches, however busy the machine
 CARD_TOKEN = re.compile(r'"((?:[A2-9]|10)[CDHS])"')
 STATE_KEYS = {
     "id", "deal", "variant", "turn", "card", "stock_left", "face_down", "max_face_down", "cells", "legal",
@@ -618,7 +619,7 @@ def test_the_analysis_is_computed_once_when_asked_concurrently(
     stand_in = types.ModuleType("foursquare.analysis")
     stand_in.analyze = analyze  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "foursquare.analysis", stand_in)
-    with httpx.Client(base_url=live_server, timeout=60) as http:
+    with httpx.Client(base_url=live_server, timeout=GUARD_S) as http:
         as_player(http)
         state = http.post("/api/games", json={"deal": 2}).json()
         for row, col in WINS[2][1]:
@@ -628,7 +629,7 @@ def test_the_analysis_is_computed_once_when_asked_concurrently(
     barrier = threading.Barrier(5)
 
     def ask() -> None:
-        with httpx.Client(base_url=live_server, timeout=60) as http:
+        with httpx.Client(base_url=live_server, timeout=GUARD_S) as http:
             as_player(http)
             barrier.wait()
             answers.append(http.get(f"/api/games/{state['id']}/analysis"))
@@ -665,7 +666,7 @@ def test_twenty_concurrent_copies_of_one_move_apply_exactly_once(live_server: st
     lock = threading.Lock()
 
     def send() -> None:
-        with httpx.Client(base_url=live_server, timeout=60, cookies=cookies) as http:
+        with httpx.Client(base_url=live_server, timeout=GUARD_S, cookies=cookies) as http:
             barrier.wait()
             response = http.post(f"/api/games/{state['id']}/moves", json={"row": 0, "col": 1, "turn": 1})
         with lock:

@@ -225,7 +225,7 @@ def test_a_winnable_deal_through_the_dialog(browser: Any, server: str) -> None:
     wait_turn(page, 0)
     click_cell(page, 0, 0)
     page.click("#btn-hint")  # a hint marks the game assisted
-    expect(page.locator("#assisted-tag")).to_be_visible(timeout=60_000)
+    expect(page.locator("#assisted-tag")).to_be_visible(timeout=WAIT_MS)
     shot(page, "share-winnable-assisted")
     page.goto(f"{server}/#/stats")
     expect(page.locator(".tile-cleanWon dd")).to_have_text("0")

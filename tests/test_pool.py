@@ -43,6 +43,8 @@ HOLD_SECONDS = 120.0
 """The longest a held worker waits for its release (a failing test must not hang the run)."""
 GUARD = 90.0
 """The longest a test waits for something to happen (only a hang reaches it)."""
+ANSWER_GUARD = 300.0
+"""The longest a request to a live server may take: its hints run on a worker of a machine however busy."""
 
 
 def hold_until(path: str, started: str | None = None) -> str:
@@ -96,7 +98,7 @@ def wait_for(condition: Callable[[], bool], what: str, seconds: float = GUARD) -
 @contextmanager
 def player_client(url: str, address: str = "127.0.0.1") -> Iterator[httpx.Client]:
     """A client of the server at ``url`` from ``address`` (any of 127.0.0.0/8), with its player cookie."""
-    with httpx.Client(base_url=url, timeout=60, transport=httpx.HTTPTransport(local_address=address)) as http:
+    with httpx.Client(base_url=url, timeout=ANSWER_GUARD, transport=httpx.HTTPTransport(local_address=address)) as http:
         assert http.get("/api/stats").status_code == 200  # the cookie, before any request that changes something
         yield http
 
@@ -158,7 +160,7 @@ def test_past_the_queue_a_hint_is_refused_with_503_busy_and_retry_after_while_mo
         state = play(http, 1, line[:3])
         game_id = state["id"]
         # Other connections of the same player (only a game's player may ask for its hint).
-        waiting = httpx.Client(base_url=url, timeout=60, cookies=http.cookies)
+        waiting = httpx.Client(base_url=url, timeout=ANSWER_GUARD, cookies=http.cookies)
         queued: list[httpx.Response] = []
         asker = threading.Thread(target=lambda: queued.append(waiting.get(f"/api/games/{game_id}/hint")))
         with held(app, tmp_path / "release"):
@@ -166,7 +168,7 @@ def test_past_the_queue_a_hint_is_refused_with_503_busy_and_retry_after_while_mo
             wait_for(lambda: app.state.pool.unfinished == 2, "the hint to wait in the queue")
 
             async def flood() -> list[httpx.Response]:
-                async with httpx.AsyncClient(base_url=url, timeout=60, cookies=http.cookies) as client:
+                async with httpx.AsyncClient(base_url=url, timeout=ANSWER_GUARD, cookies=http.cookies) as client:
                     asks = [client.get(f"/api/games/{game_id}/hint") for _ in range(20)]
                     return list(await asyncio.gather(*asks))
 
@@ -225,7 +227,7 @@ def test_the_analysis_is_computed_once_on_the_pool_when_asked_concurrently(
         barrier = threading.Barrier(5)
 
         def ask() -> None:
-            with httpx.Client(base_url=url, timeout=60) as client:
+            with httpx.Client(base_url=url, timeout=ANSWER_GUARD) as client:
                 barrier.wait()
                 answers.append(client.get(f"/api/games/{state['id']}/analysis"))
 
@@ -488,7 +490,7 @@ def test_a_player_asking_for_a_hint_is_served_next_while_another_address_floods_
         def ask(who: str, address: str, http: httpx.Client, game_id: str) -> None:
             """A hint asked on a connection of its own, from ``address``, as the player of ``http``."""
             transport = httpx.HTTPTransport(local_address=address)
-            with httpx.Client(base_url=url, timeout=GUARD, cookies=http.cookies, transport=transport) as client:
+            with httpx.Client(base_url=url, timeout=ANSWER_GUARD, cookies=http.cookies, transport=transport) as client:
                 answers[who].append(client.get(f"/api/games/{game_id}/hint"))
 
         flood = [threading.Thread(target=ask, args=("flood", "127.0.0.2", flooder, flood_game)) for _ in range(3)]

@@ -18,6 +18,7 @@ from browser_support import (
     NEEDS_CHROMIUM,
     PHONE,
     STATIC,
+    WAIT_MS,
     browser,
     click_cell,
     expect,
@@ -298,7 +299,7 @@ def test_the_page_runs_under_its_policy_without_a_violation(
     wait_turn(page, 0)
     # The dialogs, the hint, the theme, a whole game, its analysis and replay, the statistics, the rules.
     page.click("#btn-hint")
-    expect(page.locator(".hint-item").first).to_be_visible(timeout=60_000)
+    expect(page.locator(".hint-item").first).to_be_visible(timeout=WAIT_MS)
     page.click(".theme-toggle")
     start_deal(page, deal)
     for move in line:
