@@ -45,6 +45,9 @@ GUARD = 90.0
 """The longest a test waits for something to happen (only a hang reaches it)."""
 ANSWER_GUARD = 300.0
 """The longest a request to a live server may take: its hints run on a worker of a machine however busy."""
+NICENESS = 0
+"""The workers' niceness here, as in every server of the tests (conftest.py): at 10, beside busy processes, a worker
+gets about 1 % of a core."""
 
 
 def hold_until(path: str, started: str | None = None) -> str:
@@ -132,7 +135,7 @@ def db_path(tmp_path: Path) -> Path:
 @pytest.fixture
 def tiny(db_path: Path) -> Iterator[tuple[FastAPI, str]]:
     """A server whose pool has one worker process and room for one waiting job."""
-    app = create_app(db_path, pool=PoolSettings(kind="process", workers=1, queue=1, retry_after=3))
+    app = create_app(db_path, pool=PoolSettings(kind="process", workers=1, queue=1, retry_after=3, niceness=NICENESS))
     with serving(app) as url:
         yield app, url
 
@@ -212,7 +215,7 @@ def test_the_analysis_is_computed_once_on_the_pool_when_asked_concurrently(
 ) -> None:
     """Five simultaneous asks on a pool with room for one job: one job, five equal answers, one stored."""
     monkeypatch.setattr("foursquare.web.routes.analysis.analysis_json", slow_analysis)
-    app = create_app(db_path, pool=PoolSettings(kind="process", workers=1, queue=0))
+    app = create_app(db_path, pool=PoolSettings(kind="process", workers=1, queue=0, niceness=NICENESS))
     submitted: list[Any] = []
     submit_for = app.state.heavy_pool.submit_for
 
@@ -249,7 +252,7 @@ def test_an_analysis_stored_by_an_older_version_is_computed_again(
 ) -> None:
     """An analysis cached before the current shape (no cell names, say) is replaced, not served."""
     monkeypatch.setattr("foursquare.web.routes.analysis.analysis_json", slow_analysis)
-    app = create_app(db_path, pool=PoolSettings(kind="process", workers=1, queue=0))
+    app = create_app(db_path, pool=PoolSettings(kind="process", workers=1, queue=0, niceness=NICENESS))
     with serving(app) as url, player_client(url) as http:
         state = play(http, 2, WIN_2)
         app.state.store.games.save_analysis(state["id"], {"moves": [], "old": True})  # version 1: no "version" key
@@ -319,7 +322,7 @@ def test_the_workers_run_as_much_nicer_than_the_server_as_the_settings_say(nicen
 
 
 def test_a_server_stopping_with_a_job_running_ends_its_workers_rather_than_wait(db_path: Path, tmp_path: Path) -> None:
-    app = create_app(db_path, pool=PoolSettings(kind="process", workers=1, queue=1))
+    app = create_app(db_path, pool=PoolSettings(kind="process", workers=1, queue=1, niceness=NICENESS))
     with serving(app):
         job = app.state.pool.submit(hold_until, str(tmp_path / "never"), str(tmp_path / "started"))
         wait_for((tmp_path / "started").exists, "the job to start on its worker", GUARD)

@@ -66,7 +66,7 @@ def test_readiness_says_draining_then_a_broken_pool_which_it_replaces(client: Te
     assert client.get("/healthz").status_code == 200
     health.draining = False
     lane = client.app.state.pool  # type: ignore[attr-defined]
-    key = (lane.lane, lane.settings.kind, lane.settings.workers)
+    key = pool_module._key(lane.lane, lane.settings)
     broken = pool_module._executors[key]
     assert isinstance(broken, ThreadPoolExecutor)
     broken._broken = "a worker died"  # type: ignore[attr-defined]  # what a dead worker leaves
