@@ -153,8 +153,44 @@ def new_page(browser: Any, viewport: dict[str, int] = DESKTOP, **options: Any) -
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.errors = errors
+    console: list[str] = []
+    page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+    page.console_lines = console
     page.set_default_timeout(WAIT_MS)
+    PAGES.append(page)
     return page
+
+
+#: The pages :func:`new_page` opened, which a failing test's report describes (conftest.py).
+PAGES: list[Any] = []
+
+# What a page shows that says why a wait for it may never have ended.
+PAGE_STATE_JS = """() => {
+  const text = (id) => document.getElementById(id)?.textContent?.trim() ?? null;
+  const data = (id) => ({...(document.getElementById(id)?.dataset ?? {})});
+  return {url: location.href, body: {...document.body.dataset}, classes: document.body.className,
+          viewGame: data("view-game"), board: data("board"), boardMessage: text("board-message"),
+          banner: document.getElementById("offline-banner")?.hidden === false ? text("offline-banner") : null,
+          toasts: [...document.querySelectorAll(".toast")].map((toast) => toast.textContent.trim()),
+          controlled: Boolean(navigator.serviceWorker?.controller), online: navigator.onLine};
+}"""
+
+
+def describe_pages() -> str:
+    """What every page this test process still has open shows, its errors and its console: for a failure's report
+    (a wait that ran out says only what it waited for)."""
+    parts = []
+    for page in PAGES:
+        if page.is_closed():
+            continue
+        try:
+            state = page.evaluate(PAGE_STATE_JS)
+        except Exception as exc:  # a page that cannot answer: the report says so
+            state = f"(no answer: {exc})"
+        parts.append(f"page {page.url}\n  state: {state}\n  errors: {page.errors}\n  console (last 20):")
+        parts.extend(f"    {line}" for line in page.console_lines[-20:])
+    PAGES[:] = [page for page in PAGES if not page.is_closed()]
+    return "\n".join(parts)
 
 
 def shot(page: Any, name: str) -> None:

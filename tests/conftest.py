@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -103,3 +105,28 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         url: str = request.getfixturevalue("postgres_url")
         return url
     return str(tmp_path / "games.db")
+
+
+# --- a failing browser test says what its pages showed -------------------------------------------------------
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Each test's report describes its own pages, not those of the tests before it on this worker."""
+    browser_support = sys.modules.get("browser_support")
+    if browser_support is not None:
+        browser_support.PAGES.clear()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A wait for the page that ran out names only what it waited for: the report adds what each open page shows
+    (its address, state, toasts, errors and console), so that a failure seen once on a loaded CI machine can be
+    understood without running it again."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    browser_support = sys.modules.get("browser_support")
+    if report.failed and report.when == "call" and browser_support is not None:
+        described = browser_support.describe_pages()
+        if described:
+            report.sections.append(("what the pages showed", described))
