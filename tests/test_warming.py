@@ -21,7 +21,7 @@ from typing import IO
 import httpx
 import pytest
 
-from test_operations import GUARD, probe, until
+from test_operations import GUARD, metrics_url, probe, sample, scrape, until
 from test_server_process import serving
 
 pytestmark = pytest.mark.slow  # real server processes, and their worker processes
@@ -122,14 +122,17 @@ def test_ready_waits_for_every_worker_and_for_a_broken_pool_s_replacement(
     held: tuple[Lock, Path, dict[str, str]], tmp_path: Path
 ) -> None:
     lock, marks, env = held
-    with serving(tmp_path / "games.db", env=env) as (url, process):
+    with serving(tmp_path / "games.db", "--metrics-port", "0", env=env) as (url, process):
+        metrics = metrics_url(process)
         until(lambda: len(at_the_lock(marks)) == 2, "the hint worker and the heavy worker at the lock")
         for _ in range(3):
             assert readiness(url) == (503, "warming\n")
+        assert sample(scrape(metrics), "foursquare_ready") == 0  # the metric says what /readyz says
         assert probe(url, "/healthz").status_code == 200  # the process is up all the same
         lock.release()
         assert set(until_ready(url)) <= {"warming\n"}
         assert readiness(url) == (200, "ready\n")
+        assert sample(scrape(metrics), "foursquare_ready") == 1
 
         # A worker dies (killed, out of memory): its pool is replaced, and its fresh worker warms up again.
         lock.hold()
@@ -140,6 +143,7 @@ def test_ready_waits_for_every_worker_and_for_a_broken_pool_s_replacement(
         assert readiness(url) == (503, "warming\n")
         until(lambda: len(at_the_lock(marks)) == 3, "the replacement's worker at the lock")
         assert readiness(url) == (503, "warming\n")
+        assert sample(scrape(metrics), "foursquare_ready") == 0
         lock.release()
         assert set(until_ready(url)) <= {"warming\n"}
         with httpx.Client(base_url=url, timeout=GUARD) as client:

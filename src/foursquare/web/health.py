@@ -53,8 +53,9 @@ class Health:
 
     @property
     def ready_at_a_glance(self) -> bool:
-        """Not draining: what the metrics report, without asking the database."""
-        return not self.draining
+        """Ready as far as the process knows without asking the database (what the metrics report): not draining,
+        and every pool alive with its workers warmed up."""
+        return not self.draining and all(pool.alive() and pool.warmed_up() for pool in self.pools)
 
     async def not_ready(self) -> str | None:
         """Why the server cannot serve now (a word of :data:`REASONS`), or None when it can."""

@@ -159,7 +159,8 @@ class Metrics:
         ready: Callable[[], bool] | None = None,
     ) -> None:
         """Read these levels when Prometheus asks: the pools', the rate limits' refusals, the database pool's, and
-        whether the server is ready (``ready()``: not draining, as far as it knows without asking the database)."""
+        whether the server is ready (``ready()``: not draining and its workers warmed up, as far as it knows without
+        asking the database)."""
         self.levels.pools = tuple(pools)
         self.levels.rate_limits = rate_limits
         self.levels.store = store
@@ -186,7 +187,7 @@ class LevelsCollector(Collector):
         progress.add_metric([], self.metrics.in_progress)
         yield progress
         if self.ready is not None:
-            ready = GaugeMetricFamily(f"{name}ready", "1 while the server takes requests; 0 once it is draining")
+            ready = GaugeMetricFamily(f"{name}ready", "1 while the server is ready; 0 while warming up or draining")
             ready.add_metric([], 1 if self.ready() else 0)
             yield ready
         yield from self._pools(name)
