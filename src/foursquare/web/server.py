@@ -246,8 +246,8 @@ def serve(
     if open_browser:
 
         def open_when_ready() -> None:
-            deadline = time.monotonic() + 30
-            while not server.started and time.monotonic() < deadline and not server.should_exit:
+            # However long the start takes on a slow machine: a server that fails to start ends the process.
+            while not server.started and not server.should_exit:
                 time.sleep(0.05)
             if server.started:
                 webbrowser.open(url)
