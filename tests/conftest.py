@@ -54,7 +54,9 @@ POSTGRES_FIXTURES = {"postgres_cluster", "postgres_url"}
 COSTS: dict[str, int] = json.loads(Path(__file__).with_name("costs.json").read_text(encoding="utf-8"))
 """Seconds each test file took in a whole run (``tools/test_costs.py`` writes it)."""
 NEW_FILE_COST = 30
-"""The seconds a file not in :data:`COSTS` counts as."""
+"""The seconds a test file not in :data:`COSTS` counts as."""
+DOCTEST_COST = 1
+"""The seconds a file of doctests (docs/, src/, the README) counts as: under a second each, they fill the end."""
 RUN_LAST = {"tests/test_flood.py": -1}
 """Files that go after all others, whatever their cost: the flood compares a player's move times with and without
 it, and run first it shared the machine with the longest files' bursts, measured again (3 attempts: 135 s against
@@ -72,7 +74,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
     def cost(item: pytest.Item) -> int:
         path = item.nodeid.split("::", 1)[0]
-        return RUN_LAST.get(path, COSTS.get(path, NEW_FILE_COST))
+        unknown = NEW_FILE_COST if path.startswith("tests/") else DOCTEST_COST
+        return RUN_LAST.get(path, COSTS.get(path, unknown))
 
     items.sort(key=lambda item: -cost(item))
     for item in items:
