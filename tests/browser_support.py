@@ -189,7 +189,6 @@ def describe_pages() -> str:
             state = f"(no answer: {exc})"
         parts.append(f"page {page.url}\n  state: {state}\n  errors: {page.errors}\n  console (last 20):")
         parts.extend(f"    {line}" for line in page.console_lines[-20:])
-    PAGES[:] = [page for page in PAGES if not page.is_closed()]
     return "\n".join(parts)
 
 

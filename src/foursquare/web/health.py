@@ -55,16 +55,22 @@ class Health:
     def ready_at_a_glance(self) -> bool:
         """Ready as far as the process knows without asking the database (what the metrics report): not draining,
         and every pool alive with its workers warmed up."""
-        return not self.draining and all(pool.alive() and pool.warmed_up() for pool in self.pools)
+        return not self.draining and self._pools_not_ready() is None
+
+    def _pools_not_ready(self) -> str | None:
+        """``pool`` while a pool is broken (and being replaced), ``warming`` while a worker warms up, else None."""
+        if not all(pool.alive() for pool in self.pools):
+            return "pool"
+        if not all(pool.warmed_up() for pool in self.pools):
+            return "warming"
+        return None
 
     async def not_ready(self) -> str | None:
         """Why the server cannot serve now (a word of :data:`REASONS`), or None when it can."""
         if self.draining:
             return "draining"
-        if not all(pool.alive() for pool in self.pools):
-            return "pool"
-        if not all(pool.warmed_up() for pool in self.pools):
-            return "warming"
+        if (pools := self._pools_not_ready()) is not None:
+            return pools
         try:
             version = await asyncio.wait_for(asyncio.shield(self._schema_version()), self.deadline)
         except Exception:  # late (TimeoutError), away (StoreUnavailableError), or failing in any other way
